@@ -1,0 +1,84 @@
+/// One event of a trace: when it happened, who saw it, on which thread, and what it says.
+///
+/// Strings are ``Symbol``s of the ``SymbolTable`` that comes with the events.
+public struct TraceEvent: Hashable, Sendable {
+    /// Nanoseconds on the trace's monotonic clock.
+    public var timestamp: Int64
+    /// The stream the event is on.
+    public var stream: TraceStream
+    /// The thread the event happened on.
+    public var thread: ThreadID
+    /// The event's type and fields.
+    public var payload: EventPayload
+
+    /// Creates an event; `stream` defaults to the type's default stream.
+    @inlinable
+    public init(
+        timestamp: Int64, payload: EventPayload, stream: TraceStream? = nil, thread: ThreadID = .main
+    ) {
+        self.timestamp = timestamp
+        self.payload = payload
+        self.stream = stream ?? payload.type.defaultStream
+        self.thread = thread
+    }
+
+    /// The event's type.
+    @inlinable
+    public var type: EventType { payload.type }
+}
+
+/// The fields of an event, by type. See the text form in `docs/FORMAT.md` for their meaning.
+public enum EventPayload: Hashable, Sendable {
+    /// A process lifetime starts; with `background` the app launches straight into Background.
+    case launch(reason: Symbol, background: Bool, prewarm: Bool, pid: Int64?)
+    /// The system moved the app (`scene` none) or a scene to a state.
+    case state(to: LifecycleState, scene: Symbol)
+    /// A delegate callback starts.
+    case callbackBegin(name: Symbol, scene: Symbol)
+    /// A delegate callback returns.
+    case callbackEnd(name: Symbol, scene: Symbol)
+    /// The run loop starts processing.
+    case runloopWake
+    /// The run loop goes back to waiting.
+    case runloopSleep
+    /// An app-defined interval starts.
+    case signpostBegin(name: Symbol, id: Int64?)
+    /// An app-defined interval ends.
+    case signpostEnd(name: Symbol, id: Int64?)
+    /// An app-defined instant.
+    case mark(name: Symbol)
+    /// A frame was presented; `first` marks the first frame, when the recorder knows it.
+    case frame(first: Bool?)
+    /// A background task assertion was taken.
+    case bgtaskBegin(id: Int64, name: Symbol)
+    /// A background task assertion was released.
+    case bgtaskEnd(id: Int64, name: Symbol)
+    /// The system expired a background task.
+    case bgtaskExpire(id: Int64, name: Symbol)
+    /// The process ended, with an exit code or killed by a signal.
+    case exit(code: Int32?, signal: Int32?)
+    /// The recorder lost `count` events before this point.
+    case dropped(count: Int64)
+
+    /// The event's type.
+    @inlinable
+    public var type: EventType {
+        switch self {
+        case .launch: .launch
+        case .state: .state
+        case .callbackBegin: .callbackBegin
+        case .callbackEnd: .callbackEnd
+        case .runloopWake: .runloopWake
+        case .runloopSleep: .runloopSleep
+        case .signpostBegin: .signpostBegin
+        case .signpostEnd: .signpostEnd
+        case .mark: .mark
+        case .frame: .frame
+        case .bgtaskBegin: .bgtaskBegin
+        case .bgtaskEnd: .bgtaskEnd
+        case .bgtaskExpire: .bgtaskExpire
+        case .exit: .exit
+        case .dropped: .dropped
+        }
+    }
+}
