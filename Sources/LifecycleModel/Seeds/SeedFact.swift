@@ -3,7 +3,7 @@
 /// Messages quote these so that a developer sees why an ordering is expected, not only that it was
 /// broken. Quotes are verbatim; a translation follows in brackets where the original is not English.
 public struct SeedFact: Sendable, Hashable, CustomStringConvertible {
-    /// The seed file's number, for example `000`.
+    /// The seed file's number, for example `000`, or a document's path for facts of the event model.
     public var file: String
     /// The quoted sentence.
     public var quote: String
@@ -14,8 +14,11 @@ public struct SeedFact: Sendable, Hashable, CustomStringConvertible {
         self.quote = quote
     }
 
+    /// Where the fact is: `seed 000` for a seed file, else the document's path.
+    public var source: String { file.allSatisfy(\.isNumber) ? "seed \(file)" : file }
+
     /// The quote followed by its source, for example `"…" (seed 000)`.
-    public var description: String { "\"\(quote)\" (seed \(file))" }
+    public var description: String { "\"\(quote)\" (\(source))" }
 }
 
 extension SeedFact {
@@ -84,5 +87,5 @@ extension SeedFact {
             + "the applicationWillTerminate: of its app delegate prior to termination.")
     /// Trace timestamps come from one monotonic clock per trace (the event model, not the seeds).
     public static let monotonicClock = SeedFact(
-        file: "FORMAT", quote: "ts: integer nanoseconds on the trace's monotonic clock")
+        file: "docs/FORMAT.md", quote: "ts: integer nanoseconds on the trace's monotonic clock")
 }
