@@ -16,15 +16,13 @@ struct RuleSamplesTests {
 
     @Test("the passing sample reports nothing", arguments: rules)
     func passingSample(rule: String) throws {
-        let (events, symbols) = try SampleTraces.load("\(rule).pass.jsonl")
-        let analysis = LifecycleAnalyzer.analyze(events, symbols: symbols)
+        let analysis = try SampleTraces.analyze("\(rule).pass.jsonl")
         #expect(analysis.violations.map(\.rule.id) == [], "\(analysis.violations.map(\.message))")
     }
 
     @Test("the failing sample reports exactly its rule, once", arguments: rules)
     func failingSample(rule: String) throws {
-        let (events, symbols) = try SampleTraces.load("\(rule).fail.jsonl")
-        let analysis = LifecycleAnalyzer.analyze(events, symbols: symbols)
+        let analysis = try SampleTraces.analyze("\(rule).fail.jsonl")
         #expect(analysis.violations.map(\.rule.id) == [rule], "\(analysis.violations.map(\.message))")
         for violation in analysis.violations {
             #expect(!violation.events.isEmpty)
