@@ -61,15 +61,20 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// For example `callback.begin didEnterBackground scene=main at +1.234 s (thread main)`.
-    public var description: String {
+    /// The type and fields, for example `callback.begin didEnterBackground scene=main`.
+    public var label: String {
         var parts = [type.name]
         if let name { parts.append(name) }
         if let state { parts.append("to=\(state.name)") }
         if let scene { parts.append("scene=\(scene)") }
         for field in fields { parts.append("\(field.key)=\(field.value)") }
+        return parts.joined(separator: " ")
+    }
+
+    /// For example `callback.begin didEnterBackground scene=main at +1.234 s (thread 3)`.
+    public var description: String {
         let when = sinceLaunch.map(TimeFormat.relative) ?? "\(timestamp) ns"
-        var text = parts.joined(separator: " ") + " at " + when
+        var text = label + " at " + when
         if !thread.isMain { text += " (thread \(thread))" }
         return text
     }
