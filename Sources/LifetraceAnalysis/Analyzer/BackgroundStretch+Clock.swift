@@ -69,8 +69,9 @@ extension LifecycleAnalyzer {
         if current.openTasks.isEmpty {
             let system = current.systemStretch.stop()
             closeStretch(system, view: .system, end: event.timestamp, endEvent: event, symbols: symbols)
+            // The app view cannot see suspension: count only up to the app's last event before.
             let app = current.appStretch.stop()
-            closeStretch(app, view: .app, end: event.timestamp, endEvent: event, symbols: symbols)
+            closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: event, symbols: symbols)
         }
         if current.openTasks.count < ThreadStacks.depthLimit { current.openTasks.append(id) }
     }

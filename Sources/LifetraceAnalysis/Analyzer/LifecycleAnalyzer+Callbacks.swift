@@ -66,11 +66,17 @@ extension LifecycleAnalyzer {
             current.launchWitness = event
             return
         }
-        guard let state = current.app else {
+        guard var state = current.app else {
             // A trace that starts mid-lifetime: the first transition tells the state.
             setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
             return
         }
+        // In a scene-based app the app delegate hears no transitions; its willTerminate is judged
+        // by the scenes' state instead.
+        if !current.appDelegateMoved, let effective = current.effective, current.scenes.contains(where: { $0.app?.isConnected == true }) {
+            state = effective
+        }
+        current.appDelegateMoved = true
         let (verdict, next) = AppDelegateTransitions.deliver(callback, in: state)
         if !decided && !verdict.isLegal {
             let row = AppDelegateTransitions.row(for: callback)!

@@ -60,6 +60,8 @@ struct Lifetime {
     var appTimes = [Int64](repeating: 0, count: 6)
     var appSince: Int64
     var scenes: [SceneRecord] = []
+    /// Whether an app-delegate transition callback has come (false in a scene-based app).
+    var appDelegateMoved = false
 
     // Launch sequence: 0 nothing yet, 1 willFinishLaunching seen, 2 launch done (or given up on).
     var launchStep: UInt8 = 0
