@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
+        .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
+        .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,16 +23,33 @@ let package = Package(
             name: "LifetraceFormat",
             dependencies: ["CZstd"]
         ),
+        .target(
+            name: "LifecycleModel",
+            dependencies: ["LifetraceFormat"]
+        ),
+        .target(
+            name: "LifetraceAnalysis",
+            dependencies: ["LifetraceFormat", "LifecycleModel"]
+        ),
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
                 "LifetraceFormat",
+                "LifetraceAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "LifetraceFormatTests",
             dependencies: ["LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifecycleModelTests",
+            dependencies: ["LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceAnalysisTests",
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
         ),
     ]
 )
