@@ -3,12 +3,23 @@
 /// An enum rather than an existential, so that a generic consumer specialised for it pays one
 /// switch per event and no dynamic dispatch.
 public enum AnyTraceSource: TraceEventSource {
+    /// A binary trace.
+    case binary(BinaryTraceReader)
     /// A text trace (JSONL).
     case jsonl(JSONLTraceReader)
+
+    /// The kind of trace being read.
+    public var kind: TraceFile.Kind {
+        switch self {
+        case .binary: .binary
+        case .jsonl: .jsonl
+        }
+    }
 
     /// The trace's metadata.
     public var metadata: TraceMetadata {
         switch self {
+        case .binary(let reader): reader.metadata
         case .jsonl(let reader): reader.metadata
         }
     }
@@ -16,6 +27,7 @@ public enum AnyTraceSource: TraceEventSource {
     /// The strings behind the events' symbols.
     public var symbols: SymbolTable {
         switch self {
+        case .binary(let reader): reader.symbols
         case .jsonl(let reader): reader.symbols
         }
     }
@@ -23,13 +35,18 @@ public enum AnyTraceSource: TraceEventSource {
     /// Problems met and recovered from so far.
     public var issues: [TraceError] {
         switch self {
+        case .binary(let reader): reader.issues
         case .jsonl(let reader): reader.issues
         }
     }
 
     /// The next event, or nil at the end.
     public mutating func next() throws(TraceError) -> TraceEvent? {
-        switch self {
+        // Take the reader out of `self` while it works, so that it is not copied on write.
+        switch consume self {
+        case .binary(var reader):
+            defer { self = .binary(reader) }
+            return try reader.next()
         case .jsonl(var reader):
             defer { self = .jsonl(reader) }
             return try reader.next()

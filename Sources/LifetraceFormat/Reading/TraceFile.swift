@@ -23,7 +23,11 @@ public enum TraceFile {
         case .jsonl?:
             return .jsonl(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
         case .binary?:
-            throw TraceError(.unknownInput, file: path, "binary traces cannot be read by this build")
+            // A file is opened afresh by the binary reader; standard input goes on after the prefix.
+            if path == "-" {
+                return .binary(try BinaryTraceReader(input: TraceInput(standardInputAfter: prefix, name: path), options: .init()))
+            }
+            return .binary(try BinaryTraceReader(path: path))
         case nil:
             throw unknown(prefix, path: path)
         }
