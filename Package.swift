@@ -7,9 +7,15 @@ let package = Package(
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
+        .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
+        .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
+        .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
+        .executable(name: "SampleApp", targets: ["SampleApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -21,16 +27,54 @@ let package = Package(
             name: "LifetraceFormat",
             dependencies: ["CZstd"]
         ),
+        .target(
+            name: "LifetraceRecorder",
+            dependencies: [
+                "LifetraceFormat",
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        .target(
+            name: "LifecycleHost",
+            dependencies: ["LifetraceRecorder", "LifetraceFormat"]
+        ),
+        .target(
+            name: "LifetraceSupervisor",
+            dependencies: [
+                "LifetraceRecorder",
+                "LifetraceFormat",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "SampleApp",
+            dependencies: ["LifecycleHost", "LifetraceRecorder"],
+            path: "Samples/SampleApp"
+        ),
+        .executableTarget(
+            name: "RecorderProbe",
+            dependencies: ["LifetraceRecorder"],
+            path: "Tests/RecorderProbe"
+        ),
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
                 "LifetraceFormat",
+                "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "LifetraceFormatTests",
             dependencies: ["LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceRecorderTests",
+            dependencies: ["LifetraceRecorder", "LifetraceFormat", "RecorderProbe"]
+        ),
+        .testTarget(
+            name: "LifetraceSupervisorTests",
+            dependencies: ["LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "SampleApp", "LifetraceCLI"]
         ),
     ]
 )
