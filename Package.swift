@@ -42,6 +42,7 @@ let package = Package(
             name: "LifetraceSupervisor",
             dependencies: [
                 "LifetraceRecorder",
+                "LifecycleHost",
                 "LifetraceFormat",
                 .product(name: "Yams", package: "Yams"),
             ]
