@@ -1,0 +1,86 @@
+/// The header of a chunk, in the skippable frame just before the chunk's zstd frame
+/// (see `docs/FORMAT.md`, "Chunk header").
+struct ChunkHeader: Equatable {
+    /// The size of the v1 chunk header content.
+    static let size = 52
+
+    /// CRC-32C of the header content after this field, then of the whole zstd frame.
+    var checksum: UInt32 = 0
+    /// The stream code (``TraceStream/rawValue``).
+    var stream: UInt8
+    /// Flags; none are defined in v1.
+    var flags: UInt8 = 0
+    /// The chunk's number within its stream, from 0.
+    var sequence: UInt64
+    /// The flush group: chunks written together share it, and are merged by timestamp.
+    var flushGroup: UInt64
+    /// The timestamp of the first event; the first event's delta is relative to it.
+    var firstTimestamp: Int64
+    /// The timestamp of the last event.
+    var lastTimestamp: Int64
+    /// The number of event records (string definitions excluded).
+    var eventCount: UInt32
+    /// The size of the decompressed records.
+    var rawSize: UInt32
+    /// The size of the zstd frame that follows.
+    var compressedSize: UInt32
+
+    /// The complete skippable frame (magic, size, content); `checksum` must already be set.
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(BinaryTraceFormat.frameHeaderSize + ChunkHeader.size)
+        bytes.appendLittleEndian(BinaryTraceFormat.chunkMagic)
+        bytes.appendLittleEndian(UInt32(ChunkHeader.size))
+        bytes.appendLittleEndian(checksum)
+        bytes.append(stream)
+        bytes.append(flags)
+        bytes.appendLittleEndian(UInt16(0))
+        bytes.appendLittleEndian(sequence)
+        bytes.appendLittleEndian(flushGroup)
+        bytes.appendLittleEndian(firstTimestamp)
+        bytes.appendLittleEndian(lastTimestamp)
+        bytes.appendLittleEndian(eventCount)
+        bytes.appendLittleEndian(rawSize)
+        bytes.appendLittleEndian(compressedSize)
+        return bytes
+    }
+
+    /// The checksum over `content` (the header content, checksum field included but skipped)
+    /// and `frame`.
+    static func checksum(content: UnsafeRawBufferPointer, frame: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = CRC32C()
+        crc.update(UnsafeRawBufferPointer(rebasing: content[4...]))
+        crc.update(frame)
+        return crc.value
+    }
+
+    /// Decodes a header content of at least ``size`` bytes; extra bytes (newer minors) are ignored.
+    init(content: UnsafeRawBufferPointer) {
+        precondition(content.count >= ChunkHeader.size)
+        checksum = content.littleEndian(at: 0)
+        stream = content[4]
+        flags = content[5]
+        sequence = content.littleEndian(at: 8)
+        flushGroup = content.littleEndian(at: 16)
+        firstTimestamp = content.littleEndian(at: 24)
+        lastTimestamp = content.littleEndian(at: 32)
+        eventCount = content.littleEndian(at: 40)
+        rawSize = content.littleEndian(at: 44)
+        compressedSize = content.littleEndian(at: 48)
+    }
+
+    /// Creates a header for writing.
+    init(
+        stream: UInt8, sequence: UInt64, flushGroup: UInt64, firstTimestamp: Int64, lastTimestamp: Int64,
+        eventCount: UInt32, rawSize: UInt32, compressedSize: UInt32
+    ) {
+        self.stream = stream
+        self.sequence = sequence
+        self.flushGroup = flushGroup
+        self.firstTimestamp = firstTimestamp
+        self.lastTimestamp = lastTimestamp
+        self.eventCount = eventCount
+        self.rawSize = rawSize
+        self.compressedSize = compressedSize
+    }
+}

@@ -1,0 +1,43 @@
+/// The end-of-trace record that ``TraceWriter/close()`` writes last (see `docs/FORMAT.md`).
+struct TraceEnd: Equatable {
+    /// The size of the v1 end record content.
+    static let size = 28
+    /// The number of chunks in the file.
+    var chunkCount: UInt64
+    /// The number of event records in the file.
+    var eventCount: UInt64
+    /// The number of flush groups in the file.
+    var flushGroupCount: UInt64
+
+    /// The complete skippable frame.
+    func encoded() -> [UInt8] {
+        var content: [UInt8] = []
+        content.appendLittleEndian(chunkCount)
+        content.appendLittleEndian(eventCount)
+        content.appendLittleEndian(flushGroupCount)
+        var bytes: [UInt8] = []
+        bytes.appendLittleEndian(BinaryTraceFormat.endMagic)
+        bytes.appendLittleEndian(UInt32(TraceEnd.size))
+        bytes.appendLittleEndian(CRC32C.checksum(content))
+        return bytes + content
+    }
+
+    /// Decodes an end record content; nil when it is too short or its checksum is wrong.
+    init?(content: UnsafeRawBufferPointer) {
+        guard content.count >= TraceEnd.size else { return nil }
+        let stored: UInt32 = content.littleEndian(at: 0)
+        var crc = CRC32C()
+        crc.update(UnsafeRawBufferPointer(rebasing: content[4...]))
+        guard crc.value == stored else { return nil }
+        chunkCount = content.littleEndian(at: 4)
+        eventCount = content.littleEndian(at: 12)
+        flushGroupCount = content.littleEndian(at: 20)
+    }
+
+    /// Creates an end record for writing.
+    init(chunkCount: UInt64, eventCount: UInt64, flushGroupCount: UInt64) {
+        self.chunkCount = chunkCount
+        self.eventCount = eventCount
+        self.flushGroupCount = flushGroupCount
+    }
+}

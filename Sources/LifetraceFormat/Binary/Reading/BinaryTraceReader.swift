@@ -1,0 +1,95 @@
+/// Reads a binary trace (format v1, `docs/FORMAT.md`) as a stream of events.
+///
+/// The file is read in bounded blocks, one flush group at a time: the chunks of a group are
+/// decompressed, then their events are merged by timestamp (ties and equal runs keep file order,
+/// and each stream's own order is kept, so a timestamp that goes backwards stays visible).
+/// Memory stays bounded by the header's chunk size and the group limits, whatever the file size.
+///
+/// Only an unusable file header throws from `init`. A truncated end, a corrupt chunk (which is
+/// skipped) or a missing end-of-trace record are recorded in ``issues`` and reading goes on.
+/// The reader holds the open input: copies share it, so use one copy.
+public struct BinaryTraceReader: TraceEventSource {
+    /// Reader limits and what to collect.
+    public struct Options: Sendable {
+        /// The largest raw chunk size accepted in a header; at most ``BinaryTraceFormat/hardMaxChunkSize``.
+        public var maxChunkSize: Int
+        /// Whether to keep a ``ChunkStatistics`` for every chunk read (for `lifetrace info`).
+        public var collectsChunkStatistics: Bool
+
+        /// Creates options.
+        public init(maxChunkSize: Int = BinaryTraceFormat.hardMaxChunkSize, collectsChunkStatistics: Bool = false) {
+            self.maxChunkSize = maxChunkSize
+            self.collectsChunkStatistics = collectsChunkStatistics
+        }
+    }
+
+    /// The trace's metadata, from the file header.
+    public private(set) var metadata: TraceMetadata
+    /// The strings behind the events' symbols; grows as chunks are read.
+    public private(set) var symbols = SymbolTable()
+    /// Problems met and recovered from so far.
+    public private(set) var issues: [TraceError] = []
+    /// Totals over what has been read so far.
+    public private(set) var summary = BinaryTraceSummary()
+    /// Every chunk read so far, when ``Options/collectsChunkStatistics`` is set.
+    public private(set) var chunks: [ChunkStatistics] = []
+
+    var groups: ChunkGroupReader
+    @usableFromInline var out: [TraceEvent]
+    @usableFromInline var outIndex = 0
+    @usableFromInline var outCount = 0
+
+    /// The number of events decoded at a time per chunk.
+    static let batchSize = 4096
+
+    /// Opens the file at `path` (`-` for standard input) and reads its header.
+    public init(path: String, options: Options = .init()) throws(TraceError) {
+        try self.init(input: TraceInput(path: path), options: options)
+    }
+
+    /// Reads a trace held in memory; `name` is used in issues and errors.
+    public init(bytes: [UInt8], name: String, options: Options = .init()) throws(TraceError) {
+        try self.init(input: TraceInput(bytes: bytes, name: name), options: options)
+    }
+
+    private init(input: TraceInput, options: Options) throws(TraceError) {
+        let header = try ChunkGroupReader.readHeader(from: input, limit: min(options.maxChunkSize, BinaryTraceFormat.hardMaxChunkSize))
+        metadata = header.metadata
+        summary.majorVersion = header.major
+        summary.minorVersion = header.minor
+        summary.maxChunkSize = Int(header.maxChunkSize)
+        summary.bytesRead = input.offset
+        groups = try ChunkGroupReader(input: input, maxChunkSize: Int(header.maxChunkSize), options: options)
+        out = [TraceEvent](repeating: ChunkGroupReader.placeholder, count: BinaryTraceReader.batchSize)
+    }
+
+    /// The next event in timestamp order within each flush group, or nil at the end.
+    @inlinable
+    public mutating func next() throws(TraceError) -> TraceEvent? {
+        if outIndex < outCount {
+            return nextBuffered()
+        }
+        return refill()
+    }
+
+    @usableFromInline
+    mutating func nextBuffered() -> TraceEvent {
+        let event = out[outIndex]
+        outIndex &+= 1
+        return event
+    }
+
+    @usableFromInline
+    mutating func refill() -> TraceEvent? {
+        var buffer = out
+        out = []
+        outCount = buffer.withUnsafeMutableBufferPointer { pointer in
+            groups.fill(pointer, summary: &summary, symbols: &symbols, issues: &issues, chunks: &chunks)
+        }
+        out = buffer
+        summary.eventCount += outCount
+        guard outCount > 0 else { return nil }
+        outIndex = 0
+        return nextBuffered()
+    }
+}

@@ -1,0 +1,220 @@
+/// Reading frames: the chunks of one flush group, end-of-trace records, skippable frames of
+/// others, and recovery from corrupt or truncated data.
+extension ChunkGroupReader {
+    /// Reads the next flush group's chunks into the decoders (sets `active`), recording issues.
+    mutating func loadGroup(summary: inout BinaryTraceSummary, issues: inout [TraceError], chunks: inout [ChunkStatistics]) {
+        active = 0
+        var group: UInt64?
+        var groupBytes = 0
+        do {
+            frames: while true {
+                switch try readFrame(group: group, groupBytes: groupBytes, summary: &summary, issues: &issues, chunks: &chunks) {
+                case .chunk(let header):
+                    group = header.flushGroup
+                    groupBytes += Int(header.rawSize)
+                case .other:
+                    continue
+                case .groupEnds:
+                    break frames
+                case .inputEnds:
+                    finished = true
+                    break frames
+                }
+            }
+        } catch {
+            issues.append(error)
+            finished = true
+        }
+        summary.bytesRead = input.offset
+        if active > 0 { summary.flushGroupCount += 1 }
+        let size = BinaryTraceReader.batchSize
+        if events.count < active * size {
+            events.append(contentsOf: repeatElement(ChunkGroupReader.placeholder, count: active * size - events.count))
+        }
+        while batchStart.count < active {
+            batchStart.append(0)
+            batchEnd.append(0)
+        }
+        for slot in 0..<active {
+            batchStart[slot] = slot * size
+            batchEnd[slot] = slot * size
+        }
+    }
+
+    /// What ``readFrame`` found.
+    enum Frame {
+        case chunk(ChunkHeader)
+        case other
+        case groupEnds
+        case inputEnds
+    }
+
+    private mutating func readFrame(
+        group: UInt64?, groupBytes: Int, summary: inout BinaryTraceSummary, issues: inout [TraceError],
+        chunks: inout [ChunkStatistics]
+    ) throws(TraceError) -> Frame {
+        let start = input.offset
+        guard try input.ensure(BinaryTraceFormat.frameHeaderSize) else {
+            let end = start + Int64(input.available)
+            if input.available > 0 {
+                issues.append(TraceError(.truncated, file: input.name, at: .byte(start, chunk: nil), "truncated at byte \(end): the file ends inside a frame header"))
+                input.consume(input.available)
+            } else if !summary.isClosed {
+                issues.append(TraceError(.truncated, file: input.name, at: .byte(end, chunk: nil), "not closed: no end-of-trace record (truncated at byte \(end))"))
+            }
+            return .inputEnds
+        }
+        let (magic, size) = input.withAvailable { bytes in
+            (bytes.littleEndian(at: 0, as: UInt32.self), Int(bytes.littleEndian(at: 4, as: UInt32.self)))
+        }
+        switch magic {
+        case BinaryTraceFormat.chunkMagic:
+            return try readChunk(at: start, size: size, group: group, groupBytes: groupBytes, summary: &summary, issues: &issues, chunks: &chunks)
+        case BinaryTraceFormat.endMagic:
+            return try readEnd(at: start, size: size, summary: &summary, issues: &issues)
+        case _ where BinaryTraceFormat.isSkippable(magic):
+            input.consume(BinaryTraceFormat.frameHeaderSize)
+            let skipped = try input.skip(Int64(size))
+            if skipped < Int64(size) {
+                issues.append(TraceError(.truncated, file: input.name, at: .byte(start, chunk: nil), "truncated at byte \(input.offset): the file ends inside a skippable frame"))
+                return .inputEnds
+            }
+            return .other
+        default:
+            let what = magic == BinaryTraceFormat.zstdMagic ? "a zstd frame without a chunk header" : "unrecognised bytes"
+            try resynchronize(after: start, issues: &issues, reason: what, chunk: nil)
+            return .other
+        }
+    }
+
+    private mutating func readChunk(
+        at start: Int64, size: Int, group: UInt64?, groupBytes: Int, summary: inout BinaryTraceSummary,
+        issues: inout [TraceError], chunks: inout [ChunkStatistics]
+    ) throws(TraceError) -> Frame {
+        guard size >= ChunkHeader.size, size <= BinaryTraceFormat.maxChunkHeaderSize else {
+            try resynchronize(after: start, issues: &issues, reason: "chunk header of \(size) bytes", chunk: nil)
+            return .other
+        }
+        let headerEnd = BinaryTraceFormat.frameHeaderSize + size
+        guard try input.ensure(headerEnd) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
+        let header = input.withAvailable { ChunkHeader(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<headerEnd])) }
+        let location = TraceError.ChunkLocation(stream: header.stream, sequence: header.sequence)
+        if let group, header.flushGroup != group { return .groupEnds }
+        let rawSize = Int(header.rawSize)
+        let compressedSize = Int(header.compressedSize)
+        let problem: String? =
+            if rawSize > maxChunkSize { "raw size \(rawSize) exceeds the declared maximum \(maxChunkSize)" }
+            else if compressedSize > ZstdCompressor.bound(maxChunkSize) { "compressed size \(compressedSize) exceeds the bound for \(maxChunkSize) bytes" }
+            else if Int(header.eventCount) > rawSize / 2 { "\(header.eventCount) events cannot fit in \(rawSize) bytes" }
+            else if TraceStream(rawValue: header.stream) == nil { "unknown stream \(header.stream)" }
+            else { nil }
+        if let problem {
+            // The checksum can only be checked with the frame, whose size is not to be trusted here.
+            try resynchronize(after: start, issues: &issues, reason: "bad chunk header (\(problem))", chunk: location)
+            return .other
+        }
+        let total = headerEnd + compressedSize
+        guard try input.ensure(total) else { return truncatedChunk(at: start, issues: &issues, chunk: location) }
+        if group != nil && (active >= ChunkGroupReader.maxGroupChunks || groupBytes + rawSize > ChunkGroupReader.maxGroupBytes) {
+            issues.append(TraceError(.limitExceeded, file: input.name, at: .byte(start, chunk: location), "flush group \(header.flushGroup) exceeds \(ChunkGroupReader.maxGroupChunks) chunks or \(ChunkGroupReader.maxGroupBytes >> 20) MiB; merged in parts"))
+            return .groupEnds
+        }
+        let computed = input.withAvailable { bytes in
+            ChunkHeader.checksum(
+                content: UnsafeRawBufferPointer(rebasing: bytes[BinaryTraceFormat.frameHeaderSize..<headerEnd]),
+                frame: UnsafeRawBufferPointer(rebasing: bytes[headerEnd..<total]))
+        }
+        guard computed == header.checksum else {
+            summary.skippedChunkCount += 1
+            let message = "checksum mismatch (stored \(hex32(header.checksum)), computed \(hex32(computed))); chunk skipped"
+            // Trust the sizes if a frame starts right after; otherwise search for the next one.
+            let nextIsFrame = try input.ensure(total + 4)
+                ? input.withAvailable { BinaryTraceFormat.isSkippable($0.littleEndian(at: total, as: UInt32.self)) }
+                : try !input.ensure(total + 1)
+            if nextIsFrame {
+                issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: location), message))
+                input.consume(total)
+            } else {
+                try resynchronize(after: start, issues: &issues, reason: message, chunk: location)
+            }
+            return .other
+        }
+        if active == decoders.count { decoders.append(ChunkDecoder()) }
+        decoders[active].reset(header: header, offset: start)
+        var records = decoders[active].records
+        decoders[active].records = []
+        if records.count < rawSize {
+            records.append(contentsOf: repeatElement(0, count: rawSize - records.count))
+        } else if records.count > rawSize {
+            records.removeLast(records.count - rawSize)
+        }
+        let failure: ZstdError? = records.withUnsafeMutableBytes { destination in
+            input.withAvailable { bytes -> ZstdError? in
+                do throws(ZstdError) {
+                    try decompressor.decompress(UnsafeRawBufferPointer(rebasing: bytes[headerEnd..<total]), into: destination)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+        decoders[active].records = records
+        input.consume(total)
+        if let failure {
+            summary.skippedChunkCount += 1
+            issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: location), "bad zstd frame: \(failure); chunk skipped"))
+            return .other
+        }
+        active += 1
+        summary.chunkCount += 1
+        summary.rawBytes += Int64(rawSize)
+        summary.chunkBytes += Int64(total)
+        declaredEvents += UInt64(header.eventCount)
+        if collectsStatistics {
+            chunks.append(ChunkStatistics(
+                stream: TraceStream(rawValue: header.stream)!, sequence: header.sequence, flushGroup: header.flushGroup,
+                offset: start, firstTimestamp: header.firstTimestamp, lastTimestamp: header.lastTimestamp,
+                eventCount: header.eventCount, rawSize: header.rawSize, storedSize: UInt32(total)))
+        }
+        return .chunk(header)
+    }
+
+    private mutating func readEnd(at start: Int64, size: Int, summary: inout BinaryTraceSummary, issues: inout [TraceError]) throws(TraceError) -> Frame {
+        guard size >= TraceEnd.size, size <= BinaryTraceFormat.maxChunkHeaderSize else {
+            try resynchronize(after: start, issues: &issues, reason: "end-of-trace record of \(size) bytes", chunk: nil)
+            return .other
+        }
+        let total = BinaryTraceFormat.frameHeaderSize + size
+        guard try input.ensure(total) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
+        let end = input.withAvailable { TraceEnd(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<total])) }
+        input.consume(total)
+        guard let end else {
+            issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: nil), "end-of-trace record checksum mismatch"))
+            return .other
+        }
+        summary.isClosed = true
+        summary.declaredTotals = .init(chunks: end.chunkCount, events: end.eventCount, flushGroups: end.flushGroupCount)
+        if summary.skippedChunkCount == 0 && (end.chunkCount != UInt64(summary.chunkCount) || end.eventCount != declaredEvents) {
+            issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: nil), "end-of-trace record declares \(end.chunkCount) chunks and \(end.eventCount) events; the file holds \(summary.chunkCount) and \(declaredEvents)"))
+        }
+        return .other
+    }
+
+    private func truncatedChunk(at start: Int64, issues: inout [TraceError], chunk: TraceError.ChunkLocation?) -> Frame {
+        let end = start + Int64(input.available)
+        issues.append(TraceError(.truncated, file: input.name, at: .byte(start, chunk: chunk), "truncated at byte \(end): the file ends inside this frame"))
+        input.consume(input.available)
+        return .inputEnds
+    }
+
+    // Skips a frame that cannot be trusted: searches for the next chunk header or end record
+    // after its first byte.
+    private mutating func resynchronize(
+        after start: Int64, issues: inout [TraceError], reason: String, chunk: TraceError.ChunkLocation?
+    ) throws(TraceError) {
+        input.consume(1)
+        try input.scan(for: [BinaryTraceFormat.chunkMagic, BinaryTraceFormat.endMagic])
+        let skipped = input.offset - start
+        issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: chunk), "\(reason); skipped \(skipped) bytes to the next frame"))
+    }
+}

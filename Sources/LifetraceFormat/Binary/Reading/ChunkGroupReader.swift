@@ -1,0 +1,222 @@
+/// Reads a binary trace's frames after the header, one flush group at a time, and merges the
+/// events of a group's chunks by timestamp into batches.
+struct ChunkGroupReader {
+    /// An event used to fill buffers before they are written.
+    static let placeholder = TraceEvent(timestamp: 0, payload: .runloopWake, stream: .app)
+    /// The most chunks merged as one group; a larger group is merged in parts.
+    static let maxGroupChunks = 16
+    /// The most raw bytes merged as one group; a larger group is merged in parts.
+    static let maxGroupBytes = 64 << 20
+    /// The window limit given to zstd: 16 MiB, the largest chunk any reader accepts.
+    static let windowLogMax: Int32 = 24
+
+    let input: TraceInput
+    let decompressor: ZstdDecompressor
+    let maxChunkSize: Int
+    let collectsStatistics: Bool
+    // Decoders of the current group, in file order; slots past `active` are kept for reuse.
+    var decoders: [ChunkDecoder] = []
+    var active = 0
+    // Decoded events of each active decoder: slot i owns events[i * batch ..< (i + 1) * batch].
+    var events: [TraceEvent] = []
+    var batchStart: [Int] = []
+    var batchEnd: [Int] = []
+    var finished = false
+    // Events the headers of the chunks read so far declare, for the end-of-trace check.
+    var declaredEvents: UInt64 = 0
+
+    init(input: TraceInput, maxChunkSize: Int, options: BinaryTraceReader.Options) throws(TraceError) {
+        self.input = input
+        self.maxChunkSize = maxChunkSize
+        collectsStatistics = options.collectsChunkStatistics
+        do {
+            decompressor = try ZstdDecompressor(windowLogMax: ChunkGroupReader.windowLogMax)
+        } catch {
+            throw TraceError(.io, file: input.name, "zstd: \(error)")
+        }
+    }
+
+    /// Reads and checks the file header; throws when it is missing, cut, corrupt or unsupported.
+    static func readHeader(from input: TraceInput, limit: Int) throws(TraceError) -> FileHeader {
+        let name = input.name
+        guard try input.ensure(BinaryTraceFormat.frameHeaderSize) else {
+            if input.available == 0 { throw TraceError(.truncated, file: name, "empty input: not a binary trace") }
+            throw TraceError(.truncated, file: name, at: .byte(Int64(input.available), chunk: nil), "file ends inside the file header")
+        }
+        let (magic, size) = input.withAvailable { bytes in
+            (bytes.littleEndian(at: 0, as: UInt32.self), bytes.littleEndian(at: 4, as: UInt32.self))
+        }
+        guard magic == BinaryTraceFormat.headerMagic else {
+            throw TraceError(.badMagic, file: name, at: .byte(0, chunk: nil), "not a binary trace (magic 0x\(String(magic, radix: 16)))")
+        }
+        guard Int(size) <= BinaryTraceFormat.maxHeaderSize else {
+            throw TraceError(.limitExceeded, file: name, at: .byte(4, chunk: nil), "file header of \(size) bytes exceeds the 1 MiB limit")
+        }
+        let total = BinaryTraceFormat.frameHeaderSize + Int(size)
+        guard try input.ensure(total) else {
+            throw TraceError(.truncated, file: name, at: .byte(Int64(input.available), chunk: nil), "file ends inside the file header (\(total) bytes)")
+        }
+        let result: Result<FileHeader, FileHeader.Problem> = input.withAvailable { bytes in
+            Result { () throws(FileHeader.Problem) -> FileHeader in
+                try FileHeader(content: UnsafeRawBufferPointer(rebasing: bytes[BinaryTraceFormat.frameHeaderSize..<total]))
+            }
+        }
+        switch result {
+        case .success(let header):
+            guard Int(header.maxChunkSize) <= limit else {
+                throw TraceError(.limitExceeded, file: name, at: .byte(16, chunk: nil), "declared chunk size \(header.maxChunkSize) exceeds the limit of \(limit) bytes")
+            }
+            input.consume(total)
+            return header
+        case .failure(.badSignature):
+            throw TraceError(.badMagic, file: name, at: .byte(8, chunk: nil), "file header signature is not LTRC")
+        case .failure(.unsupportedVersion(let major, let minor)):
+            throw TraceError(.unsupportedVersion, file: name, at: .byte(12, chunk: nil), "format version \(major).\(minor) is not supported (this reader reads \(BinaryTraceFormat.majorVersion).x)")
+        case .failure(.checksum(let stored, let computed)):
+            throw TraceError(.corruptChunk, file: name, at: .byte(0, chunk: nil), "file header checksum mismatch (stored \(hex32(stored)), computed \(hex32(computed)))")
+        case .failure(.chunkSize(let size)):
+            throw TraceError(.limitExceeded, file: name, at: .byte(16, chunk: nil), "declared chunk size \(size) is outside 1...\(BinaryTraceFormat.hardMaxChunkSize)")
+        case .failure(.malformed(let reason)):
+            throw TraceError(.corruptChunk, file: name, at: .byte(8, chunk: nil), "bad file header: \(reason)")
+        }
+    }
+
+    /// Fills `out` with the next merged events; returns how many (0 at the end of the trace).
+    mutating func fill(
+        _ out: UnsafeMutableBufferPointer<TraceEvent>, summary: inout BinaryTraceSummary, symbols: inout SymbolTable,
+        issues: inout [TraceError], chunks: inout [ChunkStatistics]
+    ) -> Int {
+        var produced = 0
+        while produced == 0 {
+            if active == 0 {
+                if finished { return 0 }
+                loadGroup(summary: &summary, issues: &issues, chunks: &chunks)
+                continue
+            }
+            if active == 1 && batchStart[0] == batchEnd[0] {
+                produced = decodeDirect(into: out, symbols: &symbols, issues: &issues)
+                continue
+            }
+            produced = merge(into: out, symbols: &symbols, issues: &issues)
+        }
+        return produced
+    }
+
+    // With one chunk in the group, decode straight into the output.
+    private mutating func decodeDirect(
+        into out: UnsafeMutableBufferPointer<TraceEvent>, symbols: inout SymbolTable, issues: inout [TraceError]
+    ) -> Int {
+        var count = 0
+        do {
+            count = try decoders[0].decode(into: out.baseAddress!, capacity: out.count, symbols: &symbols)
+        } catch {
+            report(error, of: 0, issues: &issues)
+            active = 0
+            return count
+        }
+        if decoders[0].isAtEnd {
+            finishChunk(0, issues: &issues)
+            active = 0
+        }
+        return count
+    }
+
+    // Merges the active chunks' events, refilling each chunk's batch as it empties.
+    private mutating func merge(
+        into out: UnsafeMutableBufferPointer<TraceEvent>, symbols: inout SymbolTable, issues: inout [TraceError]
+    ) -> Int {
+        var produced = 0
+        while produced < out.count {
+            var best = -1
+            var bestTimestamp = Int64.max
+            for slot in 0..<active {
+                if batchStart[slot] == batchEnd[slot] && !refillBatch(slot, symbols: &symbols, issues: &issues) { continue }
+                let timestamp = events[batchStart[slot]].timestamp
+                if best < 0 || timestamp < bestTimestamp {
+                    best = slot
+                    bestTimestamp = timestamp
+                }
+            }
+            if best < 0 {
+                active = 0
+                break
+            }
+            // The run of `best` may go on while it stays before every other head; on equal
+            // timestamps the chunk earlier in the file goes first.
+            var limit = Int64.max
+            for slot in 0..<active where slot != best && batchStart[slot] < batchEnd[slot] {
+                let head = events[batchStart[slot]].timestamp
+                limit = min(limit, slot < best ? head - 1 : head)
+            }
+            var index = batchStart[best]
+            let end = batchEnd[best]
+            while index < end && produced < out.count && events[index].timestamp <= limit {
+                out[produced] = events[index]
+                produced += 1
+                index += 1
+            }
+            if index == batchStart[best] {
+                out[produced] = events[index]
+                produced += 1
+                index += 1
+            }
+            batchStart[best] = index
+        }
+        return produced
+    }
+
+    // Decodes the next batch of `slot`; false when the chunk is finished.
+    private mutating func refillBatch(_ slot: Int, symbols: inout SymbolTable, issues: inout [TraceError]) -> Bool {
+        if decoders[slot].isFinished { return false }
+        if decoders[slot].isAtEnd {
+            finishChunk(slot, issues: &issues)
+            return false
+        }
+        let size = BinaryTraceReader.batchSize
+        var buffer = events
+        events = []
+        var count = 0
+        var failure: ChunkDecoder.Failure?
+        buffer.withUnsafeMutableBufferPointer { pointer in
+            do throws(ChunkDecoder.Failure) {
+                count = try decoders[slot].decode(into: pointer.baseAddress! + slot * size, capacity: size, symbols: &symbols)
+            } catch {
+                failure = error
+            }
+        }
+        events = buffer
+        batchStart[slot] = slot * size
+        batchEnd[slot] = slot * size + count
+        if let failure {
+            report(failure, of: slot, issues: &issues)
+            decoders[slot].isFinished = true
+            return count > 0
+        }
+        return count > 0 || refillBatch(slot, symbols: &symbols, issues: &issues)
+    }
+
+    private mutating func finishChunk(_ slot: Int, issues: inout [TraceError]) {
+        decoders[slot].isFinished = true
+        let decoder = decoders[slot]
+        if decoder.decodedCount != decoder.header.eventCount {
+            issues.append(chunkError(.corruptChunk, decoder, "chunk holds \(decoder.decodedCount) events, its header says \(decoder.header.eventCount)"))
+        } else if decoder.timestamp != decoder.header.lastTimestamp {
+            issues.append(chunkError(.corruptChunk, decoder, "last event at \(decoder.timestamp), header says \(decoder.header.lastTimestamp)"))
+        }
+    }
+
+    private func report(_ failure: ChunkDecoder.Failure, of slot: Int, issues: inout [TraceError]) {
+        let decoder = decoders[slot]
+        issues.append(chunkError(.corruptChunk, decoder, "bad event record at raw offset \(failure.recordOffset): \(failure.reason); the rest of the chunk is skipped"))
+    }
+
+    private func chunkError(_ kind: TraceError.Kind, _ decoder: ChunkDecoder, _ message: String) -> TraceError {
+        TraceError(kind, file: input.name, at: .byte(decoder.offset, chunk: .init(stream: decoder.header.stream, sequence: decoder.header.sequence)), message)
+    }
+}
+
+/// `0x` and eight hexadecimal digits.
+func hex32(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+}

@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a binary trace (format v1, `docs/FORMAT.md`).
+///
+/// Events are buffered in one chunk per stream. When any stream's chunk is full, and on
+/// ``flush()`` and ``close()``, the pending chunks of all streams are compressed and written
+/// together as one flush group, which readers merge by timestamp. Only ``close()`` writes the
+/// end-of-trace record; a file without it reads as "not closed".
+///
+/// All events appended to one writer must take their symbols from the same ``SymbolTable``
+/// (which may grow between calls).
+public final class TraceWriter {
+    /// How the writer compresses and chunks.
+    public struct Options: Sendable {
+        /// The zstd compression level (1...19).
+        public var compressionLevel: Int
+        /// The largest raw size of a chunk, 4 KiB ... 16 MiB; larger chunks compress better and
+        /// take more memory to write and read.
+        public var chunkSize: Int
+
+        /// Creates options; the defaults are level 3 and 256 KiB chunks.
+        public init(compressionLevel: Int = 3, chunkSize: Int = BinaryTraceFormat.defaultChunkSize) {
+            self.compressionLevel = compressionLevel
+            self.chunkSize = chunkSize
+        }
+    }
+
+    private let name: String
+    private var descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var encoders: [ChunkEncoder]
+    private let compressor: ZstdCompressor
+    private var compressed: [UInt8]
+    private var output: [UInt8] = []
+    private var flushGroup: UInt64 = 0
+    private var chunkCount: UInt64 = 0
+    private var eventCount: UInt64 = 0
+    private var isClosed = false
+
+    /// Creates (or truncates) the file at `path` and writes the header.
+    public convenience init(path: String, metadata: TraceMetadata, options: Options = .init()) throws(TraceError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TraceError(.io, file: path, "cannot create: \(String(cString: strerror(errno)))")
+        }
+        do {
+            try self.init(descriptor: descriptor, owned: true, name: path, metadata: metadata, options: options)
+        } catch {
+            _ = Glibc.close(descriptor)
+            throw error
+        }
+    }
+
+    /// Writes to an open file descriptor, which stays open after ``close()``; `name` is used in errors.
+    public convenience init(
+        fileDescriptor: Int32, name: String, metadata: TraceMetadata, options: Options = .init()
+    ) throws(TraceError) {
+        try self.init(descriptor: fileDescriptor, owned: false, name: name, metadata: metadata, options: options)
+    }
+
+    private init(
+        descriptor: Int32, owned: Bool, name: String, metadata: TraceMetadata, options: Options
+    ) throws(TraceError) {
+        guard (4096...BinaryTraceFormat.hardMaxChunkSize).contains(options.chunkSize) else {
+            throw TraceError(.limitExceeded, file: name, "chunk size \(options.chunkSize) is outside 4096...\(BinaryTraceFormat.hardMaxChunkSize)")
+        }
+        guard (1...22).contains(options.compressionLevel) else {
+            throw TraceError(.invalidValue, file: name, "compression level \(options.compressionLevel) is outside 1...22")
+        }
+        self.name = name
+        self.descriptor = descriptor
+        ownsDescriptor = owned
+        encoders = TraceStream.allCases.map { ChunkEncoder(stream: $0, capacity: options.chunkSize) }
+        do {
+            compressor = try ZstdCompressor(level: Int32(options.compressionLevel))
+        } catch {
+            throw TraceError(.io, file: name, "zstd: \(error)")
+        }
+        compressed = [UInt8](repeating: 0, count: ZstdCompressor.bound(options.chunkSize))
+        let header = FileHeader(maxChunkSize: UInt32(options.chunkSize), metadata: metadata)
+        let encodedHeader = header.encoded()
+        guard encodedHeader.count <= BinaryTraceFormat.maxHeaderSize else {
+            throw TraceError(.limitExceeded, file: name, "metadata of \(encodedHeader.count) bytes exceeds the 1 MiB header limit")
+        }
+        try write(encodedHeader)
+    }
+
+    deinit {
+        if ownsDescriptor && descriptor >= 0 { _ = Glibc.close(descriptor) }
+    }
+
+    /// Adds `event`, whose symbols belong to `symbols`.
+    public func append(_ event: TraceEvent, symbols: SymbolTable) throws(TraceError) {
+        let stream = Int(event.stream.rawValue)
+        switch encoders[stream].append(event, symbols: symbols) {
+        case .added:
+            eventCount += 1
+        case .full:
+            try flush()
+            guard case .added = encoders[stream].append(event, symbols: symbols) else {
+                throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
+            }
+            eventCount += 1
+        case .tooLarge:
+            try checkOpen()
+            throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
+        }
+    }
+
+    /// Writes the pending chunks of all streams as one flush group.
+    public func flush() throws(TraceError) {
+        try checkOpen()
+        guard encoders.contains(where: { !$0.isEmpty }) else { return }
+        output.removeAll(keepingCapacity: true)
+        for index in encoders.indices where !encoders[index].isEmpty {
+            try appendChunk(of: index)
+            encoders[index].reset()
+        }
+        flushGroup += 1
+        try write(output)
+    }
+
+    /// Flushes, writes the end-of-trace record and closes a file opened by path. Later calls do nothing.
+    public func close() throws(TraceError) {
+        if isClosed { return }
+        try flush()
+        try write(TraceEnd(chunkCount: chunkCount, eventCount: eventCount, flushGroupCount: flushGroup).encoded())
+        isClosed = true
+        if ownsDescriptor {
+            let result = Glibc.close(descriptor)
+            descriptor = -1
+            if result != 0 { throw TraceError(.io, file: name, "cannot close: \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    /// Adds a record as given to `stream`'s chunk: lets tests build files with records of types
+    /// this version does not write.
+    func appendRawRecord(_ record: [UInt8], timestamp: Int64, stream: TraceStream) {
+        encoders[Int(stream.rawValue)].appendRawRecord(record, timestamp: timestamp)
+        eventCount += 1
+    }
+
+    private func appendChunk(of index: Int) throws(TraceError) {
+        let encoder = encoders[index]
+        let result: Result<Int, ZstdError> = encoder.withRecords { records in
+            compressed.withUnsafeMutableBytes { destination in
+                Result { () throws(ZstdError) -> Int in try compressor.compress(records, into: destination) }
+            }
+        }
+        let frameSize: Int
+        switch result {
+        case .success(let size): frameSize = size
+        case .failure(let error): throw TraceError(.io, file: name, "zstd: \(error)")
+        }
+        var header = ChunkHeader(
+            stream: encoder.stream.rawValue, sequence: encoder.sequence, flushGroup: flushGroup,
+            firstTimestamp: encoder.firstTimestamp, lastTimestamp: encoder.lastTimestamp,
+            eventCount: encoder.eventCount, rawSize: UInt32(encoder.byteCount), compressedSize: UInt32(frameSize))
+        var bytes = header.encoded()
+        bytes.withUnsafeBytes { frame in
+            compressed.withUnsafeBytes { zstd in
+                header.checksum = ChunkHeader.checksum(
+                    content: UnsafeRawBufferPointer(rebasing: frame[BinaryTraceFormat.frameHeaderSize...]),
+                    frame: UnsafeRawBufferPointer(rebasing: zstd[0..<frameSize]))
+            }
+        }
+        bytes.setLittleEndian(header.checksum, at: BinaryTraceFormat.frameHeaderSize)
+        output.append(contentsOf: bytes)
+        output.append(contentsOf: compressed[0..<frameSize])
+        chunkCount += 1
+    }
+
+    private func checkOpen() throws(TraceError) {
+        if isClosed { throw TraceError(.io, file: name, "the trace writer is closed") }
+    }
+
+    private func write(_ bytes: [UInt8]) throws(TraceError) {
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure != 0 { throw TraceError(.io, file: name, "cannot write: \(String(cString: strerror(failure)))") }
+    }
+}

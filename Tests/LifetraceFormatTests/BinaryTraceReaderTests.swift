@@ -1,0 +1,126 @@
+import Testing
+@testable import LifetraceFormat
+
+/// Round trips through ``TraceWriter`` and ``BinaryTraceReader``.
+struct BinaryTraceReaderTests {
+    typealias Fixture = BinaryTraceFixture
+
+    // The reading order the format specifies for one flush group: repeatedly the earliest head,
+    // the system stream's chunk (written first) winning ties.
+    static func merged(_ group: ArraySlice<TraceEvent>) -> [TraceEvent] {
+        var system = group.filter { $0.stream == .system }[...]
+        var app = group.filter { $0.stream == .app }[...]
+        var result: [TraceEvent] = []
+        while let head = system.first ?? app.first {
+            if let a = app.first, let s = system.first {
+                if a.timestamp < s.timestamp { result.append(app.removeFirst()) } else { result.append(system.removeFirst()) }
+            } else {
+                result.append(head)
+                if system.isEmpty { app.removeFirst() } else { system.removeFirst() }
+            }
+        }
+        return result
+    }
+
+    @Test(arguments: [1, 2, 3, 99] as [UInt64])
+    func randomEventsRoundTripInFlushGroupOrder(seed: UInt64) throws {
+        let trace = RandomTrace(seed: seed, count: 3000)
+        let flushEvery = 97
+        let bytes = try Fixture.write(trace.events, symbols: trace.symbols, flushEvery: flushEvery)
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(reader.issues.isEmpty)
+        #expect(reader.summary.isClosed)
+        let expected = stride(from: 0, to: trace.events.count, by: flushEvery).flatMap {
+            Self.merged(trace.events[$0..<min($0 + flushEvery, trace.events.count)])
+        }
+        let remapped = events.map { Fixture.remap($0, from: reader.symbols, to: trace.symbols) }
+        #expect(remapped.count == expected.count)
+        #expect(remapped == expected)
+    }
+
+    @Test(arguments: [5, 6] as [UInt64])
+    func manySmallChunksKeepEveryStreamInOrder(seed: UInt64) throws {
+        let trace = RandomTrace(seed: seed, count: 20_000)
+        let bytes = try Fixture.write(trace.events, symbols: trace.symbols, options: .init(chunkSize: 4096))
+        let (events, reader) = try Fixture.read(bytes, options: .init(collectsChunkStatistics: true))
+        #expect(reader.issues.isEmpty)
+        #expect(reader.chunks.count > 20)
+        #expect(reader.summary.eventCount == trace.events.count)
+        let remapped = events.map { Fixture.remap($0, from: reader.symbols, to: trace.symbols) }
+        for stream in TraceStream.allCases {
+            #expect(remapped.filter { $0.stream == stream } == trace.events.filter { $0.stream == stream })
+        }
+        let sequences = reader.chunks.filter { $0.stream == .app }.map(\.sequence)
+        #expect(sequences == Array(0..<UInt64(sequences.count)))
+    }
+
+    @Test func metadataAndStringsSurvive() throws {
+        var symbols = SymbolTable()
+        let metadata = TraceMetadata([("app", "com.example.Größe"), ("os", "iOS 18.0 😀"), ("empty", "")])
+        let events = [
+            TraceEvent(timestamp: 5, payload: .mark(name: symbols.intern("日本語"))),
+            TraceEvent(timestamp: 3, payload: .mark(name: symbols.intern(""))),
+        ]
+        let bytes = try Fixture.write(events, symbols: symbols, metadata: metadata)
+        let (read, reader) = try Fixture.read(bytes)
+        #expect(reader.metadata == metadata)
+        #expect(read.map { reader.symbols[$0.payload.symbols.0] } == ["日本語", ""])
+        #expect(read.map(\.timestamp) == [5, 3])
+    }
+
+    @Test func emptyTraceHasNoEventsAndNoIssues() throws {
+        let bytes = try Fixture.write([], symbols: SymbolTable())
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(events.isEmpty)
+        #expect(reader.issues.isEmpty)
+        #expect(reader.summary.isClosed)
+        #expect(BinaryTraceFormat.isBinaryTrace(prefix: bytes))
+        #expect(!BinaryTraceFormat.isBinaryTrace(prefix: Array("{\"ts\":1}".utf8)))
+    }
+
+    @Test func unclosedTraceReportsNotClosed() throws {
+        let trace = RandomTrace(seed: 7, count: 100)
+        let bytes = try Fixture.write(trace.events, symbols: trace.symbols, close: false)
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(events.count == 100)
+        #expect(reader.issues.map(\.kind) == [.truncated])
+        #expect(reader.issues.first?.message.contains("not closed") == true)
+    }
+
+    @Test func unknownLengthDelimitedRecordIsSkipped() throws {
+        var symbols = SymbolTable()
+        let mark = symbols.intern("m")
+        let bytes = try Fixture.write(
+            [TraceEvent(timestamp: 100, payload: .mark(name: mark))], symbols: symbols,
+            extra: { writer in
+                // Type 0x13 with a thread, a +7 delta and three bytes a v1 reader does not know.
+                writer.appendRawRecord([0x40 | 0x20 | 0x13, 5, 0x02, 0x0E, 0xAA, 0xBB, 0xCC], timestamp: 107, stream: .app)
+                try writer.append(TraceEvent(timestamp: 110, payload: .runloopWake), symbols: symbols)
+            })
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(reader.issues.isEmpty)
+        #expect(events.map(\.timestamp) == [100, 110])
+        #expect(events.last?.thread == .main)
+        #expect(events.map(\.type) == [.mark, .runloopWake])
+    }
+
+    @Test func knownRecordWithLengthIgnoresAppendedFields() throws {
+        let symbols = SymbolTable()
+        let bytes = try Fixture.write([], symbols: symbols, extra: { writer in
+            // A length-delimited frame record (delta 0, first = true) with one extra byte.
+            writer.appendRawRecord([0x40 | 0x0A, 3, 0x00, 0x02, 0x77], timestamp: 42, stream: .app)
+        })
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(reader.issues.isEmpty)
+        #expect(events == [TraceEvent(timestamp: 42, payload: .frame(first: true), stream: .app)])
+    }
+
+    @Test func zstdSeesTheFileAsOneStreamOfRecords() throws {
+        let trace = RandomTrace(seed: 11, count: 500)
+        let bytes = try Fixture.write(trace.events, symbols: trace.symbols, flushEvery: 50)
+        let (_, reader) = try Fixture.read(bytes)
+        #expect(reader.summary.bytesRead == Int64(bytes.count))
+        #expect(reader.summary.declaredTotals?.events == 500)
+        #expect(reader.summary.chunkCount == Int(reader.summary.declaredTotals?.chunks ?? 0))
+    }
+}

@@ -1,0 +1,31 @@
+import Testing
+@testable import LifetraceFormat
+
+/// CRC-32C and varint encodings against known values.
+struct CRC32CTests {
+    @Test func knownCheckValues() {
+        #expect(CRC32C.checksum("123456789".utf8) == 0xE306_9283)
+        #expect(CRC32C.checksum([UInt8]()) == 0)
+        #expect(CRC32C.checksum([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
+    }
+
+    @Test func incrementalEqualsWhole() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var crc = CRC32C()
+        crc.update(bytes[0..<333])
+        crc.update(bytes[333...])
+        #expect(crc.value == CRC32C.checksum(bytes))
+    }
+
+    @Test(arguments: [0, 1, -1, 63, -64, 64, Int64.max, Int64.min, 1_000_000_007] as [Int64])
+    func varintsRoundTrip(value: Int64) {
+        var bytes: [UInt8] = []
+        Varint.append(Varint.zigzag(value), to: &bytes)
+        #expect(bytes.count == Varint.length(Varint.zigzag(value)))
+        let decoded: UInt64? = bytes.withUnsafeBufferPointer { buffer in
+            var cursor = ByteCursor(position: buffer.baseAddress!, end: buffer.baseAddress! + buffer.count)
+            return cursor.varint()
+        }
+        #expect(decoded.map(Varint.unzigzag) == value)
+    }
+}
