@@ -61,6 +61,7 @@ let package = Package(
             name: "LifetraceCLI",
             dependencies: [
                 "LifetraceFormat",
+                "LifetraceRecorder",
                 "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

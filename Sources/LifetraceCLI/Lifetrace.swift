@@ -6,6 +6,6 @@ struct Lifetrace: ParsableCommand {
         commandName: "lifetrace",
         abstract: "Record, inspect and analyse traces of the iOS app life cycle.",
         version: "0.1.0",
-        subcommands: [SynthCommand.self]
+        subcommands: [SynthCommand.self, RecordCommand.self]
     )
 }

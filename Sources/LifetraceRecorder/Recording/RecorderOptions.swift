@@ -54,7 +54,11 @@ extension RecorderOutput {
         case .sink(let sink):
             return sink
         case .file(let path):
-            throw RecorderError(.writeFailed, path: path, errno: 0, detail: "binary trace writer not built in")
+            do {
+                return try TraceWriter(path: path, metadata: metadata)
+            } catch {
+                throw RecorderError(.writeFailed, path: path, errno: 0, detail: error.description)
+            }
         }
     }
 }

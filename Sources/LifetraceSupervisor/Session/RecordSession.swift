@@ -59,6 +59,8 @@ public final class RecordSession {
 
     let configuration: Configuration
     let sink: any TraceEventSink
+    private let ordered: OrderedTraceSink
+    private var lastFlush = ContinuousClock.now
     var symbols = SymbolTable()
     var child: ChildProcess?
     var control: ControlConnection?
@@ -73,6 +75,7 @@ public final class RecordSession {
     public init(configuration: Configuration, sink: any TraceEventSink) {
         self.configuration = configuration
         self.sink = sink
+        ordered = OrderedTraceSink(target: sink)
     }
 
     /// The metadata a trace of this run should carry.
@@ -140,6 +143,7 @@ public final class RecordSession {
 
     private func flushSink() throws(Interruption) {
         do {
+            try ordered.release(through: .max)
             try sink.flush()
         } catch {
             throw .trace(error)
@@ -149,7 +153,7 @@ public final class RecordSession {
     /// Writes a system-stream event stamped now.
     func emit(_ payload: EventPayload, at timestamp: Int64 = MonotonicClock.now()) throws(Interruption) {
         do {
-            try sink.append(TraceEvent(timestamp: timestamp, payload: payload, stream: .system), symbols: symbols)
+            try ordered.append(TraceEvent(timestamp: timestamp, payload: payload, stream: .system), symbols: symbols)
         } catch {
             throw .trace(error)
         }
@@ -162,11 +166,18 @@ public final class RecordSession {
         if scene == nil { systemState = state }
     }
 
-    /// Drains the app's region into the trace.
+    /// Drains the app's region into the trace, then writes every event (of both streams) stamped
+    /// before the drain started: no earlier app event can still be in the region.
     func pumpApp() throws(Interruption) {
-        guard let pump else { return }
+        let watermark = MonotonicClock.now()
         do {
-            try pump.pump(into: sink, symbols: &symbols)
+            if let pump { try pump.pump(into: ordered, symbols: &symbols) }
+            try ordered.release(through: watermark)
+            // A supervisor that dies leaves a readable trace missing at most the last 100 ms.
+            if ContinuousClock.now - lastFlush >= .milliseconds(100) {
+                try sink.flush()
+                lastFlush = ContinuousClock.now
+            }
         } catch {
             throw .trace(error)
         }
