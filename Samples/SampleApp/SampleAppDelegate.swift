@@ -9,19 +9,40 @@ import LifetraceRecorder
 /// `--heavy-launch` also indexes the notes for search on the main thread during launch: the
 /// mistake the seeds warn about ("at launch, move tasks off the main thread"), which the
 /// analyzer reports as a `launch-stall` blaming `IndexSearchCatalog`.
+///
+/// `--crash-in CALLBACK` and `--hang-in CALLBACK` make the app abort, or block its main thread
+/// for good, in that callback: how `lifetrace record` copes with a crashing or frozen app is
+/// tested with them.
 final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     private var store: NoteStore?
     private var screen: FirstScreen?
     private var searchIndex: SearchIndex?
     private let heavyLaunch = CommandLine.arguments.contains("--heavy-launch")
+    private let crashIn = SampleAppDelegate.option("--crash-in")
+    private let hangIn = SampleAppDelegate.option("--hang-in")
 
     init() {}
 
+    private static func option(_ name: String) -> String? {
+        guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else {
+            return nil
+        }
+        return CommandLine.arguments[index + 1]
+    }
+
+    /// Crashes or freezes here if asked to.
+    private func misbehave(in callback: String) {
+        if crashIn == callback { abort() }
+        if hangIn == callback { while true { sleep(60) } }
+    }
+
     func willFinishLaunching(_ application: HostApplication, options: LaunchOptions) -> Bool {
-        true
+        misbehave(in: "willFinishLaunching")
+        return true
     }
 
     func didFinishLaunching(_ application: HostApplication, options: LaunchOptions) -> Bool {
+        misbehave(in: "didFinishLaunching")
         let recorder = application.recorder
         do {
             let store = try recorder.interval("OpenDatabase") { try NoteStore.open(directory: SampleAppDelegate.dataDirectory) }
@@ -40,10 +61,12 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     }
 
     func didBecomeActive(_ application: HostApplication) {
+        misbehave(in: "didBecomeActive")
         application.recorder.mark("ScreenShown")
     }
 
     func didEnterBackground(_ application: HostApplication) {
+        misbehave(in: "didEnterBackground")
         guard let store else { return }
         let snapshot = screen?.visibleTitles ?? []
         // Saving takes a while: do it off the main thread, under a background task so the system
@@ -59,6 +82,7 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     }
 
     func didReceiveMemoryWarning(_ application: HostApplication) {
+        misbehave(in: "didReceiveMemoryWarning")
         searchIndex = nil
         screen?.dropThumbnails()
         application.recorder.mark("CachesPurged")
@@ -70,6 +94,7 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     }
 
     func willTerminate(_ application: HostApplication) {
+        misbehave(in: "willTerminate")
         try? store?.saveState(visibleTitles: screen?.visibleTitles ?? [])
     }
 
@@ -80,9 +105,13 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     }
 }
 
-/// The sample's scene delegate: marks when its scene comes and goes.
+/// The sample's scene delegate: marks when its scene is shown.
 final class SampleSceneDelegate: SceneDelegate {
     init() {}
+
+    func sceneDidBecomeActive(_ scene: HostScene) {
+        Recorder.shared?.mark("SceneShown")
+    }
 }
 
 /// A mutable value shared with an escaping closure that runs on one thread at a time.

@@ -17,6 +17,7 @@ enum BuiltProducts {
 struct RecordedTrace {
     var events: [TraceEvent]
     var symbols: SymbolTable
+    var issues: [TraceError] = []
 
     init(_ collection: TraceEventCollection) {
         (events, symbols) = collection.snapshot
