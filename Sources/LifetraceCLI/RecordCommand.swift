@@ -35,17 +35,15 @@ struct RecordCommand: ParsableCommand {
     @Argument(parsing: .postTerminator, help: "The app and its arguments, after --.")
     var command: [String] = []
 
-    func validate() throws {
-        guard listFaults || !command.isEmpty else { throw ValidationError("give the app to run after --") }
-        for name in faults where RecordFault(name: name) == nil {
-            throw ValidationError("unknown fault '\(name)' (see --list-faults)")
-        }
-    }
-
     func run() throws {
         if listFaults {
             for fault in RecordFault.allCases { print("\(fault.name)\t\(fault.rule)") }
             return
+        }
+        // Checked here rather than in validate(), whose errors exit 64: usage errors exit 2.
+        guard !command.isEmpty else { throw fail("give the app to run after --", code: 2) }
+        if let unknown = faults.first(where: { RecordFault(name: $0) == nil }) {
+            throw fail("unknown fault '\(unknown)' (see --list-faults)", code: 2)
         }
         let scenario: Scenario
         do {
