@@ -5,7 +5,6 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
-SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
 .PHONY: deps build release test demo bench clean
 
@@ -23,12 +22,18 @@ test: deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 | { grep -vE '^[[:space:]]*(◇|✔ Test [^r]|✔ Suite|↳|Test Suite|Executed|\[)' || true; }
 
-demo: build
+# Records the sample app under the default scenario, then shows the analysis and the first events.
+demo: deps
+	@$(SWIFT) build --quiet --product lifetrace
+	@$(SWIFT) build --quiet --product SampleApp
 	@mkdir -p $(DEMO_DIR)
-	@echo "$$ lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.jsonl"
-	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.jsonl
-	@echo "$$ head -3 $(DEMO_DIR)/synth.jsonl"
-	@head -3 $(DEMO_DIR)/synth.jsonl
+	@echo "$$ lifetrace record -o $(DEMO_DIR)/run.ltrace -- SampleApp"
+	@$(BIN)/lifetrace record -o $(DEMO_DIR)/run.ltrace -- $(BIN)/SampleApp
+	@echo "$$ lifetrace report $(DEMO_DIR)/run.ltrace"
+	@$(BIN)/lifetrace report $(DEMO_DIR)/run.ltrace
+	@echo "$$ lifetrace replay $(DEMO_DIR)/run.ltrace | head -12"
+	@$(BIN)/lifetrace replay $(DEMO_DIR)/run.ltrace > $(DEMO_DIR)/replay.txt
+	@head -12 $(DEMO_DIR)/replay.txt
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
