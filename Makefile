@@ -6,7 +6,7 @@ SHELL := /bin/bash
 BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release test demo bench clean
+.PHONY: deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -37,6 +37,25 @@ demo: deps
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
+
+# Fuzzes the JSONL importer and the binary reader for FUZZ_SECONDS each (docs/FUZZING.md); the
+# committed seeds are copied so that the inputs libFuzzer finds stay out of the repository.
+FUZZ_SECONDS ?= 600
+FUZZ_BIN = $$(cd Fuzz && $(SWIFT) build --sanitize=fuzzer --show-bin-path)
+fuzz: fuzz-jsonl fuzz-binary
+
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build --sanitize=fuzzer
+
+fuzz-jsonl: fuzz-build
+	@mkdir -p .build/fuzz/jsonl && cp Fuzz/Corpus/jsonl/* .build/fuzz/jsonl/
+	$(FUZZ_BIN)/JSONLFuzzer .build/fuzz/jsonl -dict=Fuzz/jsonl.dict \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048
+
+fuzz-binary: fuzz-build
+	@mkdir -p .build/fuzz/binary && cp Fuzz/Corpus/binary/* .build/fuzz/binary/
+	$(FUZZ_BIN)/BinaryFuzzer .build/fuzz/binary \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048
 
 clean:
 	rm -rf .build $(DEMO_DIR)
