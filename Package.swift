@@ -7,9 +7,17 @@ let package = Package(
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
+        .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
+        .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
+        .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
+        .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
+        .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
+        .executable(name: "SampleApp", targets: ["SampleApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -21,16 +29,73 @@ let package = Package(
             name: "LifetraceFormat",
             dependencies: ["CZstd"]
         ),
+        .target(
+            name: "LifecycleModel",
+            dependencies: ["LifetraceFormat"]
+        ),
+        .target(
+            name: "LifetraceAnalysis",
+            dependencies: ["LifetraceFormat", "LifecycleModel"]
+        ),
+        .target(
+            name: "LifetraceRecorder",
+            dependencies: [
+                "LifetraceFormat",
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        .target(
+            name: "LifecycleHost",
+            dependencies: ["LifetraceRecorder", "LifetraceFormat"]
+        ),
+        .target(
+            name: "LifetraceSupervisor",
+            dependencies: [
+                "LifetraceRecorder",
+                "LifecycleHost",
+                "LifetraceFormat",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "SampleApp",
+            dependencies: ["LifecycleHost", "LifetraceRecorder"],
+            path: "Samples/SampleApp"
+        ),
+        .executableTarget(
+            name: "RecorderProbe",
+            dependencies: ["LifetraceRecorder"],
+            path: "Tests/RecorderProbe"
+        ),
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
                 "LifetraceFormat",
+                "LifetraceAnalysis",
+                "LifetraceRecorder",
+                "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "LifetraceFormatTests",
             dependencies: ["LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifecycleModelTests",
+            dependencies: ["LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceAnalysisTests",
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceRecorderTests",
+            dependencies: ["LifetraceRecorder", "LifetraceFormat", "RecorderProbe"]
+        ),
+        .testTarget(
+            name: "LifetraceSupervisorTests",
+            dependencies: ["LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "SampleApp", "LifetraceCLI"]
         ),
     ]
 )

@@ -1,0 +1,65 @@
+/// Opens a trace of either kind, telling binary from text by the first bytes.
+///
+/// A binary trace starts with a zstd skippable frame (magic `0x184D2A50`...`0x184D2A5F`, little
+/// endian); a text trace starts with optional whitespace and `{`. Anything else, an empty input
+/// included, is ``TraceError/Kind/unknownInput``.
+public enum TraceFile {
+    /// The kinds of trace input.
+    public enum Kind: Equatable, Sendable {
+        /// The compressed binary form.
+        case binary
+        /// The JSONL text form.
+        case jsonl
+    }
+
+    /// How many bytes are read to tell the kind; JSONL may start with this much whitespace.
+    static let sniffLength = 4096
+
+    /// Opens the trace at `path`; `-` is standard input.
+    public static func open(path: String) throws(TraceError) -> AnyTraceSource {
+        let handle = try FileDescriptorHandle.open(path: path)
+        let prefix = try readPrefix(handle, name: path)
+        switch kind(of: prefix) {
+        case .jsonl?:
+            return .jsonl(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
+        case .binary?:
+            throw TraceError(.unknownInput, file: path, "binary traces cannot be read by this build")
+        case nil:
+            throw unknown(prefix, path: path)
+        }
+    }
+
+    /// The kind of trace that starts with `prefix`, or nil when it is neither.
+    public static func kind(of prefix: some Collection<UInt8>) -> Kind? {
+        let bytes = Array(prefix.prefix(4))
+        if bytes.count == 4 && bytes[0] & 0xF0 == 0x50 && bytes[1] == 0x2A && bytes[2] == 0x4D && bytes[3] == 0x18 {
+            return .binary
+        }
+        let first = prefix.first(where: { !JSONLObject.isWhitespace($0) })
+        return first == UInt8(ascii: "{") ? .jsonl : nil
+    }
+
+    private static func unknown(_ prefix: [UInt8], path: String) -> TraceError {
+        if prefix.allSatisfy(JSONLObject.isWhitespace) {
+            return TraceError(.unknownInput, file: path, "empty input: not a trace")
+        }
+        return TraceError(
+            .unknownInput, file: path, at: .byte(0, chunk: nil),
+            "not a trace: neither a binary trace (zstd skippable frame) nor JSONL (a line starting with '{')")
+    }
+
+    /// Reads up to ``sniffLength`` bytes, stopping early once the kind is clear.
+    private static func readPrefix(_ handle: FileDescriptorHandle, name: String) throws(TraceError) -> [UInt8] {
+        var prefix: [UInt8] = []
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: sniffLength, alignment: 1)
+        defer { block.deallocate() }
+        while prefix.count < sniffLength {
+            let want = UnsafeMutableRawBufferPointer(rebasing: block[0..<(sniffLength - prefix.count)])
+            let count = try handle.read(into: want, name: name)
+            if count == 0 { break }
+            prefix.append(contentsOf: want[0..<count])
+            if prefix.count >= 4 && prefix.contains(where: { !JSONLObject.isWhitespace($0) }) { break }
+        }
+        return prefix
+    }
+}
