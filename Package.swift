@@ -9,9 +9,15 @@ let package = Package(
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
+        .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
+        .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
+        .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
+        .executable(name: "SampleApp", targets: ["SampleApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -31,11 +37,43 @@ let package = Package(
             name: "LifetraceAnalysis",
             dependencies: ["LifetraceFormat", "LifecycleModel"]
         ),
+        .target(
+            name: "LifetraceRecorder",
+            dependencies: [
+                "LifetraceFormat",
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        .target(
+            name: "LifecycleHost",
+            dependencies: ["LifetraceRecorder", "LifetraceFormat"]
+        ),
+        .target(
+            name: "LifetraceSupervisor",
+            dependencies: [
+                "LifetraceRecorder",
+                "LifecycleHost",
+                "LifetraceFormat",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "SampleApp",
+            dependencies: ["LifecycleHost", "LifetraceRecorder"],
+            path: "Samples/SampleApp"
+        ),
+        .executableTarget(
+            name: "RecorderProbe",
+            dependencies: ["LifetraceRecorder"],
+            path: "Tests/RecorderProbe"
+        ),
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
                 "LifetraceFormat",
                 "LifetraceAnalysis",
+                "LifetraceRecorder",
+                "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +88,14 @@ let package = Package(
         .testTarget(
             name: "LifetraceAnalysisTests",
             dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceRecorderTests",
+            dependencies: ["LifetraceRecorder", "LifetraceFormat", "RecorderProbe"]
+        ),
+        .testTarget(
+            name: "LifetraceSupervisorTests",
+            dependencies: ["LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "SampleApp", "LifetraceCLI"]
         ),
     ]
 )

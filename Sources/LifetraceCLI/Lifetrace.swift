@@ -6,7 +6,9 @@ struct Lifetrace: ParsableCommand {
         commandName: "lifetrace",
         abstract: "Record, inspect and analyse traces of the iOS app life cycle.",
         version: "0.1.0",
-        subcommands: [SynthCommand.self, CheckCommand.self, ReportCommand.self, ReplayCommand.self]
+        subcommands: [
+            SynthCommand.self, RecordCommand.self, CheckCommand.self, ReportCommand.self, ReplayCommand.self,
+        ]
     )
 
     /// Runs the command; usage errors exit with 2, the documented code for bad input or usage

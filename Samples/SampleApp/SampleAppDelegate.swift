@@ -1,0 +1,121 @@
+import Foundation
+import LifecycleHost
+import LifetraceRecorder
+
+/// The sample app: a notes app that opens its database and builds its first screen at launch,
+/// saves its state inside a background task when it enters the background, and drops its caches
+/// on a memory warning.
+///
+/// `--heavy-launch` also indexes the notes for search on the main thread during launch: the
+/// mistake the seeds warn about ("at launch, move tasks off the main thread"), which the
+/// analyzer reports as a `launch-stall` blaming `IndexSearchCatalog`.
+///
+/// `--crash-in CALLBACK` and `--hang-in CALLBACK` make the app abort, or block its main thread
+/// for good, in that callback: how `lifetrace record` copes with a crashing or frozen app is
+/// tested with them.
+final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
+    private var store: NoteStore?
+    private var screen: FirstScreen?
+    private var searchIndex: SearchIndex?
+    private let heavyLaunch = CommandLine.arguments.contains("--heavy-launch")
+    private let crashIn = SampleAppDelegate.option("--crash-in")
+    private let hangIn = SampleAppDelegate.option("--hang-in")
+
+    init() {}
+
+    private static func option(_ name: String) -> String? {
+        guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else {
+            return nil
+        }
+        return CommandLine.arguments[index + 1]
+    }
+
+    /// Crashes or freezes here if asked to.
+    private func misbehave(in callback: String) {
+        if crashIn == callback { abort() }
+        if hangIn == callback { while true { sleep(60) } }
+    }
+
+    func willFinishLaunching(_ application: HostApplication, options: LaunchOptions) -> Bool {
+        misbehave(in: "willFinishLaunching")
+        return true
+    }
+
+    func didFinishLaunching(_ application: HostApplication, options: LaunchOptions) -> Bool {
+        misbehave(in: "didFinishLaunching")
+        let recorder = application.recorder
+        do {
+            let store = try recorder.interval("OpenDatabase") { try NoteStore.open(directory: SampleAppDelegate.dataDirectory) }
+            self.store = store
+            screen = recorder.interval("BuildFirstScreen") { FirstScreen(notes: store.notes) }
+            if heavyLaunch {
+                searchIndex = recorder.interval("IndexSearchCatalog") {
+                    SearchIndex(notes: store.notes, minimumDuration: .milliseconds(400))
+                }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("sample app: \(error)\n".utf8))
+            return false
+        }
+        return true
+    }
+
+    func didBecomeActive(_ application: HostApplication) {
+        misbehave(in: "didBecomeActive")
+        application.recorder.mark("ScreenShown")
+    }
+
+    func didEnterBackground(_ application: HostApplication) {
+        misbehave(in: "didEnterBackground")
+        guard let store else { return }
+        let snapshot = screen?.visibleTitles ?? []
+        // Saving takes a while: do it off the main thread, under a background task so the system
+        // does not suspend the app half-way through.
+        let task = SendableBox<BackgroundTaskIdentifier>(.invalid)
+        task.value = application.beginBackgroundTask(withName: "SaveState") {
+            application.endBackgroundTask(task.value)
+        }
+        DispatchQueue.global().async {
+            application.recorder.interval("SaveState") { try? store.saveState(visibleTitles: snapshot) }
+            application.endBackgroundTask(task.value)
+        }
+    }
+
+    func didReceiveMemoryWarning(_ application: HostApplication) {
+        misbehave(in: "didReceiveMemoryWarning")
+        searchIndex = nil
+        screen?.dropThumbnails()
+        application.recorder.mark("CachesPurged")
+    }
+
+    func open(_ application: HostApplication, url: URL) -> Bool {
+        application.recorder.mark("OpenedURL")
+        return true
+    }
+
+    func willTerminate(_ application: HostApplication) {
+        misbehave(in: "willTerminate")
+        try? store?.saveState(visibleTitles: screen?.visibleTitles ?? [])
+    }
+
+    /// Where the database lives: `SAMPLE_APP_DATA` if set, else a folder in the temporary directory.
+    static var dataDirectory: URL {
+        if let path = ProcessInfo.processInfo.environment["SAMPLE_APP_DATA"] { return URL(fileURLWithPath: path) }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-sample-app")
+    }
+}
+
+/// The sample's scene delegate: marks when its scene is shown.
+final class SampleSceneDelegate: SceneDelegate {
+    init() {}
+
+    func sceneDidBecomeActive(_ scene: HostScene) {
+        Recorder.shared?.mark("SceneShown")
+    }
+}
+
+/// A mutable value shared with an escaping closure that runs on one thread at a time.
+final class SendableBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LifetraceRecorder
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The stand-in for `UIApplicationMain` on Linux: starts the recorder, creates the app's
+/// delegate at launch, runs the main run loop on the main thread and delivers the life cycle.
+///
+/// Under `lifetrace record` the supervisor plays the system over the control channel. Run on its
+/// own, the host launches the app into the foreground, activates it, and on SIGTERM or SIGINT
+/// takes it through willResignActive, didEnterBackground and willTerminate, then exits.
+public enum LifecycleHost {
+    /// Runs the app; never returns.
+    public static func main(
+        delegate: any ApplicationDelegate.Type, sceneDelegate: (any SceneDelegate.Type)? = nil,
+        recorderOptions: RecorderOptions = RecorderOptions()
+    ) -> Never {
+        let recorder: Recorder
+        do {
+            recorder = try Recorder.start(recorderOptions)
+        } catch {
+            FileHandle.standardError.write(Data("lifecycle host: \(String(describing: error))\n".utf8))
+            exit(70)
+        }
+        // The main thread is busy from the process's start until its run loop first waits.
+        recorder.runloopWake()
+        let observer = MainRunLoopObserver(recorder: recorder)
+        observer.install()
+
+        let environment = ProcessInfo.processInfo.environment
+        let application = HostApplication(
+            recorder: recorder, delegateType: delegate, sceneDelegateType: sceneDelegate,
+            faults: HostFault.parse(environment[HostFault.environmentKey]))
+        let finish: @Sendable () -> Never = {
+            try? recorder.stop()
+            exit(0)
+        }
+        if let text = environment[ControlChannel.environmentKey], let fd = Int32(text) {
+            ControlChannel(fd: fd).start(application: application, onTerminate: finish)
+        } else {
+            StandaloneSystem.start(application: application, onTerminate: finish)
+        }
+        // A timer far in the future keeps the run loop from returning when it has no other source.
+        RunLoop.main.add(Timer(timeInterval: 1e9, repeats: true) { _ in }, forMode: .default)
+        while true { RunLoop.main.run() }
+    }
+}
+
+/// The system's part when no supervisor runs the app: a foreground launch, then a clean
+/// termination on SIGTERM or SIGINT.
+enum StandaloneSystem {
+    nonisolated(unsafe) static var signalSources: [any DispatchSourceSignal] = []
+
+    static func start(application: HostApplication, onTerminate: @escaping @Sendable () -> Never) {
+        DispatchQueue.main.async {
+            do {
+                try application.perform(.launch(LaunchOptions()))
+                try application.perform(.activate)
+            } catch {
+                FileHandle.standardError.write(Data("lifecycle host: \(String(describing: error))\n".utf8))
+            }
+        }
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                try? application.perform(.resignActive)
+                try? application.perform(.enterBackground)
+                let deadline = Date().addingTimeInterval(5)
+                while application.openBackgroundTaskCount > 0 && Date() < deadline {
+                    RunLoop.main.run(until: Date().addingTimeInterval(0.01))
+                }
+                try? application.perform(.terminate)
+                onTerminate()
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import LifetraceFormat
+import LifetraceRecorder
+import LifetraceSupervisor
+
+/// `lifetrace record`: runs an app under a scenario, playing the system, and writes one trace.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Run an app on the lifecycle host under a scenario and record its life cycle.",
+        discussion: """
+            The app is started as a child process and must use LifecycleHost. The system's events \
+            (launch, state, exit) and the app's events go to one binary trace. Without --scenario \
+            the default scenario runs (docs/RECORDING.md).
+
+            Exit codes: 0 the scenario completed; 2 bad usage, scenario or fault name; 3 the app \
+            could not be started; 4 the app crashed or exited before the scenario ended; 5 the app \
+            stopped answering and was killed; 6 the app refused a command; 7 the trace could not \
+            be written.
+            """)
+
+    @Option(name: .shortAndLong, help: "The trace file to write.")
+    var output: String
+
+    @Option(name: .long, help: "A scenario file (YAML); the default scenario runs without it.")
+    var scenario: String?
+
+    @Option(name: .customLong("fault"), help: "Inject a fault (repeatable); --list-faults shows them.")
+    var faults: [String] = []
+
+    @Flag(name: .customLong("list-faults"), help: "List the faults and the rule that catches each, then exit.")
+    var listFaults = false
+
+    @Argument(parsing: .postTerminator, help: "The app and its arguments, after --.")
+    var command: [String] = []
+
+    func run() throws {
+        if listFaults {
+            for fault in RecordFault.allCases { print("\(fault.name)\t\(fault.rule)") }
+            return
+        }
+        // Checked here rather than in validate(), whose errors exit 64: usage errors exit 2.
+        guard !command.isEmpty else { throw fail("give the app to run after --", code: 2) }
+        if let unknown = faults.first(where: { RecordFault(name: $0) == nil }) {
+            throw fail("unknown fault '\(unknown)' (see --list-faults)", code: 2)
+        }
+        let scenario: Scenario
+        do {
+            scenario = try self.scenario.map { path throws(SupervisorError) in try Scenario.load(path: path) } ?? .standard
+        } catch {
+            throw fail(error.description, code: 2)
+        }
+        let configuration = RecordSession.Configuration(
+            executable: command[0], arguments: Array(command.dropFirst()), scenario: scenario,
+            faults: faults.compactMap(RecordFault.init(name:)))
+        let writer: TraceWriter
+        do {
+            writer = try TraceWriter(path: output, metadata: RecordSession.metadata(for: configuration))
+        } catch {
+            throw fail(error.description, code: 7)
+        }
+        let outcome: RecordOutcome
+        do {
+            outcome = try RecordSession(configuration: configuration, sink: writer).run()
+            try writer.close()
+        } catch let error as SupervisorError {
+            try? writer.close()
+            throw fail(error.description, code: error.kind == .traceFailed ? 7 : 3)
+        } catch let error as TraceError {
+            throw fail(error.description, code: 7)
+        }
+        if outcome != .completed { throw fail(outcome.description, code: outcome.exitCode) }
+    }
+
+    private func fail(_ message: String, code: Int32) -> ExitCode {
+        FileHandle.standardError.write(Data("lifetrace record: \(message)\n".utf8))
+        return ExitCode(code)
+    }
+}

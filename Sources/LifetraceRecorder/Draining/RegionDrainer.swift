@@ -1,0 +1,93 @@
+import Atomics
+import LifetraceFormat
+
+/// Reads the records of every ring of a region: the consumer side of the rings.
+///
+/// Only one drainer may read a region. It reads each ring up to the head it loads (acquire), then
+/// hands the slots back by storing the tail (release). It works the same whether the recording
+/// process is alive or dead: every record whose call returned is below its ring's head.
+public final class RegionDrainer: @unchecked Sendable {
+    /// The region read.
+    public let region: RecorderRegion
+    private var droppedSeen: [UInt64]
+    private var lastTimestamp: [Int64]
+    private var droppedWithoutRingSeen: UInt64 = 0
+    /// The latest timestamp read from any ring.
+    public private(set) var latestTimestamp: Int64 = 0
+
+    /// A drainer of `region`, which must be its only drainer from the start.
+    public init(region: RecorderRegion) {
+        self.region = region
+        droppedSeen = Array(repeating: 0, count: region.layout.ringCount)
+        lastTimestamp = Array(repeating: 0, count: region.layout.ringCount)
+    }
+
+    /// Appends every committed record (each ring's in its order) and a `dropped` record for each
+    /// ring that lost events since the last call. Returns the number of records appended.
+    @discardableResult
+    public func drain(into events: inout [DrainedEvent]) -> Int {
+        let start = events.count
+        let layout = region.layout
+        let mask = UInt64(layout.ringCapacity - 1)
+        for ring in 0..<layout.ringCount {
+            let stateWord = region.ringAtomic(ring, RegionField.ringState).load(ordering: .acquiring)
+            if stateWord == RingState.free.rawValue { continue }
+            let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
+            let tailAtomic = region.ringAtomic(ring, RegionField.ringTail)
+            var tail = tailAtomic.load(ordering: .relaxed)
+            let thread = ThreadID(rawValue: region.ringAtomic(ring, RegionField.ringThread).load(ordering: .relaxed))
+            // A head more than a ring ahead means the producer's memory was damaged; skip the lost part.
+            if head &- tail > UInt64(layout.ringCapacity) { tail = head &- UInt64(layout.ringCapacity) }
+            let slots = region.base + layout.slotsOffset(ring: ring)
+            while tail != head {
+                let slot = slots + Int(truncatingIfNeeded: tail & mask) &* RegionLayout.slotSize
+                let type = EventType(rawValue: slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self))
+                let timestamp = slot.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
+                if let type {
+                    events.append(
+                        DrainedEvent(
+                            timestamp: timestamp, type: type, thread: thread,
+                            name: slot.load(fromByteOffset: RegionField.slotName, as: UInt32.self),
+                            scene: slot.load(fromByteOffset: RegionField.slotScene, as: UInt32.self),
+                            value: slot.load(fromByteOffset: RegionField.slotValue, as: Int64.self),
+                            hasValue: slot.load(fromByteOffset: RegionField.slotFlags, as: UInt8.self)
+                                & SlotFlags.hasValue != 0))
+                    lastTimestamp[ring] = max(lastTimestamp[ring], timestamp)
+                    latestTimestamp = max(latestTimestamp, timestamp)
+                }
+                tail &+= 1
+            }
+            tailAtomic.store(tail, ordering: .releasing)
+            let dropped = region.ringAtomic(ring, RegionField.ringDropped).load(ordering: .acquiring)
+            if dropped != droppedSeen[ring] {
+                events.append(droppedEvent(count: dropped &- droppedSeen[ring], at: lastTimestamp[ring], thread: thread))
+                droppedSeen[ring] = dropped
+            }
+            if stateWord == RingState.retired.rawValue,
+                region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring) == tail
+            {
+                _ = region.ringAtomic(ring, RegionField.ringState).compareExchange(
+                    expected: RingState.retired.rawValue, desired: RingState.free.rawValue, ordering: .releasing)
+            }
+        }
+        let withoutRing = region.droppedWithoutRing
+        if withoutRing != droppedWithoutRingSeen {
+            events.append(droppedEvent(count: withoutRing &- droppedWithoutRingSeen, at: latestTimestamp, thread: .main))
+            droppedWithoutRingSeen = withoutRing
+        }
+        return events.count - start
+    }
+
+    private func droppedEvent(count: UInt64, at timestamp: Int64, thread: ThreadID) -> DrainedEvent {
+        DrainedEvent(
+            timestamp: timestamp, type: .dropped, thread: thread, name: 0, scene: 0,
+            value: Int64(truncatingIfNeeded: count), hasValue: true)
+    }
+
+    /// The total number of events the region's producers dropped so far.
+    public var droppedTotal: UInt64 {
+        (0..<region.layout.ringCount).reduce(region.droppedWithoutRing) {
+            $0 &+ region.ringAtomic($1, RegionField.ringDropped).load(ordering: .relaxed)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Atomics
+import Foundation
+import LifetraceFormat
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Records an app's events into a shared-memory region, from any thread, without locks,
+/// allocations or system calls on the calling thread.
+///
+/// Each thread gets its own single-producer ring in the region the first time it records
+/// (found again through a pthread-specific slot). A record is written in place and published by a
+/// release store of the ring's head; when the ring is full the event is dropped and counted, and
+/// the count reaches the trace as a `dropped` event. Whoever drains the region writes the trace:
+/// the `lifetrace record` supervisor when the app runs under it (the region's path is in
+/// ``RecorderRegion/environmentKey``), or the recorder's own writer thread otherwise.
+///
+/// ```swift
+/// let recorder = try Recorder.start(.init(output: .file("launch.ltrace")))
+/// let interval = recorder.begin("LoadDatabase")
+/// loadDatabase()
+/// interval.end()
+/// ```
+public final class Recorder: @unchecked Sendable {
+    /// The region the recorder writes into.
+    public let region: RecorderRegion
+    let names: NameTable
+    private let key: pthread_key_t
+    private let writer: StandaloneWriter?
+
+    /// A recorder writing into `region`, drained by someone else (the supervisor, or a test).
+    public init(region: RecorderRegion) {
+        self.region = region
+        names = NameTable(region: region)
+        key = Recorder.makeKey()
+        writer = nil
+        region.setProducerPID(getpid())
+    }
+
+    /// A recorder that drains its own region on a writer thread into `sink`, flushing at least
+    /// every `flushInterval`.
+    public init(
+        layout: RegionLayout = RegionLayout(), sink: any TraceEventSink, flushInterval: Duration = .milliseconds(100)
+    ) throws(RecorderError) {
+        region = try RecorderRegion.anonymous(layout: layout)
+        names = NameTable(region: region)
+        key = Recorder.makeKey()
+        region.setProducerPID(getpid())
+        writer = StandaloneWriter(region: region, sink: sink, flushInterval: flushInterval)
+        try writer?.start()
+    }
+
+    deinit {
+        // Threads that still hold a ring keep their state; deleting the key stops its destructor
+        // from touching the region after it is unmapped.
+        pthread_key_delete(key)
+    }
+
+    /// Stops a standalone recorder: drains what is left, writes it and closes the sink.
+    /// Does nothing for a recorder drained by someone else.
+    public func stop() throws(RecorderError) {
+        try writer?.stop()
+    }
+
+    /// Whether a supervisor drains this recorder (it attached to a region from the environment).
+    public var isSupervised: Bool { writer == nil && region.path != nil }
+
+    private static func makeKey() -> pthread_key_t {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            let state = pointer.assumingMemoryBound(to: ThreadRing.self)
+            state.pointee.retire()
+            state.deinitialize(count: 1)
+            state.deallocate()
+        }
+        precondition(status == 0, "pthread_key_create failed")
+        return key
+    }
+
+    // MARK: Hot path
+
+    /// Stamps and writes one record for the calling thread.
+    @inline(__always)
+    func record(_ type: EventType, name: UInt32 = 0, scene: UInt32 = 0, value: Int64 = 0, flags: UInt8 = 0) {
+        let timestamp = MonotonicClock.now()
+        let state: UnsafeMutablePointer<ThreadRing>
+        if let raw = pthread_getspecific(key) {
+            state = raw.assumingMemoryBound(to: ThreadRing.self)
+        } else {
+            state = registerThread()
+        }
+        state.pointee.write(timestamp: timestamp, type: type, name: name, scene: scene, value: value, flags: flags)
+    }
+
+    /// The first record of a thread: claims a ring and remembers it in the thread's slot.
+    @inline(never)
+    private func registerThread() -> UnsafeMutablePointer<ThreadRing> {
+        let state = UnsafeMutablePointer<ThreadRing>.allocate(capacity: 1)
+        state.initialize(to: ThreadRing.claim(in: region))
+        pthread_setspecific(key, state)
+        return state
+    }
+
+    // MARK: Names
+
+    /// The name `string` as recorded in events; interning takes a lock, so keep the result.
+    public func name(_ string: String) -> RecordedName {
+        RecordedName(rawValue: names.intern(string))
+    }
+
+    /// The name `string` as recorded in events, found without a lock after its first use.
+    @inline(__always)
+    public func name(_ string: StaticString) -> RecordedName {
+        RecordedName(rawValue: names.id(for: string))
+    }
+}
+
+extension Recorder {
+    /// The recorder of the process, set by ``start(_:)``.
+    public static var shared: Recorder? { sharedReference.load() }
+
+    private static let sharedReference = ManagedAtomicLazyReference<Recorder>()
+
+    /// Starts the process's recorder: under `lifetrace record` it records into the supervisor's
+    /// region (named by ``RecorderRegion/environmentKey``); otherwise it writes `options.output`
+    /// itself. A second call returns the recorder of the first.
+    @discardableResult
+    public static func start(_ options: RecorderOptions = RecorderOptions()) throws(RecorderError) -> Recorder {
+        if let existing = shared { return existing }
+        let recorder: Recorder
+        if let path = ProcessInfo.processInfo.environment[RecorderRegion.environmentKey], !path.isEmpty {
+            recorder = Recorder(region: try RecorderRegion.attach(path: path))
+        } else {
+            let sink = try options.output.makeSink(metadata: options.metadata)
+            recorder = try Recorder(layout: options.layout, sink: sink, flushInterval: options.flushInterval)
+        }
+        return sharedReference.storeIfNilThenLoad(recorder)
+    }
+}

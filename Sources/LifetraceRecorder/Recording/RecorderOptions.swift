@@ -1,0 +1,64 @@
+import LifetraceFormat
+
+/// How a standalone recorder writes its trace; ignored under `lifetrace record`, whose supervisor
+/// writes the trace.
+public struct RecorderOptions: Sendable {
+    /// Where the events go.
+    public var output: RecorderOutput
+    /// The longest time an event waits in memory before it is written (at most what a killed
+    /// process loses).
+    public var flushInterval: Duration
+    /// The size of the rings (per thread) and of the name table.
+    public var layout: RegionLayout
+    /// The trace's metadata.
+    public var metadata: TraceMetadata
+
+    /// Options; by default the trace goes to `lifetrace-PID.ltrace` in the working directory.
+    public init(
+        output: RecorderOutput = .file("lifetrace-\(ProcessIdentity.current).ltrace"),
+        flushInterval: Duration = .milliseconds(100),
+        layout: RegionLayout = RegionLayout(),
+        metadata: TraceMetadata = TraceMetadata([("recorder", "LifetraceRecorder")])
+    ) {
+        self.output = output
+        self.flushInterval = flushInterval
+        self.layout = layout
+        self.metadata = metadata
+    }
+}
+
+/// The destination of a standalone recorder's events.
+public enum RecorderOutput: Sendable {
+    /// A binary trace file at this path.
+    case file(String)
+    /// Any sink, for example a writer the app configured itself.
+    case sink(any TraceEventSink & Sendable)
+}
+
+/// The current process id, for default file names.
+public enum ProcessIdentity {
+    /// The process id of the calling process.
+    public static var current: Int32 { getpid() }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension RecorderOutput {
+    /// The sink this output writes to.
+    func makeSink(metadata: TraceMetadata) throws(RecorderError) -> any TraceEventSink {
+        switch self {
+        case .sink(let sink):
+            return sink
+        case .file(let path):
+            do {
+                return try TraceWriter(path: path, metadata: metadata)
+            } catch {
+                throw RecorderError(.writeFailed, path: path, errno: 0, detail: error.description)
+            }
+        }
+    }
+}

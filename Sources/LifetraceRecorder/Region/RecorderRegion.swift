@@ -1,0 +1,165 @@
+import Atomics
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A mapped recorder region: the per-thread event rings and the symbol slots they refer to.
+///
+/// A region is created by whoever drains it (a standalone recorder maps anonymous memory; the
+/// supervisor creates a file under `/dev/shm` and passes its path to the app in
+/// ``RecorderRegion/environmentKey``) and attached by the recording process. Because the
+/// supervisor keeps its own mapping, every record whose call returned survives a SIGKILL of the
+/// app: the record's bytes and its ring's head are in shared pages, not in the dead process.
+public final class RecorderRegion: @unchecked Sendable {
+    /// The environment variable holding the path of the region the app must record into.
+    public static let environmentKey = "LIFETRACE_REGION"
+
+    /// The layout the region was created with.
+    public let layout: RegionLayout
+    /// The first byte of the mapping.
+    let base: UnsafeMutableRawPointer
+    /// The file backing the region, if any.
+    public let path: String?
+
+    private init(base: UnsafeMutableRawPointer, layout: RegionLayout, path: String?) {
+        self.base = base
+        self.layout = layout
+        self.path = path
+    }
+
+    deinit {
+        munmap(base, layout.byteCount)
+    }
+
+    /// A new region in anonymous memory, for a recorder that drains itself.
+    public static func anonymous(layout: RegionLayout) throws(RecorderError) -> RecorderRegion {
+        let size = layout.byteCount
+        guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
+            base != MAP_FAILED
+        else { throw RecorderError(.mapFailed, path: nil, errno: errno) }
+        let region = RecorderRegion(base: base, layout: layout, path: nil)
+        region.writeHeader()
+        return region
+    }
+
+    /// A new region in a new file at `path` (normally under `/dev/shm`), for a supervisor.
+    public static func create(path: String, layout: RegionLayout) throws(RecorderError) -> RecorderRegion {
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
+        defer { close(fd) }
+        let size = layout.byteCount
+        guard ftruncate(fd, off_t(size)) == 0 else { throw RecorderError(.mapFailed, path: path, errno: errno) }
+        guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+            throw RecorderError(.mapFailed, path: path, errno: errno)
+        }
+        let region = RecorderRegion(base: base, layout: layout, path: path)
+        region.writeHeader()
+        return region
+    }
+
+    /// Maps the existing region at `path`, checking its header.
+    public static func attach(path: String) throws(RecorderError) -> RecorderRegion {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size >= RegionLayout.headerSize else {
+            throw RecorderError(.badRegion, path: path, errno: 0)
+        }
+        let fileSize = Int(info.st_size)
+        guard let base = mmap(nil, fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+            throw RecorderError(.mapFailed, path: path, errno: errno)
+        }
+        let magic = base.load(fromByteOffset: RegionField.magic, as: UInt64.self)
+        let version = base.load(fromByteOffset: RegionField.version, as: UInt32.self)
+        let rings = Int(base.load(fromByteOffset: RegionField.ringCount, as: UInt32.self))
+        let capacity = Int(base.load(fromByteOffset: RegionField.ringCapacity, as: UInt32.self))
+        let symbols = Int(base.load(fromByteOffset: RegionField.symbolCapacity, as: UInt32.self))
+        guard magic == RegionField.magicValue, version == RegionField.versionValue, rings > 0, rings <= 4096,
+            capacity > 0, capacity & (capacity - 1) == 0, symbols > 0, symbols < 1 << 16
+        else {
+            munmap(base, fileSize)
+            throw RecorderError(.badRegion, path: path, errno: 0)
+        }
+        let layout = RegionLayout(ringCount: rings, ringCapacity: capacity, symbolCapacity: symbols)
+        guard layout.byteCount <= fileSize else {
+            munmap(base, fileSize)
+            throw RecorderError(.badRegion, path: path, errno: 0)
+        }
+        return RecorderRegion(base: base, layout: layout, path: path)
+    }
+
+    /// Removes the region's file; mappings stay valid until they are released.
+    public func unlink() {
+        if let path { _ = Glibc.unlink(path) }
+    }
+
+    private func writeHeader() {
+        base.storeBytes(of: RegionField.magicValue, toByteOffset: RegionField.magic, as: UInt64.self)
+        base.storeBytes(of: RegionField.versionValue, toByteOffset: RegionField.version, as: UInt32.self)
+        base.storeBytes(of: UInt32(layout.ringCount), toByteOffset: RegionField.ringCount, as: UInt32.self)
+        base.storeBytes(of: UInt32(layout.ringCapacity), toByteOffset: RegionField.ringCapacity, as: UInt32.self)
+        base.storeBytes(of: UInt32(layout.symbolCapacity), toByteOffset: RegionField.symbolCapacity, as: UInt32.self)
+    }
+
+    // MARK: Atomic fields
+
+    /// The 64-bit atomic word at `offset` from the start of the region.
+    @inline(__always)
+    func atomic(at offset: Int) -> UnsafeAtomic<UInt64> {
+        UnsafeAtomic(at: (base + offset).assumingMemoryBound(to: UInt64.AtomicRepresentation.self))
+    }
+
+    /// The atomic word of field `field` in the header of ring `ring`.
+    @inline(__always)
+    func ringAtomic(_ ring: Int, _ field: Int) -> UnsafeAtomic<UInt64> {
+        atomic(at: layout.ringHeaderOffset(ring) + field)
+    }
+
+    /// Events dropped because every ring was owned by another thread.
+    public var droppedWithoutRing: UInt64 {
+        atomic(at: RegionField.droppedWithoutRing).load(ordering: .relaxed)
+    }
+
+    /// The process id of the last process that attached to record, or 0.
+    public var producerPID: Int32 {
+        Int32(truncatingIfNeeded: atomic(at: RegionField.producerPID).load(ordering: .acquiring))
+    }
+
+    func setProducerPID(_ pid: Int32) {
+        atomic(at: RegionField.producerPID).store(UInt64(UInt32(bitPattern: pid)), ordering: .releasing)
+    }
+
+    // MARK: Symbols
+
+    /// Writes `name` into a new symbol slot and returns its id (1-based), or 0 if the region's
+    /// symbol slots are all used. Callers serialise calls; the slot is published with release
+    /// ordering so that a drainer seeing the id in an event reads the whole name.
+    func writeSymbol(_ name: String) -> UInt32 {
+        let id = Int(atomic(at: RegionField.nextSymbol).loadThenWrappingIncrement(ordering: .relaxed)) + 1
+        guard id <= layout.symbolCapacity else { return 0 }
+        let slot = base + layout.symbolOffset(id)
+        var bytes = Array(name.utf8)
+        if bytes.count > RegionLayout.maxNameBytes {
+            var cut = RegionLayout.maxNameBytes
+            while cut > 0 && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+            bytes.removeSubrange(cut...)
+        }
+        bytes.withUnsafeBytes { (slot + 8).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        atomic(at: layout.symbolOffset(id)).store(UInt64(bytes.count + 1), ordering: .releasing)
+        return UInt32(id)
+    }
+
+    /// The name of symbol `id`, or nil if it was never written.
+    public func symbol(_ id: UInt32) -> String? {
+        guard id > 0, Int(id) <= layout.symbolCapacity else { return nil }
+        let committed = atomic(at: layout.symbolOffset(Int(id))).load(ordering: .acquiring)
+        guard committed > 0, committed <= UInt64(RegionLayout.maxNameBytes + 1) else { return nil }
+        let start = base + layout.symbolOffset(Int(id)) + 8
+        let bytes = UnsafeRawBufferPointer(start: start, count: Int(committed - 1))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

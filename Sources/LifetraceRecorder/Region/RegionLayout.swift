@@ -1,0 +1,101 @@
+/// The sizes of a recorder's shared-memory region and where each part of it lies.
+///
+/// The region is the only channel between a recording process and whoever drains its events
+/// (its own writer thread, or the `lifetrace record` supervisor that keeps the region mapped
+/// after the process died). Its byte layout is described in `docs/RECORDING.md`:
+///
+/// | part | size |
+/// | --- | --- |
+/// | header | 4096 bytes |
+/// | ring headers | `ringCount` x 128 bytes |
+/// | event slots | `ringCount` x `ringCapacity` x 32 bytes |
+/// | symbol slots | `symbolCapacity` x 128 bytes |
+public struct RegionLayout: Sendable, Hashable {
+    /// The number of per-thread rings: at most this many threads record at once.
+    public var ringCount: Int
+    /// The number of event slots in each ring, a power of two.
+    public var ringCapacity: Int
+    /// The number of distinct names the region can hold.
+    public var symbolCapacity: Int
+
+    /// A layout; `ringCapacity` is rounded up to a power of two.
+    public init(ringCount: Int = 32, ringCapacity: Int = 16_384, symbolCapacity: Int = 4096) {
+        precondition(ringCount > 0 && ringCount <= 4096, "ringCount out of range")
+        precondition(ringCapacity > 0 && ringCapacity <= 1 << 24, "ringCapacity out of range")
+        precondition(symbolCapacity > 0 && symbolCapacity < 1 << 16, "symbolCapacity out of range")
+        self.ringCount = ringCount
+        var capacity = 1
+        while capacity < ringCapacity { capacity <<= 1 }
+        self.ringCapacity = capacity
+        self.symbolCapacity = symbolCapacity
+    }
+
+    /// Bytes of the region header.
+    static let headerSize = 4096
+    /// Bytes of one ring header: the producer's line, then the consumer's line.
+    static let ringHeaderSize = 128
+    /// Bytes of one event slot.
+    static let slotSize = 32
+    /// Bytes of one symbol slot: an 8-byte committed length, then the UTF-8 bytes.
+    static let symbolSlotSize = 128
+    /// The longest name, in UTF-8 bytes; longer names are cut at a character boundary.
+    public static let maxNameBytes = symbolSlotSize - 8
+
+    var ringHeadersOffset: Int { RegionLayout.headerSize }
+    var slotsOffset: Int { ringHeadersOffset + ringCount * RegionLayout.ringHeaderSize }
+    var symbolsOffset: Int { slotsOffset + ringCount * ringCapacity * RegionLayout.slotSize }
+
+    /// The size of the region in bytes, rounded up to whole pages.
+    public var byteCount: Int {
+        let raw = symbolsOffset + symbolCapacity * RegionLayout.symbolSlotSize
+        return (raw + 4095) & ~4095
+    }
+
+    func ringHeaderOffset(_ ring: Int) -> Int { ringHeadersOffset + ring * RegionLayout.ringHeaderSize }
+    func slotsOffset(ring: Int) -> Int { slotsOffset + ring * ringCapacity * RegionLayout.slotSize }
+    func symbolOffset(_ id: Int) -> Int { symbolsOffset + (id - 1) * RegionLayout.symbolSlotSize }
+}
+
+/// Byte offsets of the fields in the region header and in each ring header.
+enum RegionField {
+    // Region header.
+    static let magic = 0
+    static let version = 8
+    static let ringCount = 12
+    static let ringCapacity = 16
+    static let symbolCapacity = 20
+    static let nextThreadNumber = 24
+    static let nextSymbol = 32
+    static let droppedWithoutRing = 40
+    static let producerPID = 48
+
+    // Ring header: the producer's cache line.
+    static let ringHead = 0
+    static let ringState = 8
+    static let ringThread = 16
+    static let ringDropped = 24
+    // Ring header: the consumer's cache line.
+    static let ringTail = 64
+
+    // Event slot.
+    static let slotTimestamp = 0
+    static let slotValue = 8
+    static let slotName = 16
+    static let slotScene = 20
+    static let slotType = 24
+    static let slotFlags = 25
+
+    /// "LTRCRGN1" read as a little-endian integer.
+    static let magicValue: UInt64 = 0x314E_4752_4352_544C
+    static let versionValue: UInt32 = 1
+}
+
+/// The life of a ring, in its header's state word.
+enum RingState: UInt64 {
+    /// No thread owns the ring.
+    case free = 0
+    /// A live thread records into the ring.
+    case owned = 1
+    /// The owning thread exited; the ring is free again once drained.
+    case retired = 2
+}

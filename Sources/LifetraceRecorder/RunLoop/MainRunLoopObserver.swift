@@ -1,0 +1,42 @@
+import Foundation
+
+#if canImport(CoreFoundation)
+import CoreFoundation
+#endif
+
+/// Records the main run loop's wake and sleep, so main-thread stalls are measured after the fact
+/// (a busy interval runs from `runloop.wake` to the next `runloop.sleep`) rather than sampled.
+///
+/// It is a `CFRunLoopObserver` on the main run loop's common modes, which swift-corelibs-foundation
+/// provides on Linux as CoreFoundation does on Apple platforms: `afterWaiting` records a wake,
+/// `beforeWaiting` a sleep.
+public final class MainRunLoopObserver: @unchecked Sendable {
+    private let observer: CFRunLoopObserver
+    private var installed = false
+
+    /// An observer recording into `recorder`; call ``install()`` to start observing.
+    public init(recorder: Recorder) {
+        let activities = CFRunLoopActivity.afterWaiting.rawValue | CFRunLoopActivity.beforeWaiting.rawValue
+        observer = CFRunLoopObserverCreateWithHandler(kCFAllocatorDefault, activities, true, 0) { _, activity in
+            if activity == .afterWaiting {
+                recorder.runloopWake()
+            } else {
+                recorder.runloopSleep()
+            }
+        }
+    }
+
+    /// Adds the observer to the main run loop.
+    public func install() {
+        guard !installed else { return }
+        installed = true
+        CFRunLoopAddObserver(CFRunLoopGetMain(), observer, kCFRunLoopCommonModes)
+    }
+
+    /// Removes the observer from the main run loop.
+    public func uninstall() {
+        guard installed else { return }
+        installed = false
+        CFRunLoopRemoveObserver(CFRunLoopGetMain(), observer, kCFRunLoopCommonModes)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Yams
+
+/// A scripted run of the system around the app: the steps `lifetrace record` plays, and the
+/// time limits it plays them with.
+public struct Scenario: Sendable, Hashable {
+    /// The scenario's name, written to the trace's metadata.
+    public var name: String
+    /// The steps, in order.
+    public var steps: [ScenarioStep]
+    /// How long a callback may take before the app counts as not responding.
+    public var commandTimeout: Duration = .seconds(5)
+    /// How long the launch callbacks may take (the launch watchdog).
+    public var launchTimeout: Duration = .seconds(20)
+    /// How long a terminating app has after willTerminate returned before it is killed.
+    public var terminationGrace: Duration = .seconds(5)
+    /// How long background tasks may run before the system expires them.
+    public var backgroundTaskLimit: Duration = .seconds(5)
+
+    /// A scenario of `steps`.
+    public init(name: String, steps: [ScenarioStep]) {
+        self.name = name
+        self.steps = steps
+    }
+
+    /// The scenario played when none is given: a foreground launch, some use, an interruption,
+    /// the home button, suspension, a memory warning on return, then home again and a purge.
+    public static let standard = Scenario(
+        name: "default",
+        steps: [
+            .launch(background: false, reason: "user", url: nil), .activate, .wait(.milliseconds(200)),
+            .interruption(duration: .milliseconds(100)), .home, .suspend, .wait(.milliseconds(100)), .reopen,
+            .memoryWarning, .wait(.milliseconds(100)), .home, .suspend, .purge,
+        ])
+
+    /// Reads a scenario from the YAML file at `path`.
+    public static func load(path: String) throws(SupervisorError) -> Scenario {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw SupervisorError(.badScenario, detail: "\(path): cannot read the file")
+        }
+        return try parse(yaml: text, source: path)
+    }
+
+    /// Parses a scenario from YAML; `source` names it in errors.
+    public static func parse(yaml: String, source: String) throws(SupervisorError) -> Scenario {
+        let document: Any?
+        do {
+            document = try Yams.load(yaml: yaml)
+        } catch {
+            throw SupervisorError(.badScenario, detail: "\(source): not YAML (\(error))")
+        }
+        guard let root = document as? [String: Any] else {
+            throw SupervisorError(.badScenario, detail: "\(source): expected a mapping with `steps`")
+        }
+        let known: Set<String> = ["name", "description", "steps", "timeouts"]
+        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
+            throw SupervisorError(.badScenario, detail: "\(source): unknown key `\(unknown)`")
+        }
+        guard let rawSteps = root["steps"] as? [Any], !rawSteps.isEmpty else {
+            throw SupervisorError(.badScenario, detail: "\(source): `steps` must be a non-empty list")
+        }
+        var steps: [ScenarioStep] = []
+        for (index, raw) in rawSteps.enumerated() {
+            steps.append(try ScenarioStepParser.parse(raw, location: "\(source): step \(index + 1)"))
+        }
+        var scenario = Scenario(name: (root["name"] as? String) ?? URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent, steps: steps)
+        if let timeouts = root["timeouts"] {
+            guard let table = timeouts as? [String: Any] else {
+                throw SupervisorError(.badScenario, detail: "\(source): `timeouts` must be a mapping")
+            }
+            for (key, value) in table {
+                let duration = try ScenarioStepParser.duration(value, location: "\(source): timeouts.\(key)")
+                switch key {
+                case "command": scenario.commandTimeout = duration
+                case "launch": scenario.launchTimeout = duration
+                case "termination": scenario.terminationGrace = duration
+                case "background-tasks": scenario.backgroundTaskLimit = duration
+                default: throw SupervisorError(.badScenario, detail: "\(source): unknown timeout `\(key)`")
+                }
+            }
+        }
+        guard case .launch = steps[0] else {
+            throw SupervisorError(.badScenario, detail: "\(source): the first step must be `launch`")
+        }
+        return scenario
+    }
+}

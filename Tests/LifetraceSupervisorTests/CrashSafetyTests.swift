@@ -1,0 +1,149 @@
+import Atomics
+import Foundation
+import LifetraceFormat
+import LifetraceRecorder
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGKILL at random points: the trace holds every event whose record call returned.
+@Suite struct CrashSafetyTests {
+    /// What a probe run left: the trace's signposts per thread name, drops, and the probe's counts.
+    struct ProbeRun {
+        var ids: [String: [Int64]] = [:]
+        var dropped: Int64 = 0
+        var reported: [UInt64] = []
+        var issues: [TraceError] = []
+    }
+
+    static let threads = 2
+
+    @Test func supervisedProbeKilledAtRandomPointsLosesNothing() throws {
+        var generator = SystemRandomNumberGenerator()
+        var runsWithEvents = 0
+        for run in 0..<50 {
+            // From before the probe's first record (start-up) to well into its recording.
+            let delay = UInt32.random(in: 2_000...80_000, using: &generator)
+            let result = try supervisedRun(killAfter: delay, tag: run)
+            #expect(result.issues.isEmpty, "run \(run): \(result.issues)")
+            for thread in 0..<Self.threads {
+                let ids = result.ids["Probe\(thread)"] ?? []
+                let reported = Int64(result.reported[thread])
+                // Ids are 1, 2, 3, ... in order: nothing lost in the middle, nothing invented.
+                #expect(ids == Array(1...max(1, Int64(ids.count))).prefix(ids.count).map { $0 }, "run \(run)")
+                #expect(Int64(ids.count) + result.dropped >= reported, "run \(run): thread \(thread) reported \(reported), trace holds \(ids.count)")
+            }
+            if result.reported.contains(where: { $0 > 0 }) { runsWithEvents += 1 }
+        }
+        // Most kills land while the probe records, not before it started.
+        #expect(runsWithEvents >= 25, "only \(runsWithEvents) of 50 runs recorded anything")
+    }
+
+    @Test func standaloneRecorderKilledMidWriteLeavesAReadableFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for run in 0..<3 {
+            let trace = directory.appendingPathComponent("standalone-\(run).ltrace").path
+            let countFile = directory.appendingPathComponent("counts-\(run)").path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+            process.arguments = [countFile, String(Self.threads), "--standalone", trace]
+            try process.run()
+            usleep(UInt32.random(in: 250_000...400_000))
+            let killedAt = MonotonicClock.now()
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+
+            var reader = try BinaryTraceReader(path: trace)
+            var lastID: [ThreadID: Int64] = [:]
+            var gaps: [ThreadID: Int64] = [:]
+            var dropped: [ThreadID: Int64] = [:]
+            var last: Int64 = 0
+            var increasing = true
+            while let event = try reader.next() {
+                switch event.payload {
+                case .signpostBegin(_, let id?):
+                    let previous = lastID[event.thread] ?? 0
+                    increasing = increasing && id > previous
+                    gaps[event.thread, default: 0] += id - previous - 1
+                    lastID[event.thread] = id
+                    last = max(last, event.timestamp)
+                case .dropped(let count):
+                    dropped[event.thread, default: 0] += count
+                default:
+                    break
+                }
+            }
+            #expect(increasing)
+            // A full ring drops events; every gap in the ids is a counted drop.
+            for (thread, gap) in gaps { #expect(gap <= dropped[thread] ?? 0, "thread \(thread): \(gap) missing, \(dropped[thread] ?? 0) dropped") }
+            let counts = lastID
+            #expect(counts.count == Self.threads)
+            // Flushed every 50 ms: at most that (plus scheduling) is missing at the end.
+            #expect(killedAt - last < 250_000_000, "the file ends \((killedAt - last) / 1_000_000) ms before the kill")
+            #expect(reader.issues.allSatisfy { $0.description.contains("not closed") || $0.description.contains("truncated") }, "\(reader.issues)")
+        }
+    }
+
+    /// Runs the probe under a region it drains (as the supervisor does), kills it after `delay`
+    /// microseconds, drains the rest, writes and reads back a binary trace.
+    private func supervisedRun(killAfter delay: UInt32, tag: Int) throws -> ProbeRun {
+        let directory = FileManager.default.temporaryDirectory
+        let regionPath = "/dev/shm/lifetrace-probe-\(getpid())-\(tag)-\(UUID().uuidString.prefix(8))"
+        let countFile = directory.appendingPathComponent("probe-counts-\(UUID().uuidString)").path
+        let tracePath = directory.appendingPathComponent("probe-\(UUID().uuidString).ltrace").path
+        defer {
+            unlink(regionPath)
+            unlink(countFile)
+            unlink(tracePath)
+        }
+        let region = try RecorderRegion.create(path: regionPath, layout: RegionLayout(ringCount: 4, ringCapacity: 16_384))
+        let writer = try TraceWriter(path: tracePath, metadata: TraceMetadata([("test", "crash-safety")]))
+        let pump = AppStreamPump(region: region)
+        var symbols = SymbolTable()
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+        process.arguments = [countFile, String(Self.threads)]
+        process.environment = ProcessInfo.processInfo.environment.merging([RecorderRegion.environmentKey: regionPath]) { $1 }
+        try process.run()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .microseconds(Int64(delay))
+        while clock.now < deadline {
+            try pump.pump(into: writer, symbols: &symbols)
+            usleep(1000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // The process is dead; its region and its count file are still readable.
+        try pump.pump(into: writer, symbols: &symbols)
+        try writer.close()
+
+        var result = ProbeRun()
+        let fd = open(countFile, O_RDONLY)
+        if fd >= 0 {
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: 64 * Self.threads)
+            _ = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            result.reported = (0..<Self.threads).map { thread in
+                bytes.withUnsafeBytes { $0.load(fromByteOffset: thread * 64, as: UInt64.self) }
+            }
+        } else {
+            result.reported = Array(repeating: 0, count: Self.threads)
+        }
+        var reader = try BinaryTraceReader(path: tracePath)
+        while let event = try reader.next() {
+            switch event.payload {
+            case .signpostBegin(let name, let id): result.ids[reader.symbols[name], default: []].append(id ?? 0)
+            case .dropped(let count): result.dropped += count
+            default: break
+            }
+        }
+        result.issues = reader.issues
+        return result
+    }
+}

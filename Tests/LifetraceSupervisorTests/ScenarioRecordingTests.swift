@@ -1,0 +1,70 @@
+import Foundation
+import LifetraceFormat
+import LifetraceRecorder
+import Testing
+
+@testable import LifetraceSupervisor
+
+/// Recorded runs of the sample app under every sample scenario.
+@Suite struct ScenarioRecordingTests {
+    static let scenarios = ["default", "background-launch", "terminate", "force-quit", "open-url", "scenes"]
+
+    @Test(arguments: scenarios)
+    func sampleScenarioRecordsACleanRun(_ name: String) throws {
+        let (outcome, trace, _) = try SampleRecording.record(try SampleRecording.scenario(name))
+        #expect(outcome == .completed)
+        #expect(trace.brokenInvariants == [], "\(name):\n\(trace.lifecycleLines.joined(separator: "\n"))")
+    }
+
+    @Test func defaultScenarioPlaysTheSeedsLifeCycle() throws {
+        let (_, trace, _) = try SampleRecording.record(.standard)
+        let lines = trace.lifecycleLines
+        let expectedOrder = [
+            "launch user", "begin willFinishLaunching", "begin didFinishLaunching", "signpost.begin OpenDatabase",
+            "state active", "begin didBecomeActive", "frame", "state inactive", "begin willResignActive",
+            "state active", "state inactive", "state background", "begin didEnterBackground",
+            "bgtask.begin SaveState", "bgtask.end SaveState", "state suspended", "state background",
+            "state inactive", "begin willEnterForeground", "state active", "begin didReceiveMemoryWarning",
+            "mark CachesPurged", "state suspended", "exit signal 9",
+        ]
+        var remaining = lines[...]
+        for expected in expectedOrder {
+            guard let index = remaining.firstIndex(of: expected) else {
+                Issue.record("missing `\(expected)` in order:\n\(lines.joined(separator: "\n"))")
+                return
+            }
+            remaining = remaining[(index + 1)...]
+        }
+        #expect(trace.events.contains { $0.type == .runloopWake && $0.thread.isMain })
+        #expect(trace.events.contains { $0.type == .runloopSleep && $0.thread.isMain })
+    }
+
+    @Test func terminationDeliversWillTerminateThenTheAppExits() throws {
+        let (_, trace, _) = try SampleRecording.record(try SampleRecording.scenario("terminate"))
+        let lines = trace.lifecycleLines
+        #expect(lines.contains("end willTerminate"))
+        #expect(lines.last == "exit code 0")
+    }
+
+    @Test func backgroundLaunchStartsInBackground() throws {
+        let (_, trace, _) = try SampleRecording.record(try SampleRecording.scenario("background-launch"))
+        #expect(trace.lifecycleLines.first == "launch fetch background")
+        #expect(!trace.lifecycleLines.prefix(while: { $0 != "state suspended" }).contains("begin didBecomeActive"))
+    }
+
+    @Test func heavyLaunchStallsTheMainThreadInsideItsSignpost() throws {
+        let (_, trace, _) = try SampleRecording.record(.standard, arguments: ["--heavy-launch"])
+        let events = trace.merged
+        guard let begin = events.first(where: { trace.line($0) == "signpost.begin IndexSearchCatalog" }),
+            let end = events.first(where: { trace.line($0) == "signpost.end IndexSearchCatalog" })
+        else {
+            Issue.record("no IndexSearchCatalog signpost")
+            return
+        }
+        #expect(begin.thread.isMain && end.thread.isMain)
+        #expect(end.timestamp - begin.timestamp >= 400_000_000)
+        // The main thread does not sleep during the work: one busy interval covers it.
+        let sleeps = events.filter { $0.type == .runloopSleep && $0.thread.isMain }
+        #expect(!sleeps.contains { $0.timestamp > begin.timestamp && $0.timestamp < end.timestamp })
+    }
+}

@@ -1,0 +1,64 @@
+import Atomics
+import Foundation
+import LifetraceRecorder
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A process that records as fast as it reasonably can and, after every record call that
+// returned, publishes how many calls returned, out of band: in a shared file mapping, which
+// survives the process's SIGKILL. The crash-safety tests kill it at random points and check the
+// trace against these counts.
+//
+// Usage: RecorderProbe COUNT-FILE THREADS [--standalone TRACE]
+// Under a supervisor (LIFETRACE_REGION set) it records into the supervisor's region; with
+// --standalone it writes TRACE itself, flushing every 50 ms.
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let threads = Int(arguments[2]), threads > 0, threads <= 8 else {
+    FileHandle.standardError.write(Data("usage: RecorderProbe COUNT-FILE THREADS [--standalone TRACE]\n".utf8))
+    exit(2)
+}
+let options: RecorderOptions
+if arguments.count >= 5, arguments[3] == "--standalone" {
+    options = RecorderOptions(output: .file(arguments[4]), flushInterval: .milliseconds(50))
+} else {
+    options = RecorderOptions()
+}
+let recorder: Recorder
+do {
+    recorder = try Recorder.start(options)
+} catch {
+    FileHandle.standardError.write(Data("RecorderProbe: \(error)\n".utf8))
+    exit(1)
+}
+
+let fd = open(arguments[1], O_RDWR | O_CREAT | O_TRUNC, 0o644)
+guard fd >= 0, ftruncate(fd, 4096) == 0, let counts = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+    counts != MAP_FAILED
+else {
+    FileHandle.standardError.write(Data("RecorderProbe: cannot map \(arguments[1])\n".utf8))
+    exit(1)
+}
+
+/// Thread `index` records signposts named `Probe<index>` with ids 1, 2, 3, ... and publishes
+/// the last id whose record call returned.
+@Sendable func work(_ index: Int) {
+    let name = recorder.name("Probe\(index)")
+    let published = UnsafeAtomic<UInt64>(
+        at: (counts + index * 64).assumingMemoryBound(to: UInt64.AtomicRepresentation.self))
+    var id: Int64 = 0
+    while true {
+        id += 1
+        recorder.signpostBegin(name, id: id)
+        published.store(UInt64(id), ordering: .releasing)
+        // Paced so a drainer keeps up: the test is about kills, not about a full ring.
+        if id % 64 == 0 { usleep(200) }
+    }
+}
+
+for index in 1..<threads {
+    Thread { work(index) }.start()
+}
+work(0)
