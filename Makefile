@@ -22,7 +22,8 @@ test: deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 | { grep -vE '^[[:space:]]*(◇|✔ Test [^r]|✔ Suite|↳|Test Suite|Executed|\[)' || true; }
 
-# Records the sample app under the default scenario, then shows the analysis and the first events.
+# Records the sample app under the default scenario and shows its analysis and first events,
+# then checks a synthesized trace and the sample runs.
 demo: deps
 	@$(SWIFT) build --quiet --product lifetrace
 	@$(SWIFT) build --quiet --product SampleApp
@@ -34,6 +35,10 @@ demo: deps
 	@echo "$$ lifetrace replay $(DEMO_DIR)/run.ltrace | head -12"
 	@$(BIN)/lifetrace replay $(DEMO_DIR)/run.ltrace > $(DEMO_DIR)/replay.txt
 	@head -12 $(DEMO_DIR)/replay.txt
+	@echo "$$ lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace"
+	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace
+	@echo "$$ lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs"
+	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
