@@ -5,11 +5,14 @@
 public enum AnyTraceSource: TraceEventSource {
     /// A text trace (JSONL).
     case jsonl(JSONLTraceReader)
+    /// A binary trace.
+    case binary(BinaryTraceReader)
 
     /// The trace's metadata.
     public var metadata: TraceMetadata {
         switch self {
         case .jsonl(let reader): reader.metadata
+        case .binary(let reader): reader.metadata
         }
     }
 
@@ -17,6 +20,7 @@ public enum AnyTraceSource: TraceEventSource {
     public var symbols: SymbolTable {
         switch self {
         case .jsonl(let reader): reader.symbols
+        case .binary(let reader): reader.symbols
         }
     }
 
@@ -24,6 +28,7 @@ public enum AnyTraceSource: TraceEventSource {
     public var issues: [TraceError] {
         switch self {
         case .jsonl(let reader): reader.issues
+        case .binary(let reader): reader.issues
         }
     }
 
@@ -32,6 +37,9 @@ public enum AnyTraceSource: TraceEventSource {
         switch self {
         case .jsonl(var reader):
             defer { self = .jsonl(reader) }
+            return try reader.next()
+        case .binary(var reader):
+            defer { self = .binary(reader) }
             return try reader.next()
         }
     }

@@ -23,7 +23,12 @@ public enum TraceFile {
         case .jsonl?:
             return .jsonl(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
         case .binary?:
-            throw TraceError(.unknownInput, file: path, "binary traces cannot be read by this build")
+            if path == "-" {
+                // Standard input cannot be reopened: hand the reader what was read, then the rest.
+                let rest = try handle.readToEnd(name: path)
+                return .binary(try BinaryTraceReader(bytes: prefix + rest, name: path))
+            }
+            return .binary(try BinaryTraceReader(path: path))
         case nil:
             throw unknown(prefix, path: path)
         }
