@@ -58,6 +58,20 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    for rate in [1_000_000, 2_000_000, 4_000_000] {
+        Benchmark(
+            "Standalone recorder at \(rate / 1_000_000)M events/s for 0.5 s",
+            configuration: .init(
+                metrics: [.custom("dropped events", polarity: .prefersSmaller, useScalingFactor: false)],
+                scalingFactor: .one, maxDuration: .seconds(5), maxIterations: 3)
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let result = sustainedRun(eventsPerSecond: rate)
+                benchmark.measurement(.custom("dropped events", polarity: .prefersSmaller, useScalingFactor: false), result.dropped)
+            }
+        }
+    }
+
     let writerRig = WriterRig()
     Benchmark(
         "Writer: record, drain, encode and compress 1000 events",
@@ -163,4 +177,41 @@ final class Atomic<Value>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+}
+
+/// A standalone recorder (its own writer thread, binary writer to /dev/null, default rings and
+/// flush interval) fed by one thread at a fixed rate for half a second: the events it dropped.
+func sustainedRun(eventsPerSecond: Int) -> (recorded: Int, dropped: Int) {
+    let sink: TraceWriter
+    let recorder: Recorder
+    do {
+        sink = try TraceWriter(path: "/dev/null", metadata: TraceMetadata([("app", "bench")]))
+        recorder = try Recorder(sink: sink)
+    } catch {
+        fatalError("\(error)")
+    }
+    let name = recorder.name("Tick")
+    let interval = 1_000_000_000 / Int64(eventsPerSecond)
+    let start = MonotonicClock.now()
+    let end = start + 500_000_000
+    var next = start
+    var recorded = 0
+    while true {
+        let now = MonotonicClock.now()
+        if now >= end { break }
+        // Catch up in bursts, as a real app's events come.
+        while next <= now {
+            recorder.mark(name)
+            recorded += 1
+            next += interval
+        }
+    }
+    let drainer = RegionDrainer(region: recorder.region)
+    let dropped = Int(drainer.droppedTotal)
+    do {
+        try recorder.stop()
+    } catch {
+        fatalError("\(error)")
+    }
+    return (recorded, dropped)
 }
