@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
+        .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
+        .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
         .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
         .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
@@ -26,6 +28,14 @@ let package = Package(
         .target(
             name: "LifetraceFormat",
             dependencies: ["CZstd"]
+        ),
+        .target(
+            name: "LifecycleModel",
+            dependencies: ["LifetraceFormat"]
+        ),
+        .target(
+            name: "LifetraceAnalysis",
+            dependencies: ["LifetraceFormat", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -61,6 +71,7 @@ let package = Package(
             name: "LifetraceCLI",
             dependencies: [
                 "LifetraceFormat",
+                "LifetraceAnalysis",
                 "LifetraceRecorder",
                 "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -69,6 +80,14 @@ let package = Package(
         .testTarget(
             name: "LifetraceFormatTests",
             dependencies: ["LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifecycleModelTests",
+            dependencies: ["LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceAnalysisTests",
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",

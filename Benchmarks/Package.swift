@@ -12,6 +12,15 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "FormatBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+            ],
+            path: "Benchmarks/FormatBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
             name: "RecorderBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),

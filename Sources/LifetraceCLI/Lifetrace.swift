@@ -6,6 +6,24 @@ struct Lifetrace: ParsableCommand {
         commandName: "lifetrace",
         abstract: "Record, inspect and analyse traces of the iOS app life cycle.",
         version: "0.1.0",
-        subcommands: [SynthCommand.self, RecordCommand.self]
+        subcommands: [
+            SynthCommand.self, RecordCommand.self, CheckCommand.self, ReportCommand.self, ReplayCommand.self,
+        ]
     )
+
+    /// Runs the command; usage errors exit with 2, the documented code for bad input or usage
+    /// (ArgumentParser's default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                printError(message(for: error))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -10,8 +10,12 @@ extension TraceSynthesizer {
         life.vsyncOrigin = now + Self.microseconds(random.uniform(0, 16.6) * 1e6)
         // Displays run a little off nominal 60 Hz.
         life.vsyncPeriod = 16_666_667 + Int64(random.bell(mean: 0, deviation: 900))
-        let base = UInt64(random.integer(in: 20_000...9_000_000))
-        life.workerThreads = (0..<6).map { ThreadID.numbered(base + UInt64($0) * UInt64(random.integer(in: 1...700))) }
+        // Thread ids grow through a process's life; the pool's threads were made at different times.
+        var thread = UInt64(random.integer(in: 20_000...9_000_000))
+        life.workerThreads = (0..<6).map { _ in
+            thread += UInt64(random.integer(in: 1...700))
+            return ThreadID.numbered(thread)
+        }
         life.workerFreeAt = Array(repeating: 0, count: life.workerThreads.count)
     }
 

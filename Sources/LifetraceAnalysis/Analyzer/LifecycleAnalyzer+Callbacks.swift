@@ -1,0 +1,308 @@
+import LifecycleModel
+import LifetraceFormat
+
+extension LifecycleAnalyzer {
+    /// A `callback.begin`: nesting bookkeeping, the main-thread rule, then the exclusive ordering
+    /// rules in table order, then the model takes the state the callback implies.
+    mutating func callbackBegan(_ event: TraceEvent, name: Symbol, scene: Symbol, symbols: SymbolTable) {
+        let slot = stacks.slot(for: event.thread)
+        _ = stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot)
+        if slot == 0 && !current.runLoopSeen && stacks.slots[0].callbacks.count == 1 {
+            current.mainCallbacksSeen = true
+            busy.open(event)
+        }
+        let callback = symbols.callback(name)
+        if let callback, callback.isLifecycleCallback, !event.thread.isMain {
+            report(
+                .mainThreadCallbacks, at: event.timestamp,
+                "\(callbackText(name, scene: scene, symbols: symbols)) ran on thread \(event.thread) at "
+                    + "\(when(event.timestamp)); expected lifecycle callbacks on the main thread.",
+                witnesses: [event], symbols: symbols)
+        }
+        guard event.stream == .app || callback != nil else { return }
+        // Rules 1 to 3: suspension and termination silence every app-side event.
+        var decided = false
+        if current.system == .suspended {
+            decided = true
+            if callback == .willTerminate {
+                current.willTerminateReported = true
+                report(
+                    .noTerminateWhileSuspended, at: event.timestamp,
+                    "willTerminate began at \(when(event.timestamp)) while the app was Suspended (since "
+                        + "\(when(current.systemChange?.timestamp ?? event.timestamp))); expected a suspended "
+                        + "app to be killed without notice.",
+                    witnesses: [current.systemChange, event], symbols: symbols)
+            } else {
+                reportSilence(event, symbols: symbols)
+            }
+        } else if current.silent {
+            decided = true
+            reportSilence(event, symbols: symbols)
+        }
+        guard let callback else { return }
+        if callback == .willTerminate && current.willTerminateBegin == nil { current.willTerminateBegin = event }
+        if callback.isSceneCallback {
+            sceneCallback(callback, scene: scene, event: event, decided: decided, symbols: symbols)
+        } else if AppDelegateTransitions.isAppDelegateLifecycle(callback) {
+            appCallback(callback, event: event, decided: decided, symbols: symbols)
+        }
+    }
+
+    /// An app-delegate lifecycle callback: `launch-sequence`, then the transition rules.
+    private mutating func appCallback(_ callback: CallbackName, event: TraceEvent, decided: Bool, symbols: SymbolTable) {
+        var decided = decided
+        if let problem = launchSequenceProblem(callback, event: event) {
+            if !decided {
+                report(
+                    .launchSequence, at: event.timestamp,
+                    "\(callback.rawValue) began at \(when(event.timestamp)): \(problem); expected "
+                        + "willFinishLaunching then didFinishLaunching, once each, before any other "
+                        + "app-delegate lifecycle callback.",
+                    witnesses: [current.launchWitness ?? current.launchEvent, event], symbols: symbols)
+            }
+            decided = true
+        }
+        if callback == .willFinishLaunching || callback == .didFinishLaunching {
+            current.launchWitness = event
+            return
+        }
+        guard var state = current.app else {
+            // A trace that starts mid-lifetime: the first transition tells the state.
+            setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
+            return
+        }
+        // In a scene-based app the app delegate hears no transitions; its willTerminate is judged
+        // by the scenes' state instead.
+        if !current.appDelegateMoved, let effective = current.effective, current.scenes.contains(where: { $0.app?.isConnected == true }) {
+            state = effective
+        }
+        current.appDelegateMoved = true
+        let (verdict, next) = AppDelegateTransitions.deliver(callback, in: state)
+        if !decided && !verdict.isLegal {
+            let row = AppDelegateTransitions.row(for: callback)!
+            reportTransition(
+                verdict, subject: "the app", callback: callback.rawValue, state: state.name,
+                expected: row.from.name, at: event, witness: current.appChange, symbols: symbols)
+        }
+        setApp(next, event: event, symbols: symbols)
+    }
+
+    /// A scene-delegate callback: `scene-connection`, then the transition rules.
+    private mutating func sceneCallback(
+        _ callback: CallbackName, scene: Symbol, event: TraceEvent, decided: Bool, symbols: SymbolTable
+    ) {
+        let index = current.sceneIndex(scene)
+        let text = callbackText(event.callbackName, scene: scene, symbols: symbols)
+        guard let state = current.scenes[index].app else {
+            setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
+            return
+        }
+        var decided = decided
+        if !decided && state == .unattached && callback != .sceneWillConnect {
+            decided = true
+            let disconnect = current.scenes[index].appChange
+            report(
+                .sceneConnection, at: event.timestamp,
+                "\(text) began at \(when(event.timestamp)) for a scene that is not connected ("
+                    + (disconnect.map { "it disconnected at \(when($0.timestamp))" } ?? "no sceneWillConnect before")
+                    + "); expected sceneWillConnect first, and nothing after sceneDidDisconnect.",
+                witnesses: [disconnect, event], symbols: symbols)
+        }
+        let (verdict, next) = SceneDelegateTransitions.deliver(callback, in: state)
+        if !decided && !verdict.isLegal {
+            let row = SceneDelegateTransitions.row(for: callback)!
+            reportTransition(
+                verdict, subject: "the scene \"\(symbols[scene])\"", callback: text, state: state.name,
+                expected: row.from.name, at: event, witness: current.scenes[index].appChange, symbols: symbols)
+        }
+        setScene(index, next, event: event, symbols: symbols)
+    }
+
+    /// Reports a transition verdict under its rule.
+    private mutating func reportTransition(
+        _ verdict: TransitionVerdict, subject: String, callback: String, state: String, expected: String,
+        at event: TraceEvent, witness: TraceEvent?, symbols: SymbolTable
+    ) {
+        let rule: Rule
+        let expectation: String
+        switch verdict {
+        case .legal:
+            return
+        case .backgroundWithoutResigning:
+            rule = .resignBeforeBackground
+            expectation = "a resign-active callback first, so that the move passes through Inactive"
+        case .activeWithoutForeground:
+            rule = .foregroundBeforeActive
+            expectation = "an enter-foreground callback first, so that the move passes through Inactive"
+        case .unbalancedActivation:
+            rule = .balancedActivation
+            expectation = "become-active and resign-active to alternate, from \(expected)"
+        case .noSuchTransition:
+            rule = .legalTransition
+            expectation = "it only from \(expected)"
+        }
+        report(
+            rule, at: event.timestamp,
+            "\(callback) began at \(when(event.timestamp)) while \(subject) was \(state)"
+                + (witness.map { " (since \(describe($0, symbols: symbols)) at \(when($0.timestamp)))" } ?? "")
+                + "; expected \(expectation).",
+            witnesses: [witness, event], symbols: symbols)
+    }
+
+    /// Updates the launch sequence with `callback`; returns what is wrong, or nil.
+    private mutating func launchSequenceProblem(_ callback: CallbackName, event: TraceEvent) -> String? {
+        guard current.launchEvent != nil else { return nil }
+        let step = current.launchStep
+        switch callback {
+        case .willFinishLaunching:
+            current.launchStep = max(step, 1)
+            if current.willFinishBegin == nil { current.willFinishBegin = event.timestamp }
+            return step == 0 ? nil : "it already came, or the launch had moved past it"
+        case .didFinishLaunching:
+            current.launchStep = 2
+            switch step {
+            case 0: return "willFinishLaunching did not come before it"
+            case 1: return nil
+            default: return "it already came, or another lifecycle callback came before it"
+            }
+        default:
+            current.launchStep = 2
+            return step < 2 ? "didFinishLaunching had not come yet" : nil
+        }
+    }
+
+    /// A `callback.end`: nesting, blame, milestones, and the end of willTerminate.
+    mutating func callbackEnded(_ event: TraceEvent, name: Symbol, scene: Symbol, symbols: SymbolTable) {
+        let existing = stacks.existingSlot(for: event.thread)
+        let key = Int64(scene.rawValue)
+        if let slot = existing, let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
+            stacks.slots[slot].callbacks.removeLast()
+            if slot == 0 {
+                mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
+            } else {
+                stacks.release(slot)
+            }
+        } else if let slot = existing,
+            let index = ThreadIntervals.innermost(stacks.slots[slot].callbacks, name: name, key: key)
+        {
+            let stack = stacks.slots[slot].callbacks
+            let inner = stack[stack.count - 1]
+            report(
+                .callbackNesting, at: event.timestamp,
+                "\(callbackText(name, scene: scene, symbols: symbols)) returned at \(when(event.timestamp)) "
+                    + "while \(describe(inner.begin, symbols: symbols)), which began inside it at "
+                    + "\(when(inner.begin.timestamp)), had not returned on thread \(event.thread); expected "
+                    + "callbacks to return innermost first.",
+                witnesses: [inner.begin, event], symbols: symbols)
+            let interval = stack[index]
+            stacks.slots[slot].callbacks.removeSubrange(index...)
+            if slot == 0 {
+                mainIntervalEnded(.callback, interval, at: event.timestamp, symbols: symbols)
+            } else {
+                stacks.release(slot)
+            }
+        } else {
+            report(
+                .callbackNesting, at: event.timestamp,
+                "\(callbackText(name, scene: scene, symbols: symbols)) returned at \(when(event.timestamp)) "
+                    + "on thread \(event.thread) but never began there; expected a callback.begin with the "
+                    + "same name and scene before it.",
+                witnesses: [event], symbols: symbols)
+            return
+        }
+        guard let callback = symbols.callback(name) else { return }
+        switch callback {
+        case .didFinishLaunching:
+            if current.didFinishEnd == nil {
+                current.didFinishEnd = event.timestamp
+                if current.kind == .background { current.windowCallbackEvent = event }
+            }
+        case .didBecomeActive, .sceneDidBecomeActive:
+            if current.firstActiveEnd == nil {
+                current.firstActiveEnd = event.timestamp
+                if current.kind != .background { current.windowCallbackEvent = event }
+            }
+        case .willTerminate:
+            if current.system == .suspended && !current.willTerminateReported {
+                current.willTerminateReported = true
+                report(
+                    .noTerminateWhileSuspended, at: event.timestamp,
+                    "willTerminate was still running at \(when(event.timestamp)) although the system "
+                        + "suspended the app at \(when(current.systemChange?.timestamp ?? event.timestamp)); "
+                        + "expected willTerminate only while running in Background.",
+                    witnesses: [current.systemChange, event], symbols: symbols)
+            }
+            if current.terminateEnd == nil {
+                current.terminateEnd = event
+                current.silent = true
+            }
+        default:
+            break
+        }
+    }
+
+    /// A main-thread callback or signpost ended: blame, and in callback mode the busy interval.
+    @inline(__always)
+    mutating func mainIntervalEnded(
+        _ kind: BlameEntry.Kind, _ interval: OpenInterval, at end: Int64, symbols: SymbolTable
+    ) {
+        busy.completed(kind, name: interval.name, begin: interval.begin.timestamp, end: end)
+        if kind == .callback && !current.runLoopSeen && stacks.slots[0].callbacks.isEmpty {
+            closeBusy(at: end, unfinished: false, symbols: symbols)
+        }
+    }
+
+    /// A `signpost.end`: matched by name and id on its thread; signposts may overlap.
+    mutating func signpostEnded(_ event: TraceEvent, name: Symbol, key: Int64, symbols: SymbolTable) {
+        if let slot = stacks.existingSlot(for: event.thread) {
+            if let top = stacks.slots[slot].signposts.last, top.name == name, top.key == key {
+                stacks.slots[slot].signposts.removeLast()
+                if slot == 0 {
+                    mainIntervalEnded(.signpost, top, at: event.timestamp, symbols: symbols)
+                } else {
+                    stacks.release(slot)
+                }
+                return
+            }
+            if let index = ThreadIntervals.innermost(stacks.slots[slot].signposts, name: name, key: key) {
+                let interval = stacks.slots[slot].signposts.remove(at: index)
+                if slot == 0 {
+                    mainIntervalEnded(.signpost, interval, at: event.timestamp, symbols: symbols)
+                } else {
+                    stacks.release(slot)
+                }
+                return
+            }
+        }
+        report(
+            .callbackNesting, at: event.timestamp,
+            "signpost \"\(symbols[name])\"\(key == .min ? "" : " (id \(key))") ended at "
+                + "\(when(event.timestamp)) on thread \(event.thread) but never began there; expected a "
+                + "signpost.begin with the same name and id before it.",
+            witnesses: [event], symbols: symbols)
+    }
+
+    /// Sets the app delegate's view and the effective view.
+    mutating func setApp(_ state: AppViewState, event: TraceEvent, symbols: SymbolTable) {
+        if current.app != state { current.appChange = event }
+        current.app = state
+        updateEffective(event, symbols: symbols)
+    }
+
+    /// Sets a scene's app view and the effective view.
+    mutating func setScene(_ index: Int, _ state: SceneViewState, event: TraceEvent, symbols: SymbolTable) {
+        current.scenes[index].app = state
+        current.scenes[index].appChange = event
+        updateEffective(event, symbols: symbols)
+    }
+}
+
+extension TraceEvent {
+    /// The callback name symbol of a callback event, else ``Symbol/none``.
+    var callbackName: Symbol {
+        switch payload {
+        case .callbackBegin(let name, _), .callbackEnd(let name, _): name
+        default: .none
+        }
+    }
+}

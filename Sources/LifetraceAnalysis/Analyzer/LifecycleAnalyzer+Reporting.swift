@@ -1,0 +1,104 @@
+import LifecycleModel
+import LifetraceFormat
+
+extension LifecycleAnalyzer {
+    /// Records a violation of `rule` if the rule is on. `message` says what happened and what was
+    /// expected; the seed fact is appended. `witnesses` are the state-changing event before (if
+    /// any) and the offending event. Only called on the rare path, so strings are fine here.
+    mutating func report(
+        _ rule: Rule, at timestamp: Int64, _ message: String,
+        witnesses: [TraceEvent?], symbols: SymbolTable
+    ) {
+        guard options.rules.contains(rule) else { return }
+        let violation = makeViolation(rule, at: timestamp, message, witnesses: witnesses, symbols: symbols)
+        violations.append(violation)
+    }
+
+    /// Builds a violation without recording it (for findings kept aside until a lifetime ends).
+    func makeViolation(
+        _ rule: Rule, at timestamp: Int64, _ message: String, witnesses: [TraceEvent?], symbols: SymbolTable
+    ) -> Violation {
+        let launch = inLifetime ? current.launchTime : nil
+        let since = launch.map { timestamp - $0 }
+        var seen: Set<TraceEvent> = []
+        let events = witnesses.compactMap { $0 }.filter { seen.insert($0).inserted }.map {
+            EventSummary($0, symbols: symbols, launch: launch)
+        }
+        return Violation(
+            rule: rule, timestamp: timestamp, sinceLaunch: since, lifetime: current.index,
+            message: message + " Why: " + rule.fact.description, events: events)
+    }
+
+    /// `+1.234 s` after the current launch, or the raw timestamp when there is no launch.
+    func when(_ timestamp: Int64) -> String {
+        if inLifetime, let launch = current.launchTime { return TimeFormat.relative(timestamp - launch) }
+        return "\(timestamp) ns"
+    }
+
+    /// A callback's name with its scene, for messages: `sceneDidBecomeActive (scene "main")`.
+    func callbackText(_ name: Symbol, scene: Symbol, symbols: SymbolTable) -> String {
+        let text = symbols.string(name) ?? "(unnamed)"
+        guard let scene = symbols.string(scene) else { return text }
+        return "\(text) (scene \"\(scene)\")"
+    }
+
+    /// A timestamp that goes backwards within its stream.
+    @inline(__always)
+    mutating func checkTimeOrder(_ event: TraceEvent, symbols: SymbolTable) {
+        if event.stream == .app {
+            if let previous = previousAppEvent, event.timestamp < previous.timestamp {
+                reportTimeOrder(event, previous: previous, symbols: symbols)
+            }
+            previousAppEvent = event
+        } else {
+            if let previous = previousSystemEvent, event.timestamp < previous.timestamp {
+                reportTimeOrder(event, previous: previous, symbols: symbols)
+            }
+            previousSystemEvent = event
+        }
+    }
+
+    private mutating func reportTimeOrder(_ event: TraceEvent, previous: TraceEvent, symbols: SymbolTable) {
+        report(
+            .timeOrder, at: event.timestamp,
+            "\(event.type.name) on the \(event.stream.name) stream has timestamp \(event.timestamp) ns, "
+                + "\(TimeFormat.duration(previous.timestamp - event.timestamp)) before the event before it "
+                + "on the same stream (\(previous.type.name) at \(previous.timestamp) ns); expected "
+                + "timestamps that never go backwards within a stream (the recorder's clock or "
+                + "buffering is at fault).",
+            witnesses: [previous, event], symbols: symbols)
+    }
+
+    /// An app-side event while the app must be silent: Suspended, or past willTerminate.
+    mutating func reportSilence(_ event: TraceEvent, symbols: SymbolTable) {
+        let what = describe(event, symbols: symbols)
+        if current.system == .suspended {
+            report(
+                .silentWhileSuspended, at: event.timestamp,
+                "\(what) happened at \(when(event.timestamp)) while the system view says the app is "
+                    + "Suspended (since \(when(current.systemChange?.timestamp ?? event.timestamp))); "
+                    + "expected no app activity until the system moves the app back to Background.",
+                witnesses: [current.systemChange, event], symbols: symbols)
+        } else if let end = current.terminateEnd {
+            report(
+                .nothingAfterTerminate, at: event.timestamp,
+                "\(what) happened at \(when(event.timestamp)), after willTerminate returned at "
+                    + "\(when(end.timestamp)); expected nothing more from the app in this lifetime.",
+                witnesses: [end, event], symbols: symbols)
+        }
+    }
+
+    /// `callback didEnterBackground`, `signpost "load"`, `frame`, for messages.
+    func describe(_ event: TraceEvent, symbols: SymbolTable) -> String {
+        switch event.payload {
+        case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
+            return "callback \(callbackText(name, scene: scene, symbols: symbols))"
+        case .signpostBegin(let name, _), .signpostEnd(let name, _), .mark(let name):
+            return "\(event.type.name) \"\(symbols[name])\""
+        case .bgtaskBegin(let id, _), .bgtaskEnd(let id, _), .bgtaskExpire(let id, _):
+            return "\(event.type.name) (task \(id))"
+        default:
+            return event.type.name
+        }
+    }
+}

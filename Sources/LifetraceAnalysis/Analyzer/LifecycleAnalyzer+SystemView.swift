@@ -1,0 +1,125 @@
+import LifecycleModel
+import LifetraceFormat
+
+extension LifecycleAnalyzer {
+    /// A `launch`: ends the lifetime before it (if it had no `exit`) and starts a new one.
+    mutating func beginLifetime(
+        _ event: TraceEvent, reason: Symbol, background: Bool, prewarm: Bool, pid: Int64?, symbols: SymbolTable
+    ) {
+        if inLifetime { endLifetimeWithoutExit(.relaunched, symbols: symbols) }
+        startLifetime(at: event.timestamp)
+        current.launchEvent = event
+        current.launchTime = event.timestamp
+        current.kind = LaunchKind(background: background, prewarm: prewarm)
+        current.reason = reason
+        current.pid = pid
+        current.eventCount = 1
+        let state: LifecycleState = background ? .background : .inactive
+        current.system = state
+        current.systemChange = event
+        let appState = AppViewState.atLaunch(background: background)
+        current.app = appState
+        current.appChange = event
+        current.effective = appState
+        current.effectiveChange = event
+        if background {
+            current.systemStretch.enter(event, tasksOpen: false)
+            current.appStretch.enter(event, tasksOpen: false)
+        }
+    }
+
+    /// Starts a lifetime with no `launch` (the trace starts mid-lifetime, or goes on after an
+    /// `exit`): both views start unknown and are learnt from the first events.
+    mutating func beginLifetime(at event: TraceEvent) {
+        startLifetime(at: event.timestamp)
+    }
+
+    private mutating func startLifetime(at timestamp: Int64) {
+        current = Lifetime(index: lifetimeCount, start: timestamp)
+        lifetimeCount += 1
+        inLifetime = true
+        stacks.removeAll()
+        busy.reset()
+    }
+
+    /// A `state` event for the app: `resign-before-background` and `foreground-before-active`
+    /// for moves that skip Inactive; time in states; background time.
+    mutating func moveSystem(to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
+        current.hasStateEvents = true
+        let previous = current.system
+        if let previous {
+            checkSystemMove(from: previous, to: state, subject: "the app", witness: current.systemChange,
+                            event: event, symbols: symbols)
+            current.systemTimes[Int(previous.rawValue)] += event.timestamp - current.systemSince
+        }
+        current.systemSince = event.timestamp
+        if state == .notRunning && previous != .notRunning { current.systemBeforeNotRunning = previous }
+        current.system = state
+        current.systemChange = event
+        current.silent = state == .suspended || current.terminateEnd != nil
+        let inBackground = state == .background
+        if inBackground != current.systemStretch.inBackground {
+            if inBackground {
+                current.systemStretch.enter(event, tasksOpen: !current.openTasks.isEmpty)
+            } else {
+                let stretch = current.systemStretch.leave()
+                closeStretch(stretch, view: .system, end: event.timestamp, endEvent: event, symbols: symbols)
+            }
+        }
+    }
+
+    /// A `state` event for a scene: the same two rules, for that scene's system view.
+    mutating func moveSceneSystem(_ scene: Symbol, to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
+        let index = current.sceneIndex(scene)
+        if let previous = current.scenes[index].system {
+            checkSystemMove(from: previous, to: state, subject: "the scene \"\(symbols[scene])\"",
+                            witness: current.scenes[index].systemChange, event: event, symbols: symbols)
+        }
+        current.scenes[index].system = state
+        current.scenes[index].systemChange = event
+    }
+
+    private mutating func checkSystemMove(
+        from previous: LifecycleState, to state: LifecycleState, subject: String, witness: TraceEvent?,
+        event: TraceEvent, symbols: SymbolTable
+    ) {
+        switch SystemMove.classify(from: previous, to: state) {
+        case .backgroundWithoutResigning:
+            report(
+                .resignBeforeBackground, at: event.timestamp,
+                "The system moved \(subject) from active to \(state.name) at \(when(event.timestamp)); "
+                    + "expected a move to inactive first.",
+                witnesses: [witness, event], symbols: symbols)
+        case .activeWithoutForeground:
+            report(
+                .foregroundBeforeActive, at: event.timestamp,
+                "The system moved \(subject) from \(previous.name) to active at \(when(event.timestamp)); "
+                    + "expected a move to inactive first.",
+                witnesses: [witness, event], symbols: symbols)
+        case .legal, .unusual:
+            break
+        }
+    }
+
+    /// Recomputes the effective app view after a callback changed the app's or a scene's view.
+    mutating func updateEffective(_ event: TraceEvent, symbols: SymbolTable) {
+        let state = current.computeEffective()
+        guard state != current.effective else { return }
+        if let previous = current.effective {
+            current.appTimes[Int(previous.rawValue)] += event.timestamp - current.appSince
+        }
+        current.appSince = event.timestamp
+        current.effective = state
+        current.effectiveChange = event
+        let inBackground = state == .background
+        if inBackground != current.appStretch.inBackground {
+            if inBackground {
+                current.appStretch.enter(event, tasksOpen: !current.openTasks.isEmpty)
+            } else {
+                // The app view cannot see suspension: the app ran until its last event before this one.
+                let stretch = current.appStretch.leave()
+                closeStretch(stretch, view: .app, end: current.lastAppActivity, endEvent: event, symbols: symbols)
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// Replays a trace's events through the lifecycle model, one at a time, and collects violations,
+/// lifetimes, launch windows and stalls.
+///
+/// Memory is bounded by what is open (callbacks and signposts per thread, scenes, background
+/// tasks) and by what is found (violations, stalls, lifetimes), never by the number of events.
+/// ``consume(_:symbols:)`` does no allocation and no string work for an event that breaks no rule.
+///
+/// ```swift
+/// var analyzer = LifecycleAnalyzer(options: .init())
+/// while let event = try reader.next() { analyzer.consume(event, symbols: reader.symbols) }
+/// let result = analyzer.finish(symbols: reader.symbols)
+/// ```
+public struct LifecycleAnalyzer {
+    /// The limits and rules in force.
+    public let options: AnalysisOptions
+    var current: Lifetime
+    var inLifetime = false
+    var lifetimeCount = 0
+    var stacks = ThreadStacks()
+    var busy = BusyTracker()
+    var reports: [LifetimeReport] = []
+    /// The violations found so far, in the order they were found.
+    public internal(set) var violations: [Violation] = []
+    var previousSystemEvent: TraceEvent?
+    var previousAppEvent: TraceEvent?
+    /// How many events were consumed.
+    public internal(set) var eventCount = 0
+
+    /// An analyzer with `options`.
+    public init(options: AnalysisOptions = AnalysisOptions()) {
+        self.options = options
+        current = Lifetime(index: 0, start: 0)
+    }
+
+    /// Replays one event. `symbols` resolves the event's symbols (the reader's table).
+    public mutating func consume(_ event: TraceEvent, symbols: SymbolTable) {
+        eventCount &+= 1
+        checkTimeOrder(event, symbols: symbols)
+        if case .launch(let reason, let background, let prewarm, let pid) = event.payload {
+            beginLifetime(event, reason: reason, background: background, prewarm: prewarm, pid: pid, symbols: symbols)
+            return
+        }
+        if !inLifetime { beginLifetime(at: event) }
+        current.eventCount &+= 1
+        if event.timestamp > current.lastTimestamp { current.lastTimestamp = event.timestamp }
+        let appSide = event.stream == .app
+        switch event.payload {
+        case .launch:
+            break
+        case .state(let to, let scene):
+            if scene.isNone {
+                moveSystem(to: to, event: event, symbols: symbols)
+            } else {
+                moveSceneSystem(scene, to: to, event: event, symbols: symbols)
+            }
+        case .callbackBegin(let name, let scene):
+            callbackBegan(event, name: name, scene: scene, symbols: symbols)
+        case .callbackEnd(let name, let scene):
+            callbackEnded(event, name: name, scene: scene, symbols: symbols)
+        case .runloopWake:
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if event.thread.isMain {
+                if !current.runLoopSeen { switchToRunLoop() }
+                busy.open(event)
+            }
+        case .runloopSleep:
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if event.thread.isMain {
+                if !current.runLoopSeen { switchToRunLoop() }
+                closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
+            }
+        case .signpostBegin(let name, let id):
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            let slot = stacks.slot(for: event.thread)
+            _ = stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot)
+        case .signpostEnd(let name, let id):
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            signpostEnded(event, name: name, key: id ?? .min, symbols: symbols)
+        case .mark:
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+        case .frame:
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if current.firstFrame == nil {
+                current.firstFrame = event.timestamp
+                current.firstFrameEvent = event
+            }
+        case .bgtaskBegin(let id, _):
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            taskBegan(id, event: event, symbols: symbols)
+        case .bgtaskEnd(let id, _):
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            taskEnded(id, event: event, symbols: symbols)
+        case .bgtaskExpire(let id, let name):
+            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            taskExpired(id, name: name, event: event, symbols: symbols)
+        case .exit(let code, let signal):
+            endLifetime(exit: event, code: code, signal: signal, symbols: symbols)
+            return
+        case .dropped(let count):
+            current.dropped &+= count
+            return
+        }
+        if appSide { current.lastAppActivity = event.timestamp }
+    }
+
+    /// Ends the replay: closes the last lifetime at the last event seen and returns everything
+    /// found, violations in time order.
+    public mutating func finish(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
+        if inLifetime { endLifetimeWithoutExit(.endOfTrace, symbols: symbols) }
+        let ordered = violations.enumerated().sorted {
+            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
+        }.map(\.element)
+        return (ordered, reports)
+    }
+
+    /// Analyses every event of `source` and returns the result; `path` names the trace in it.
+    @inlinable
+    public static func analyze<Source: TraceEventSource>(
+        _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions()
+    ) throws(TraceError) -> TraceAnalysis {
+        var analyzer = LifecycleAnalyzer(options: options)
+        // The reader's table only grows, so a copy stays valid for every symbol it holds; it is
+        // refreshed only when an event names a newer one (fetching it per event costs retains).
+        var symbols = source.symbols
+        var known = symbols.count
+        while let event = try source.next() {
+            if event.symbolBound > known {
+                symbols = source.symbols
+                known = symbols.count
+            }
+            analyzer.consume(event, symbols: symbols)
+        }
+        let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
+        return TraceAnalysis(
+            path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
+            violations: violations, lifetimes: lifetimes, issues: source.issues)
+    }
+
+    /// Analyses an in-memory list of events.
+    public static func analyze(
+        _ events: [TraceEvent], symbols: SymbolTable, path: String = "(events)",
+        metadata: TraceMetadata = TraceMetadata(), options: AnalysisOptions = AnalysisOptions()
+    ) -> TraceAnalysis {
+        var analyzer = LifecycleAnalyzer(options: options)
+        for event in events { analyzer.consume(event, symbols: symbols) }
+        let (violations, lifetimes) = analyzer.finish(symbols: symbols)
+        return TraceAnalysis(
+            path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
+            lifetimes: lifetimes, issues: [])
+    }
+}
+
+extension LifecycleAnalyzer {
+    /// The system view of the current lifetime (nil outside a lifetime or when still unknown).
+    public var systemState: LifecycleState? { inLifetime ? current.system : nil }
+
+    /// The app delegate's view of the current lifetime.
+    public var appState: AppViewState? { inLifetime ? current.app : nil }
+
+    /// The effective app view: the app delegate's, or the most active scene's in a scene app.
+    public var effectiveAppState: AppViewState? { inLifetime ? current.effective : nil }
+
+    /// Each scene of the current lifetime with both its views, in order of appearance.
+    public func sceneStates(symbols: SymbolTable) -> [(scene: String, system: LifecycleState?, app: SceneViewState?)] {
+        guard inLifetime else { return [] }
+        return current.scenes.map { (symbols[$0.name], $0.system, $0.app) }
+    }
+
+    /// The lifetimes finished so far.
+    public var finishedLifetimes: [LifetimeReport] { reports }
+
+    /// The time since the current lifetime's launch, when it has one.
+    public func sinceLaunch(_ timestamp: Int64) -> Int64? {
+        guard inLifetime, let launch = current.launchTime else { return nil }
+        return timestamp - launch
+    }
+}
+
+extension TraceEvent {
+    /// One more than the largest symbol index the event holds (0 when it holds none).
+    @inlinable
+    var symbolBound: Int {
+        switch payload {
+        case .launch(let reason, _, _, _), .mark(let reason), .bgtaskBegin(_, let reason),
+            .bgtaskEnd(_, let reason), .bgtaskExpire(_, let reason), .signpostBegin(let reason, _),
+            .signpostEnd(let reason, _), .state(_, let reason):
+            return Int(reason.rawValue) + 1
+        case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
+            return Int(max(name.rawValue, scene.rawValue)) + 1
+        case .runloopWake, .runloopSleep, .frame, .exit, .dropped:
+            return 0
+        }
+    }
+}

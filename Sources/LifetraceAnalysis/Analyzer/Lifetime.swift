@@ -1,0 +1,150 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// One scene's two views within a lifetime.
+struct SceneRecord {
+    var name: Symbol
+    /// The scene's app view; nil when unknown (a trace that starts mid-lifetime).
+    var app: SceneViewState?
+    /// The last scene callback that changed the app view.
+    var appChange: TraceEvent?
+    /// The scene's system view, from `state` events with this scene.
+    var system: LifecycleState?
+    /// The last `state` event for this scene.
+    var systemChange: TraceEvent?
+}
+
+/// A stall found in a lifetime, with the event that opened its busy interval.
+struct RecordedStall {
+    var stall: Stall
+    var startEvent: TraceEvent
+}
+
+/// A stretch of Background with no background task open, in one view.
+struct BackgroundStretch {
+    /// Whether the view is in Background (not suspended).
+    var inBackground = false
+    /// When the current stretch started; nil when there is none.
+    var start: Int64?
+    /// The event that started it.
+    var startEvent: TraceEvent?
+    /// Over-limit stretches found so far, reported if this view is the one the lifetime trusts.
+    var findings: [Violation] = []
+}
+
+/// The state of the lifetime being replayed. Everything here resets at each `launch`.
+struct Lifetime {
+    var index: Int
+    var launchEvent: TraceEvent?
+    var launchTime: Int64?
+    var kind: LaunchKind
+    var reason: Symbol = .none
+    var pid: Int64?
+    var lastTimestamp: Int64
+    var eventCount = 0
+    var dropped: Int64 = 0
+
+    // System view.
+    var system: LifecycleState?
+    var systemChange: TraceEvent?
+    var systemBeforeNotRunning: LifecycleState?
+    var hasStateEvents = false
+    var systemTimes = [Int64](repeating: 0, count: 5)
+    var systemSince: Int64
+
+    // App view, and the effective app view (scenes included).
+    var app: AppViewState?
+    var appChange: TraceEvent?
+    var effective: AppViewState?
+    var effectiveChange: TraceEvent?
+    var appTimes = [Int64](repeating: 0, count: 6)
+    var appSince: Int64
+    var scenes: [SceneRecord] = []
+    /// Whether an app-delegate transition callback has come (false in a scene-based app).
+    var appDelegateMoved = false
+
+    // Launch sequence: 0 nothing yet, 1 willFinishLaunching seen, 2 launch done (or given up on).
+    var launchStep: UInt8 = 0
+    var launchWitness: TraceEvent?
+
+    // Termination.
+    var willTerminateBegin: TraceEvent?
+    var willTerminateReported = false
+    var terminateEnd: TraceEvent?
+    /// Suspended or past willTerminate: every app-side event is then a violation.
+    var silent = false
+
+    // Launch window.
+    var willFinishBegin: Int64?
+    var didFinishEnd: Int64?
+    var firstActiveEnd: Int64?
+    var firstFrame: Int64?
+    var windowCallbackEvent: TraceEvent?
+    var firstFrameEvent: TraceEvent?
+
+    // Main thread.
+    var runLoopSeen = false
+    var mainCallbacksSeen = false
+    var busyToCallbackEnd: Int64 = 0
+    var busyToFrame: Int64 = 0
+    var stalls: [RecordedStall] = []
+
+    // Background time.
+    var openTasks: [Int64] = []
+    var systemStretch = BackgroundStretch()
+    var appStretch = BackgroundStretch()
+    var lastAppActivity: Int64
+
+    init(index: Int, start: Int64) {
+        self.index = index
+        kind = .unknown
+        lastTimestamp = start
+        systemSince = start
+        appSince = start
+        lastAppActivity = start
+    }
+
+    /// The window callback: didFinishLaunching for a background launch, else the first
+    /// didBecomeActive or sceneDidBecomeActive.
+    var windowCallbackEnd: Int64? { kind == .background ? didFinishEnd : firstActiveEnd }
+
+    /// The state the lifetime-level rules read: the system view when the lifetime has `state`
+    /// events, else the effective app view.
+    var trustedState: LifecycleState? {
+        hasStateEvents ? system : effective?.lifecycleState
+    }
+
+    /// The effective app view: terminating once willTerminate is delivered; otherwise, in a
+    /// scene-based app, the most active connected scene; otherwise the app delegate's view.
+    func computeEffective() -> AppViewState? {
+        if app == .terminating { return .terminating }
+        var best: AppViewState?
+        for scene in scenes {
+            let state: AppViewState
+            switch scene.app {
+            case .active: state = .active
+            case .inactive: state = .inactive
+            case .background: state = .background
+            case .unattached, nil: continue
+            }
+            if best == nil || Lifetime.rank(state) > Lifetime.rank(best!) { best = state }
+        }
+        return best ?? app
+    }
+
+    private static func rank(_ state: AppViewState) -> Int {
+        switch state {
+        case .active: 3
+        case .inactive: 2
+        case .background: 1
+        case .terminating: 0
+        }
+    }
+
+    /// The index of `scene`'s record, creating it (unattached, or unknown without a launch).
+    mutating func sceneIndex(_ scene: Symbol) -> Int {
+        if let index = scenes.firstIndex(where: { $0.name == scene }) { return index }
+        scenes.append(SceneRecord(name: scene, app: launchEvent == nil ? nil : .unattached))
+        return scenes.count - 1
+    }
+}

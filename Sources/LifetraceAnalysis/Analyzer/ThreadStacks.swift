@@ -1,0 +1,146 @@
+import LifetraceFormat
+
+/// A callback or signpost that has begun and not yet ended.
+struct OpenInterval {
+    /// The begin event (a witness when the interval is reported).
+    var begin: TraceEvent
+    /// The callback or signpost name.
+    var name: Symbol
+    /// The scene (callbacks) or the id (signposts) that an end must match.
+    var key: Int64
+}
+
+/// The open callbacks and signposts of one thread.
+struct ThreadIntervals {
+    var thread: ThreadID
+    var callbacks: [OpenInterval] = []
+    var signposts: [OpenInterval] = []
+
+    init(thread: ThreadID) {
+        self.thread = thread
+        callbacks.reserveCapacity(16)
+        signposts.reserveCapacity(16)
+    }
+
+    /// The index of the innermost open interval named `name` with `key`, searching from the top.
+    static func innermost(_ stack: [OpenInterval], name: Symbol, key: Int64) -> Int? {
+        var index = stack.count - 1
+        while index >= 0 {
+            if stack[index].name == name && stack[index].key == key { return index }
+            index -= 1
+        }
+        return nil
+    }
+}
+
+/// Open intervals per thread. The main thread is slot 0 and needs no look-up; other threads are
+/// found through a dictionary behind a one-entry cache, so that runs of events on one thread
+/// cost a comparison. A thread's slot is given back once nothing is open on it, so the number of
+/// slots is bounded by the threads that have something open, not by the threads ever seen.
+struct ThreadStacks {
+    /// How deep a stack may grow; deeper begins are counted, not kept, so memory stays bounded
+    /// even for a trace that never ends what it begins.
+    static let depthLimit = 512
+
+    var slots: [ThreadIntervals] = [ThreadIntervals(thread: .main)]
+    private var index: [UInt64: Int] = [:]
+    private var free: [Int] = []
+    private var cachedThread: UInt64 = 0
+    private var cachedSlot = 0
+    /// Begins not kept because a stack was full.
+    var overflow = 0
+
+    /// The slot of `thread`, creating it on first use.
+    @inline(__always)
+    mutating func slot(for thread: ThreadID) -> Int {
+        if thread.rawValue == cachedThread { return cachedSlot }
+        return lookUp(thread)
+    }
+
+    /// The slot of `thread` if it has one; nothing is created.
+    @inline(__always)
+    mutating func existingSlot(for thread: ThreadID) -> Int? {
+        if thread.rawValue == cachedThread { return cachedSlot }
+        if thread.isMain { return 0 }
+        return index[thread.rawValue]
+    }
+
+    private mutating func lookUp(_ thread: ThreadID) -> Int {
+        let slot: Int
+        if thread.isMain {
+            slot = 0
+        } else if let known = index[thread.rawValue] {
+            slot = known
+        } else if let reused = free.popLast() {
+            slot = reused
+            slots[slot].thread = thread
+            index[thread.rawValue] = slot
+        } else {
+            slot = slots.count
+            slots.append(ThreadIntervals(thread: thread))
+            index[thread.rawValue] = slot
+        }
+        cachedThread = thread.rawValue
+        cachedSlot = slot
+        return slot
+    }
+
+    /// Gives a non-main thread's slot back when nothing is open on it any more.
+    @inline(__always)
+    mutating func release(_ slot: Int) {
+        guard slot != 0, slots[slot].callbacks.isEmpty, slots[slot].signposts.isEmpty else { return }
+        index[slots[slot].thread.rawValue] = nil
+        free.append(slot)
+        if cachedSlot == slot {
+            cachedThread = 0
+            cachedSlot = 0
+        }
+    }
+
+    /// Pushes a callback; false when the stack is full.
+    @inline(__always)
+    mutating func pushCallback(_ interval: OpenInterval, slot: Int) -> Bool {
+        guard slots[slot].callbacks.count < Self.depthLimit else {
+            overflow += 1
+            return false
+        }
+        slots[slot].callbacks.append(interval)
+        return true
+    }
+
+    /// Pushes a signpost; false when the stack is full.
+    @inline(__always)
+    mutating func pushSignpost(_ interval: OpenInterval, slot: Int) -> Bool {
+        guard slots[slot].signposts.count < Self.depthLimit else {
+            overflow += 1
+            return false
+        }
+        slots[slot].signposts.append(interval)
+        return true
+    }
+
+    /// Every interval still open, oldest first.
+    var allOpen: [OpenInterval] {
+        var open: [OpenInterval] = []
+        for slot in slots where !slot.callbacks.isEmpty || !slot.signposts.isEmpty {
+            open += slot.callbacks
+            open += slot.signposts
+        }
+        return open.sorted { $0.begin.timestamp < $1.begin.timestamp }
+    }
+
+    /// Forgets every open interval and every thread but the main one, keeping the storage.
+    mutating func removeAll() {
+        for slot in slots.indices where !slots[slot].callbacks.isEmpty || !slots[slot].signposts.isEmpty {
+            slots[slot].callbacks.removeAll(keepingCapacity: true)
+            slots[slot].signposts.removeAll(keepingCapacity: true)
+        }
+        if slots.count > 1 {
+            free = Array((1..<slots.count).reversed())
+            index.removeAll(keepingCapacity: true)
+        }
+        cachedThread = 0
+        cachedSlot = 0
+        overflow = 0
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import LifetraceFormat
+
+/// Turns the paths given on the command line into trace files: files as they are, directories
+/// searched recursively for `.ltrace` and `.jsonl` files, in name order.
+public enum TraceInputs {
+    /// The file name endings that mark a trace inside a directory.
+    public static let extensions = [".ltrace", ".jsonl"]
+
+    /// The trace files named by `paths`; `-` (standard input) is kept as is.
+    public static func expand(_ paths: [String]) throws(TraceError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            if path == "-" {
+                files.append(path)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw TraceError(.io, file: path, "no such file or directory")
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let found = traces(in: path)
+            guard !found.isEmpty else {
+                throw TraceError(.io, file: path, "directory holds no traces (\(extensions.joined(separator: ", ")) files)")
+            }
+            files += found
+        }
+        return files
+    }
+
+    private static func traces(in directory: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard extensions.contains(where: { relative.hasSuffix($0) }) else { continue }
+            let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                found.append(path)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Opens and analyses the trace at `path`.
+    public static func analyze(path: String, options: AnalysisOptions) throws(TraceError) -> TraceAnalysis {
+        var source = try TraceFile.open(path: path)
+        return try LifecycleAnalyzer.analyze(&source, path: path, options: options)
+    }
+}

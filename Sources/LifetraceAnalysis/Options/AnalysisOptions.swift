@@ -1,0 +1,25 @@
+/// The limits and rules an analysis runs with.
+public struct AnalysisOptions: Sendable, Hashable {
+    /// A main-thread busy interval at least this long (ns) is a stall. Default 250 ms.
+    public var stallThreshold: Int64
+    /// The longest a launch may take (ns) before `launch-watchdog`. Default 20 s.
+    public var launchWatchdog: Int64
+    /// The longest the app may run in Background with no task open (ns). Default 30 s.
+    public var backgroundLimit: Int64
+    /// The rules that are reported. A rule that is off still takes part in the exclusivity of the
+    /// ordering rules, so turning one off never makes another report the same event.
+    public var rules: RuleSet
+
+    /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, every rule.
+    public init(
+        stallThreshold: Int64 = 250_000_000,
+        launchWatchdog: Int64 = 20_000_000_000,
+        backgroundLimit: Int64 = 30_000_000_000,
+        rules: RuleSet = .all
+    ) {
+        self.stallThreshold = stallThreshold
+        self.launchWatchdog = launchWatchdog
+        self.backgroundLimit = backgroundLimit
+        self.rules = rules
+    }
+}

@@ -1,0 +1,66 @@
+/// JUnit XML for CI: one test suite per trace, one test case per rule; a violated rule is a
+/// failure carrying its messages (a warning too: CI systems have no warning state), a rule that
+/// was not checked is skipped.
+public struct JUnitReport: Sendable {
+    /// The analyses.
+    public var analyses: [TraceAnalysis]
+    /// The rules that were checked.
+    public var rules: RuleSet
+
+    /// Creates the report.
+    public init(analyses: [TraceAnalysis], rules: RuleSet) {
+        self.analyses = analyses
+        self.rules = rules
+    }
+
+    /// The XML document.
+    public var xml: String {
+        let failures = analyses.reduce(0) { total, analysis in total + Set(analysis.violations.map(\.rule)).count }
+        var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        output += "<testsuites name=\"lifetrace check\" tests=\"\(analyses.count * Rule.allCases.count)\" "
+            + "failures=\"\(failures)\">\n"
+        for analysis in analyses {
+            let violated = Set(analysis.violations.map(\.rule))
+            let skipped = Rule.allCases.filter { !rules.contains($0) }.count
+            output += "  <testsuite name=\"\(escape(analysis.path))\" tests=\"\(Rule.allCases.count)\" "
+                + "failures=\"\(violated.count)\" skipped=\"\(skipped)\">\n"
+            for rule in Rule.allCases {
+                output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(rule.id)\""
+                let found = analysis.violations.filter { $0.rule == rule }
+                if !rules.contains(rule) {
+                    output += ">\n      <skipped message=\"rule not checked\"/>\n    </testcase>\n"
+                } else if found.isEmpty {
+                    output += "/>\n"
+                } else {
+                    let body = found.map { violation in
+                        "\(violation.when): \(violation.message)\n"
+                            + violation.events.map { "    \($0)\n" }.joined()
+                    }.joined()
+                    output += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
+                        + "message=\"\(escape(found[0].message))\">\(escape(body))</failure>\n    </testcase>\n"
+                }
+            }
+            output += "  </testsuite>\n"
+        }
+        output += "</testsuites>\n"
+        return output
+    }
+
+    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold.
+    func escape(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "\n": output += "&#10;"
+            case let control where control.value < 0x20 && control != "\t" && control != "\r":
+                continue
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}

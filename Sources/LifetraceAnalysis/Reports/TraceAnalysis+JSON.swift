@@ -1,0 +1,153 @@
+import LifecycleModel
+import LifetraceFormat
+
+extension TraceAnalysis {
+    /// The trace as an entry of `traces` in the `--format json` output (see `docs/JSON.md`).
+    public var json: JSONValue {
+        .object([
+            JSONMember("path", .string(path)),
+            JSONMember("events", .int(Int64(eventCount))),
+            JSONMember("metadata", .object(metadata.fields.map { JSONMember($0.key, .string($0.value)) })),
+            JSONMember("issues", .array(issues.map { .string($0.description) })),
+            JSONMember("violations", .array(violations.map(\.json))),
+            JSONMember("lifetimes", .array(lifetimes.map(\.json))),
+        ])
+    }
+
+    /// The whole `--format json` document for `analyses`, with the summary.
+    public static func jsonDocument(_ analyses: [TraceAnalysis], strict: Bool) -> JSONValue {
+        var counts: [Rule: Int64] = [:]
+        for analysis in analyses { for violation in analysis.violations { counts[violation.rule, default: 0] += 1 } }
+        let errors = analyses.reduce(0) { $0 + $1.errors.count }
+        let warnings = analyses.reduce(0) { $0 + $1.warnings.count }
+        let failed = analyses.filter { $0.fails(strict: strict) }.count
+        return .object([
+            JSONMember("traces", .array(analyses.map(\.json))),
+            JSONMember("summary", .object([
+                JSONMember("traces", .int(Int64(analyses.count))),
+                JSONMember("failedTraces", .int(Int64(failed))),
+                JSONMember("events", .int(Int64(analyses.reduce(0) { $0 + $1.eventCount }))),
+                JSONMember("lifetimes", .int(Int64(analyses.reduce(0) { $0 + $1.lifetimes.count }))),
+                JSONMember("errors", .int(Int64(errors))),
+                JSONMember("warnings", .int(Int64(warnings))),
+                JSONMember("rules", .object(Rule.allCases.compactMap { rule in
+                    counts[rule].map { JSONMember(rule.id, .int($0)) }
+                })),
+                JSONMember("strict", .bool(strict)),
+                JSONMember("passed", .bool(failed == 0)),
+            ])),
+        ])
+    }
+}
+
+extension Violation {
+    /// The violation in the JSON output.
+    public var json: JSONValue {
+        .object([
+            JSONMember("rule", .string(rule.id)),
+            JSONMember("severity", .string(severity.rawValue)),
+            JSONMember("ts", .int(timestamp)),
+            JSONMember("sinceLaunch", .optional(sinceLaunch)),
+            JSONMember("lifetime", .int(Int64(lifetime))),
+            JSONMember("message", .string(message)),
+            JSONMember("fact", .object([JSONMember("source", .string(fact.source)), JSONMember("quote", .string(fact.quote))])),
+            JSONMember("events", .array(events.map(\.json))),
+        ])
+    }
+}
+
+extension EventSummary {
+    /// The event in the JSON output: the text form's fields, plus `sinceLaunch`.
+    public var json: JSONValue {
+        var members = [
+            JSONMember("ts", .int(timestamp)),
+            JSONMember("sinceLaunch", .optional(sinceLaunch)),
+            JSONMember("type", .string(type.name)),
+            JSONMember("stream", .string(stream.name)),
+            JSONMember("thread", thread.number.map { .int(Int64($0)) } ?? .string("main")),
+        ]
+        if let name { members.append(JSONMember("name", .string(name))) }
+        if let state { members.append(JSONMember("to", .string(state.name))) }
+        if let scene { members.append(JSONMember("scene", .string(scene))) }
+        for field in fields {
+            let value: JSONValue =
+                field.value == "true" ? .bool(true)
+                : field.value == "false" ? .bool(false)
+                : Int64(field.value).map(JSONValue.int) ?? .string(field.value)
+            members.append(JSONMember(field.key, value))
+        }
+        return .object(members)
+    }
+}
+
+extension LifetimeReport {
+    /// The lifetime in the JSON output.
+    public var json: JSONValue {
+        .object([
+            JSONMember("index", .int(Int64(index))),
+            JSONMember("events", .int(Int64(eventCount))),
+            JSONMember("launch", launch.json),
+            JSONMember("busySource", .string(busySource.rawValue)),
+            JSONMember("stalls", .array(stalls.map(\.json))),
+            JSONMember("timeInStates", .object([
+                JSONMember("view", .string(timeInStates.view.rawValue)),
+                JSONMember("durations", .object(timeInStates.durations.map { JSONMember($0.state, .int($0.duration)) })),
+            ])),
+            JSONMember("droppedEvents", .int(droppedEvents)),
+            JSONMember("end", end.json),
+        ])
+    }
+}
+
+extension LaunchReport {
+    /// The launch in the JSON output.
+    public var json: JSONValue {
+        .object([
+            JSONMember("ts", .optional(timestamp)),
+            JSONMember("kind", .string(kind.rawValue)),
+            JSONMember("reason", .optional(reason)),
+            JSONMember("pid", .optional(pid)),
+            JSONMember("windowEnd", .string(windowEnd.rawValue)),
+            JSONMember("duration", .optional(duration)),
+            JSONMember("busyInWindow", .int(busyInWindow)),
+            JSONMember("milestones", .object([
+                JSONMember("willFinishLaunching", .optional(milestones.willFinishLaunching)),
+                JSONMember("didFinishLaunchingEnd", .optional(milestones.didFinishLaunchingEnd)),
+                JSONMember("firstActive", .optional(milestones.firstActive)),
+                JSONMember("firstFrame", .optional(milestones.firstFrame)),
+            ])),
+        ])
+    }
+}
+
+extension Stall {
+    /// The stall in the JSON output.
+    public var json: JSONValue {
+        .object([
+            JSONMember("start", .int(start)),
+            JSONMember("sinceLaunch", .optional(sinceLaunch)),
+            JSONMember("duration", .int(duration)),
+            JSONMember("unfinished", .bool(unfinished)),
+            JSONMember("blame", .array(blame.map {
+                .object([
+                    JSONMember("kind", .string($0.kind.rawValue)), JSONMember("name", .string($0.name)),
+                    JSONMember("duration", .int($0.duration)),
+                ])
+            })),
+        ])
+    }
+}
+
+extension LifetimeEnd {
+    /// The ending in the JSON output.
+    public var json: JSONValue {
+        .object([
+            JSONMember("kind", .string(kind.rawValue)),
+            JSONMember("ts", .int(timestamp)),
+            JSONMember("sinceLaunch", .optional(sinceLaunch)),
+            JSONMember("code", .optional(code.map(Int64.init))),
+            JSONMember("signal", .optional(signal.map(Int64.init))),
+            JSONMember("facts", .array(facts.map(JSONValue.string))),
+        ])
+    }
+}

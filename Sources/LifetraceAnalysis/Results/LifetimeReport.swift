@@ -1,0 +1,142 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// Everything the analysis found about one process lifetime (from `launch` to `exit`).
+public struct LifetimeReport: Sendable, Hashable {
+    /// The lifetime's position in the trace, counted from 0.
+    public var index: Int
+    /// How it started and how long the launch took.
+    public var launch: LaunchReport
+    /// Main-thread stalls, in time order.
+    public var stalls: [Stall]
+    /// Where the main-thread busy intervals came from.
+    public var busySource: BusySource
+    /// How long the app spent in each state of the view the analysis trusts most.
+    public var timeInStates: StateTimes
+    /// How the lifetime ended, with the facts behind the conclusion.
+    public var end: LifetimeEnd
+    /// Events the recorder reported lost (`dropped`) in this lifetime.
+    public var droppedEvents: Int64
+    /// How many events the lifetime had.
+    public var eventCount: Int
+
+    /// Creates a report.
+    public init(
+        index: Int, launch: LaunchReport, stalls: [Stall], busySource: BusySource,
+        timeInStates: StateTimes, end: LifetimeEnd, droppedEvents: Int64, eventCount: Int
+    ) {
+        self.index = index
+        self.launch = launch
+        self.stalls = stalls
+        self.busySource = busySource
+        self.timeInStates = timeInStates
+        self.end = end
+        self.droppedEvents = droppedEvents
+        self.eventCount = eventCount
+    }
+}
+
+/// Where main-thread busy intervals came from in a lifetime.
+public enum BusySource: String, Sendable, Hashable {
+    /// `runloop.wake` to the next `runloop.sleep` on the main thread.
+    case runLoop
+    /// No run-loop events: the outermost main-thread callbacks.
+    case callbacks
+    /// Neither run-loop events nor main-thread callbacks.
+    case none
+}
+
+/// The launch of a lifetime.
+public struct LaunchReport: Sendable, Hashable {
+    /// When `launch` happened (ns on the trace's clock); nil when the trace starts mid-lifetime.
+    public var timestamp: Int64?
+    /// Cold, prewarmed or background.
+    public var kind: LaunchKind
+    /// The launch reason, when given.
+    public var reason: String?
+    /// The process id, when given.
+    public var pid: Int64?
+    /// What ended the launch window.
+    public var windowEnd: LaunchWindowEnd
+    /// How long the launch took (ns since launch), or nil when the window never closed.
+    public var duration: Int64?
+    /// Milestones, in ns since launch.
+    public var milestones: LaunchMilestones
+    /// Main-thread busy time inside the launch window (ns).
+    public var busyInWindow: Int64
+
+    /// Creates a launch report.
+    public init(
+        timestamp: Int64?, kind: LaunchKind, reason: String?, pid: Int64?, windowEnd: LaunchWindowEnd,
+        duration: Int64?, milestones: LaunchMilestones, busyInWindow: Int64
+    ) {
+        self.timestamp = timestamp
+        self.kind = kind
+        self.reason = reason
+        self.pid = pid
+        self.windowEnd = windowEnd
+        self.duration = duration
+        self.milestones = milestones
+        self.busyInWindow = busyInWindow
+    }
+}
+
+/// What closed the launch window.
+public enum LaunchWindowEnd: String, Sendable, Hashable {
+    /// The first `frame`.
+    case firstFrame
+    /// The end of the first didBecomeActive or sceneDidBecomeActive (no frames in the lifetime).
+    case firstActive
+    /// The end of didFinishLaunching (background launch).
+    case didFinishLaunching
+    /// Never closed: the lifetime ended during its launch.
+    case open
+}
+
+/// The launch milestones, in ns since launch; nil when not reached.
+public struct LaunchMilestones: Sendable, Hashable {
+    /// willFinishLaunching began.
+    public var willFinishLaunching: Int64?
+    /// didFinishLaunching returned.
+    public var didFinishLaunchingEnd: Int64?
+    /// The first didBecomeActive or sceneDidBecomeActive returned.
+    public var firstActive: Int64?
+    /// The first frame was presented.
+    public var firstFrame: Int64?
+
+    /// No milestone reached.
+    public init() {}
+}
+
+/// Time spent in each state, from one view.
+public struct StateTimes: Sendable, Hashable {
+    /// Which view the times come from.
+    public enum View: String, Sendable, Hashable {
+        /// `state` events.
+        case system
+        /// Callbacks (scenes included): used when the lifetime has no `state` events.
+        case app
+    }
+
+    /// The view.
+    public var view: View
+    /// Nanoseconds per state name, in the order notRunning, inactive, active, background,
+    /// suspended (system) or inactive, active, background, terminating (app); zeros left out.
+    public var durations: [(state: String, duration: Int64)]
+
+    /// Creates the times.
+    public init(view: View, durations: [(state: String, duration: Int64)]) {
+        self.view = view
+        self.durations = durations
+    }
+
+    public static func == (lhs: StateTimes, rhs: StateTimes) -> Bool {
+        lhs.view == rhs.view
+            && lhs.durations.elementsEqual(rhs.durations, by: { $0.state == $1.state && $0.duration == $1.duration })
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(view)
+        for entry in durations { hasher.combine(entry.duration) }
+    }
+}

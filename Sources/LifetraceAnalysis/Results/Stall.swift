@@ -1,0 +1,52 @@
+/// A main-thread busy interval at or above the stall threshold.
+public struct Stall: Sendable, Hashable {
+    /// When the busy interval started (ns on the trace's clock).
+    public var start: Int64
+    /// How long it lasted (ns).
+    public var duration: Int64
+    /// The time since the launch (ns), or nil when the lifetime has no launch event.
+    public var sinceLaunch: Int64?
+    /// Whether the interval was still open when the lifetime ended (killed or trace cut short);
+    /// it then lasts until that end.
+    public var unfinished: Bool
+    /// The callbacks and signposts that ran on the main thread during the stall, longest first
+    /// (at most ``Stall/blameLimit``).
+    public var blame: [BlameEntry]
+
+    /// The most blame entries kept per stall.
+    public static let blameLimit = 5
+
+    /// Creates a stall.
+    public init(start: Int64, duration: Int64, sinceLaunch: Int64?, unfinished: Bool, blame: [BlameEntry]) {
+        self.start = start
+        self.duration = duration
+        self.sinceLaunch = sinceLaunch
+        self.unfinished = unfinished
+        self.blame = blame
+    }
+}
+
+/// Something that ran on the main thread during a stall.
+public struct BlameEntry: Sendable, Hashable {
+    /// What kind of interval it is.
+    public enum Kind: String, Sendable, Hashable {
+        /// A delegate callback.
+        case callback
+        /// An app-defined signpost interval.
+        case signpost
+    }
+
+    /// The kind of interval.
+    public var kind: Kind
+    /// The callback or signpost name.
+    public var name: String
+    /// How long it ran within the stall (ns).
+    public var duration: Int64
+
+    /// Creates an entry.
+    public init(kind: Kind, name: String, duration: Int64) {
+        self.kind = kind
+        self.name = name
+        self.duration = duration
+    }
+}

@@ -1,0 +1,39 @@
+import LifecycleModel
+
+/// A rule broken by a trace: which, when, a message for the app's developer, and the witnesses.
+public struct Violation: Sendable, Hashable {
+    /// The rule.
+    public var rule: Rule
+    /// The rule's severity.
+    public var severity: Severity { rule.severity }
+    /// When it happened (ns on the trace's clock).
+    public var timestamp: Int64
+    /// The time since the lifetime's launch (ns), or nil when there is no launch event.
+    public var sinceLaunch: Int64?
+    /// The lifetime it happened in, counted from 0.
+    public var lifetime: Int
+    /// What happened, when, what was expected, and why.
+    public var message: String
+    /// The witness events: the state-changing event before (when there is one), then the
+    /// offending event.
+    public var events: [EventSummary]
+
+    /// Creates a violation.
+    public init(
+        rule: Rule, timestamp: Int64, sinceLaunch: Int64?, lifetime: Int, message: String,
+        events: [EventSummary]
+    ) {
+        self.rule = rule
+        self.timestamp = timestamp
+        self.sinceLaunch = sinceLaunch
+        self.lifetime = lifetime
+        self.message = message
+        self.events = events
+    }
+
+    /// The seed fact the rule rests on.
+    public var fact: SeedFact { rule.fact }
+
+    /// The time as messages write it: `+1.234 s` after the launch, or the raw timestamp.
+    public var when: String { sinceLaunch.map(TimeFormat.relative) ?? "\(timestamp) ns" }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// `lifetrace check`: the CI gate.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check traces against the lifecycle rules and the launch budget.",
+        discussion: """
+            Replays each trace through the lifecycle model (docs/LIFECYCLE.md) and reports every \
+            broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
+            has (or a warning, with --strict), 2 for bad input or usage.
+            """)
+
+    @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
+    var paths: [String]
+
+    @Option(name: .long, help: "Output format: text, json, junit or github.")
+    var format: CheckOutput.Format = .text
+
+    @OptionGroup var analysis: AnalysisArguments
+
+    @Flag(name: .long, help: "Fail on warnings too.")
+    var strict = false
+
+    func run() throws {
+        let options = try analysis.options()
+        var analyses: [TraceAnalysis] = []
+        var badInput = false
+        do throws(TraceError) {
+            for path in try TraceInputs.expand(paths) {
+                do throws(TraceError) {
+                    analyses.append(try TraceInputs.analyze(path: path, options: options))
+                } catch {
+                    printError(error.description)
+                    badInput = true
+                }
+            }
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict)
+        print(output.rendered(format), terminator: "")
+        if badInput { throw ExitCode(2) }
+        if !output.passed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// `lifetrace replay`: every event with both views' states, to debug a trace.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Print each event with the system and app views before and after it.",
+        discussion: """
+            Times are shown since the lifetime's launch. --from and --to select events by time since \
+            the trace's first event (for example --from 1.5s --to 3s); violations are printed under \
+            the event that revealed them.
+            """)
+
+    @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
+    var path: String
+
+    @Option(name: .long, help: "First time to show, since the first event (e.g. 1.5s).")
+    var from: String?
+
+    @Option(name: .long, help: "Last time to show, since the first event (e.g. 3s).")
+    var to: String?
+
+    @OptionGroup var analysis: AnalysisArguments
+
+    func run() throws {
+        let options = try analysis.options()
+        let range: (from: Int64, to: Int64)
+        do throws(DurationError) {
+            range = (try from.map(DurationParser.nanoseconds) ?? 0, try to.map(DurationParser.nanoseconds) ?? .max)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        do throws(TraceError) {
+            var source = try TraceFile.open(path: path)
+            var analyzer = LifecycleAnalyzer(options: options)
+            var origin: Int64?
+            while let event = try source.next() {
+                let step = analyzer.step(event, symbols: source.symbols)
+                let offset = event.timestamp - (origin ?? event.timestamp)
+                if origin == nil { origin = event.timestamp }
+                guard offset >= range.from && offset <= range.to else { continue }
+                print(step.line)
+                for violation in step.violations {
+                    print("    \(violation.severity.rawValue)[\(violation.rule.id)]: \(violation.message)")
+                }
+            }
+            let found = analyzer.violations.count
+            _ = analyzer.finish(symbols: source.symbols)
+            if analyzer.violations.count > found {
+                print("at the end of the trace:")
+                for violation in analyzer.violations[found...] {
+                    print("    \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
+                }
+            }
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+    }
+}
