@@ -54,7 +54,7 @@ struct ReportCommand: ParsableCommand {
     private func summary(options: AnalysisOptions) throws(TraceError) -> String {
         let files = try TraceInputs.expand(paths)
         let progress = ProgressLine(total: files.count)
-        let runs = try RunSummary.collect(files, options: options, progress: progress.update)
+        let runs = RunSummary(runs: try RunFacts.collect(files, options: options, progress: progress.update))
         progress.finish()
         switch format {
         case .text: return runs.text
