@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
+        .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
         .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
         .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
@@ -36,6 +37,10 @@ let package = Package(
         .target(
             name: "LifetraceAnalysis",
             dependencies: ["LifetraceFormat", "LifecycleModel"]
+        ),
+        .target(
+            name: "LifetraceExport",
+            dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -72,6 +77,7 @@ let package = Package(
             dependencies: [
                 "LifetraceFormat",
                 "LifetraceAnalysis",
+                "LifetraceExport",
                 "LifetraceRecorder",
                 "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -88,6 +94,10 @@ let package = Package(
         .testTarget(
             name: "LifetraceAnalysisTests",
             dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceExportTests",
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",

@@ -8,6 +8,7 @@ struct Lifetrace: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             SynthCommand.self, RecordCommand.self, CheckCommand.self, ReportCommand.self, ReplayCommand.self,
+            ExportCommand.self,
         ]
     )
 
