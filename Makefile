@@ -29,6 +29,10 @@ demo: build
 	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.jsonl
 	@echo "$$ head -3 $(DEMO_DIR)/synth.jsonl"
 	@head -3 $(DEMO_DIR)/synth.jsonl
+	@echo "$$ lifetrace report $(SAMPLE)"
+	@$(BIN)/lifetrace report $(SAMPLE)
+	@echo "$$ lifetrace check $(DEMO_DIR)/synth.jsonl Samples/runs"
+	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.jsonl Samples/runs
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a trace in the text form: one JSON object per line (see `docs/FORMAT.md`, "Text form").
+/// Reads a trace in the text form: one JSON object per line (see `docs/JSONL.md`).
 ///
 /// The input is read line by line in bounded memory: a line longer than 1 MiB is an error, found
 /// without reading the line whole. Blank lines (empty or only whitespace) are skipped but counted,
