@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads a Perfetto trace with the official protos (PyPI package `perfetto`) and prints, as
 JSON, what it holds: tracks, slice and instant counts, event names, categories and the
-violation instants with their annotations. Used by the export tests as an independent reader.
+violation instants with their annotations; with --slices, the names of the slices begun on
+each track, in order. Used by the export tests as an independent reader.
 
 Exit status: 0 read, 1 the file is not a valid trace (unknown interned id, unbalanced slices),
 3 the `perfetto` package is missing.
@@ -17,7 +18,7 @@ except ImportError as error:
     sys.exit(3)
 
 
-def main(path):
+def main(path, with_slices):
     trace = Trace()
     with open(path, "rb") as file:
         trace.ParseFromString(file.read())
@@ -29,6 +30,7 @@ def main(path):
     by_category = collections.Counter()
     depth = collections.Counter()
     violations = []
+    slices = collections.defaultdict(list)
     sequences = set()
     problems = []
     for packet in trace.packet:
@@ -65,6 +67,8 @@ def main(path):
             problems.append(f"unknown name iid {event.name_iid}")
             continue
         name = names[event.name_iid]
+        if event.type == TrackEvent.TYPE_SLICE_BEGIN and event.track_uuid in tracks:
+            slices[tracks[event.track_uuid]["name"]].append(name)
         category = ",".join(categories.get(iid, "?") for iid in event.category_iids)
         by_name[f"{type_name} {category} {name}"] += 1
         by_category[f"{type_name} {category}"] += 1
@@ -72,7 +76,7 @@ def main(path):
             annotations = {}
             for annotation in event.debug_annotations:
                 key = annotation_names.get(annotation.name_iid, "?")
-                annotations[key] = annotation.string_value if annotation.HasField("string_value") else annotation.int_value
+                annotations[key] = annotation.string_value if annotation.HasField("string_value") else str(annotation.int_value)
             violations.append({"name": name, "ts": packet.timestamp, "annotations": annotations})
     for uuid, open_slices in depth.items():
         if open_slices != 0:
@@ -90,10 +94,12 @@ def main(path):
         "violations": violations,
         "problems": problems,
     }
+    if with_slices:
+        summary["slices"] = slices
     json.dump(summary, sys.stdout, indent=1, sort_keys=True)
     print()
     return 1 if problems else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], "--slices" in sys.argv[2:]))

@@ -60,8 +60,8 @@ public struct PerfettoTraceWriter: TimelineSink {
             nested.appendString(PerfettoField.ThreadDescriptor.threadName, track.name)
             event.appendMessage(Field.thread, nested)
             event.appendInt(Field.siblingOrderRank, Int64(track.index))
-        case .lane:
-            event.appendUInt(Field.parentUUID, Self.uuid(0))
+        case .lane(let parent):
+            event.appendUInt(Field.parentUUID, Self.uuid(parent))
             event.appendInt(Field.siblingOrderRank, Int64(track.index))
         }
         if case .process(let pid) = track.kind { processPID = pid }

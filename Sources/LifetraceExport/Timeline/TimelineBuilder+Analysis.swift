@@ -28,7 +28,7 @@ extension TimelineBuilder {
         if let found = scenes.firstIndex(where: { $0.scene == scene }) {
             index = found
         } else {
-            let track = try declare(.lane, name: "Scene \(symbols[scene])")
+            let track = try declare(.lane(parent: 0), name: "Scene \(symbols[scene])")
             scenes.append(SceneLane(scene: scene, appTrack: track))
             index = scenes.count - 1
         }
@@ -51,7 +51,7 @@ extension TimelineBuilder {
                 if let existing = scenes[index].systemTrack {
                     track = existing
                 } else {
-                    track = try declare(.lane, name: "Scene \(symbols[scene]) (system view)")
+                    track = try declare(.lane(parent: 0), name: "Scene \(symbols[scene]) (system view)")
                     scenes[index].systemTrack = track
                 }
                 try begin(track, at: time, name: TimelineName.of(system).symbol, category: .state)

@@ -91,29 +91,47 @@ extension TimelineBuilder {
         }
     }
 
+    /// A signpost opens on the lowest free signpost lane of its thread (lanes shown under the
+    /// thread), so that signposts that overlap without nesting still draw.
     private mutating func signpostBegan(_ name: Symbol, id: Int64?, event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
+        let thread = try threadTrack(event.thread)
+        var lanes = signposts.removeValue(forKey: event.thread) ?? SliceLanes()
         let lane: Int
-        if let free = signposts.free {
+        if let free = lanes.free {
             lane = free
         } else {
-            lane = signposts.add(track: try declare(.lane, name: "Signposts \(signposts.lanes.count + 1)"))
+            let title = "\(Self.name(of: event.thread)) signposts \(lanes.lanes.count + 1)"
+            do {
+                lane = lanes.add(track: try declare(.lane(parent: thread), name: title))
+            } catch {
+                signposts[event.thread] = lanes
+                throw error
+            }
         }
-        signposts.take(lane, thread: event.thread, name: name, key: id ?? .min)
+        lanes.take(lane, thread: event.thread, name: name, key: id ?? .min)
+        let track = lanes.lanes[lane].track
+        signposts[event.thread] = lanes
         var args = TimelineArgs()
-        args.append(TimelineName.thread.symbol, int: Int64(truncatingIfNeeded: event.thread.rawValue))
         if let id { args.append(TimelineName.id.symbol, int: id) }
-        try begin(
-            signposts.lanes[lane].track, at: event.timestamp, name: exported(name, symbols: symbols), category: .signpost,
-            args: args)
+        try begin(track, at: event.timestamp, name: exported(name, symbols: symbols), category: .signpost, args: args)
     }
 
+    /// A signpost closes on its thread's lane, or, for one with an id that ends on another
+    /// thread, on the lane of the thread it began on.
     private mutating func signpostEnded(_ name: Symbol, id: Int64?, event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
-        guard let lane = signposts.open(name: name, key: id ?? .min, thread: event.thread) else {
+        let key = id ?? .min
+        var owner: ThreadID?
+        if signposts[event.thread]?.open(name: name, key: key, thread: event.thread) != nil {
+            owner = event.thread
+        } else if id != nil {
+            owner = signposts.keys.sorted().first { signposts[$0]?.open(name: name, key: key, thread: $0) != nil }
+        }
+        guard let owner, let lane = signposts[owner]?.open(name: name, key: key, thread: owner) else {
             try unmatchedEnd(event, symbols: symbols)
             return
         }
-        signposts.release(lane)
-        try end(signposts.lanes[lane].track, at: event.timestamp, category: .signpost)
+        signposts[owner]!.release(lane)
+        try end(signposts[owner]!.lanes[lane].track, at: event.timestamp, category: .signpost)
     }
 
     private mutating func taskBegan(_ id: Int64, name: Symbol, event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
@@ -121,7 +139,7 @@ extension TimelineBuilder {
         if let free = tasks.free {
             lane = free
         } else {
-            lane = tasks.add(track: try declare(.lane, name: "Background tasks \(tasks.lanes.count + 1)"))
+            lane = tasks.add(track: try declare(.lane(parent: 0), name: "Background tasks \(tasks.lanes.count + 1)"))
         }
         tasks.take(lane, thread: event.thread, name: name, key: id)
         var args = TimelineArgs()
@@ -171,9 +189,11 @@ extension TimelineBuilder {
             busyOpen = false
             try end(busyTrack, at: time, category: .busy)
         }
-        for lane in signposts.openLanes {
-            signposts.release(lane)
-            try end(signposts.lanes[lane].track, at: time, category: .signpost)
+        for thread in signposts.keys.sorted() {
+            for lane in signposts[thread]!.openLanes {
+                signposts[thread]!.release(lane)
+                try end(signposts[thread]!.lanes[lane].track, at: time, category: .signpost)
+            }
         }
         for lane in tasks.openLanes {
             tasks.release(lane)

@@ -61,7 +61,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     var framesTrack = 0
     var main = ThreadLane(track: 0)
     var threads: [ThreadID: ThreadLane] = [:]
-    var signposts = SliceLanes()
+    var signposts: [ThreadID: SliceLanes] = [:]
     var tasks = SliceLanes()
     var scenes: [SceneLane] = []
     var lifetime: Int?
@@ -113,14 +113,14 @@ public struct TimelineBuilder<Sink: TimelineSink> {
             pid = launchPid
         }
         _ = try declare(.process(pid: pid), name: "app")
-        lifetimesTrack = try declare(.lane, name: "Lifetimes")
-        systemTrack = try declare(.lane, name: "System view")
-        appTrack = try declare(.lane, name: "App view")
-        launchTrack = try declare(.lane, name: "Launch")
-        busyTrack = try declare(.lane, name: "Main-thread busy")
-        stallsTrack = try declare(.lane, name: "Stalls")
-        violationsTrack = try declare(.lane, name: "Violations")
-        framesTrack = try declare(.lane, name: "Frames")
+        lifetimesTrack = try declare(.lane(parent: 0), name: "Lifetimes")
+        systemTrack = try declare(.lane(parent: 0), name: "System view")
+        appTrack = try declare(.lane(parent: 0), name: "App view")
+        launchTrack = try declare(.lane(parent: 0), name: "Launch")
+        busyTrack = try declare(.lane(parent: 0), name: "Main-thread busy")
+        stallsTrack = try declare(.lane(parent: 0), name: "Stalls")
+        violationsTrack = try declare(.lane(parent: 0), name: "Violations")
+        framesTrack = try declare(.lane(parent: 0), name: "Frames")
         main = ThreadLane(track: try declare(.thread(.main, tid: pid), name: "main thread"))
     }
 
@@ -136,10 +136,13 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     mutating func threadTrack(_ thread: ThreadID) throws(ExportError) -> Int {
         if thread.isMain { return main.track }
         if let lane = threads[thread] { return lane.track }
-        let track = try declare(.thread(thread, tid: pid &+ Int64(truncatingIfNeeded: thread.rawValue)), name: "thread \(thread)")
+        let track = try declare(.thread(thread, tid: pid &+ Int64(truncatingIfNeeded: thread.rawValue)), name: Self.name(of: thread))
         threads[thread] = ThreadLane(track: track)
         return track
     }
+
+    /// The name of a thread's track.
+    static func name(of thread: ThreadID) -> String { thread.isMain ? "main thread" : "thread \(thread)" }
 
     // MARK: - Names
 

@@ -12,8 +12,9 @@ public struct TimelineTrack: Sendable, Hashable {
         case process(pid: Int64)
         /// A thread of the process, with the thread id shown to viewers.
         case thread(ThreadID, tid: Int64)
-        /// A lane of the process that is not a thread.
-        case lane
+        /// A lane that is not a thread, shown under `parent` (the process, or a thread for the
+        /// thread's signposts).
+        case lane(parent: Int)
     }
 
     /// The track's position among the tracks declared, counted from 0; the process is 0.
