@@ -78,11 +78,22 @@ import Testing
 
     @Test(arguments: cases)
     func eachErrorNamesItsLineAndColumn(_ testCase: Case) {
-        let expected = TraceError(
-            testCase.kind, file: "bad.jsonl", at: .line(testCase.line, column: testCase.column), testCase.message)
-        #expect(throws: expected) {
+        do {
             var reader = try JSONLTraceReader(bytes: Array(testCase.input.utf8), name: "bad.jsonl")
             while try reader.next() != nil {}
+            Issue.record("no error")
+        } catch let error as TraceError {
+            #expect(error.kind == testCase.kind)
+            #expect(error.file == "bad.jsonl")
+            #expect(error.location == .line(testCase.line, column: testCase.column))
+            // Foundation words its syntax errors differently on other platforms; ours are exact.
+            if testCase.message.hasPrefix("invalid JSON: ") {
+                #expect(error.message.hasPrefix("invalid JSON: "))
+            } else {
+                #expect(error.message == testCase.message)
+            }
+        } catch {
+            Issue.record("unexpected error \(error)")
         }
     }
 
