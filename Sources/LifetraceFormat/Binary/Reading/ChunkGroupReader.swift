@@ -19,7 +19,7 @@ struct ChunkGroupReader {
     var decoders: [ChunkDecoder] = []
     var active = 0
     // Decoded events of each active decoder: slot i owns events[i * batch ..< (i + 1) * batch].
-    @usableFromInline var events: [TraceEvent] = []
+    @usableFromInline let events = EventBatches()
     var batchStart: [Int] = []
     var batchEnd: [Int] = []
     var finished = false
@@ -142,18 +142,13 @@ struct ChunkGroupReader {
             return false
         }
         let size = BinaryTraceReader.batchSize
-        var buffer = events
-        events = []
         var count = 0
         var failure: ChunkDecoder.Failure?
-        buffer.withUnsafeMutableBufferPointer { pointer in
-            do throws(ChunkDecoder.Failure) {
-                count = try decoders[slot].decode(into: pointer.baseAddress! + slot * size, capacity: size, symbols: &symbols)
-            } catch {
-                failure = error
-            }
+        do throws(ChunkDecoder.Failure) {
+            count = try decoders[slot].decode(into: events.base + slot * size, capacity: size, symbols: &symbols)
+        } catch {
+            failure = error
         }
-        events = buffer
         batchStart[slot] = slot * size
         batchEnd[slot] = slot * size + count
         if let failure {
