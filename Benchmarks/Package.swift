@@ -2,15 +2,34 @@
 
 import PackageDescription
 
-// Benchmarks live in their own package so that the benchmark dependency stays out of the
-// library's graph. Run with `swift package --package-path Benchmarks benchmark` (`make bench`).
+// A package of its own so that the benchmark dependency stays out of the library's graph.
 let package = Package(
-    name: "benchmarks",
+    name: "lifetrace-benchmarks",
+    platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "lifetrace", path: "../"),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(name: "lifetrace", path: ".."),
     ],
     targets: [
+        .executableTarget(
+            name: "FormatBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+            ],
+            path: "Benchmarks/FormatBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "RecorderBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "LifetraceRecorder", package: "lifetrace"),
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+            ],
+            path: "Benchmarks/RecorderBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
         .executableTarget(
             name: "AnalyzerBenchmarks",
             dependencies: [
@@ -19,9 +38,7 @@ let package = Package(
                 .product(name: "LifetraceFormat", package: "lifetrace"),
             ],
             path: "Benchmarks/AnalyzerBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "package-benchmark")
-            ]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
     ]
 )

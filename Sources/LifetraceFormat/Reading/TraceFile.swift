@@ -21,14 +21,13 @@ public enum TraceFile {
         let prefix = try readPrefix(handle, name: path)
         switch kind(of: prefix) {
         case .jsonl?:
-            return .jsonl(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
+            return AnyTraceSource(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
         case .binary?:
+            // A file is opened afresh by the binary reader; standard input goes on after the prefix.
             if path == "-" {
-                // Standard input cannot be reopened: hand the reader what was read, then the rest.
-                let rest = try handle.readToEnd(name: path)
-                return .binary(try BinaryTraceReader(bytes: prefix + rest, name: path))
+                return AnyTraceSource(try BinaryTraceReader(input: TraceInput(standardInputAfter: prefix, name: path), options: .init()))
             }
-            return .binary(try BinaryTraceReader(path: path))
+            return AnyTraceSource(try BinaryTraceReader(path: path))
         case nil:
             throw unknown(prefix, path: path)
         }
