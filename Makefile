@@ -14,6 +14,7 @@ deps:
 
 build: deps
 	$(SWIFT) build --product lifetrace
+	$(SWIFT) build --product SampleApp
 
 release: deps
 	$(SWIFT) build -c release --product lifetrace
@@ -33,6 +34,15 @@ demo: build
 	@$(BIN)/lifetrace report $(SAMPLE)
 	@echo "$$ lifetrace check $(DEMO_DIR)/synth.jsonl Samples/runs"
 	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.jsonl Samples/runs
+	@echo "$$ lifetrace record -o $(DEMO_DIR)/sample.ltrace -- SampleApp"
+	@rm -rf $(DEMO_DIR)/sample-data
+	@SAMPLE_APP_DATA=$(DEMO_DIR)/sample-data $(BIN)/lifetrace record -o $(DEMO_DIR)/sample.ltrace -- $(BIN)/SampleApp
+	@echo "$$ lifetrace check $(DEMO_DIR)/sample.ltrace"
+	@$(BIN)/lifetrace check $(DEMO_DIR)/sample.ltrace
+	@echo "$$ lifetrace record -o $(DEMO_DIR)/heavy.ltrace -- SampleApp --heavy-launch"
+	@SAMPLE_APP_DATA=$(DEMO_DIR)/sample-data $(BIN)/lifetrace record -o $(DEMO_DIR)/heavy.ltrace -- $(BIN)/SampleApp --heavy-launch
+	@echo "$$ lifetrace report $(DEMO_DIR)/heavy.ltrace"
+	@$(BIN)/lifetrace report $(DEMO_DIR)/heavy.ltrace
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
