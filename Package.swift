@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
+        .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
+        .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
         .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
         .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
@@ -36,6 +38,14 @@ let package = Package(
         .target(
             name: "LifetraceAnalysis",
             dependencies: ["LifetraceFormat", "LifecycleModel"]
+        ),
+        .target(
+            name: "LifetraceReports",
+            dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis"]
+        ),
+        .target(
+            name: "LifetraceExport",
+            dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -72,6 +82,8 @@ let package = Package(
             dependencies: [
                 "LifetraceFormat",
                 "LifetraceAnalysis",
+                "LifetraceReports",
+                "LifetraceExport",
                 "LifetraceRecorder",
                 "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -88,6 +100,14 @@ let package = Package(
         .testTarget(
             name: "LifetraceAnalysisTests",
             dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceReportsTests",
+            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceExportTests",
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",
