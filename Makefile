@@ -19,7 +19,8 @@ release: deps
 	$(SWIFT) build -c release --product lifetrace
 
 # Swift Testing reports every test; keep the failures and the summary.
-test: deps
+test:
+	@scripts/ensure-deps.sh --test
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 | { grep -vE '^[[:space:]]*(◇|✔ Test [^r]|✔ Suite|↳|Test Suite|Executed|\[)' || true; }
 
