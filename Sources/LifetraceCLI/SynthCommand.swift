@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import LifetraceFormat
 
 /// `lifetrace synth`: writes the reference workload.
@@ -15,7 +14,7 @@ struct SynthCommand: ParsableCommand {
 
     /// Output forms.
     enum Format: String, CaseIterable, ExpressibleByArgument {
-        case jsonl
+        case binary, jsonl
     }
 
     @Option(name: .long, help: "Number of events (at least \(TraceSynthesizer.minimumEventCount)).")
@@ -28,7 +27,7 @@ struct SynthCommand: ParsableCommand {
     var output: String
 
     @Option(name: .long, help: "Output format.")
-    var format: Format = .jsonl
+    var format: Format = .binary
 
     func validate() throws {
         guard events >= TraceSynthesizer.minimumEventCount else {
@@ -38,13 +37,20 @@ struct SynthCommand: ParsableCommand {
 
     func run() throws {
         var synthesizer = TraceSynthesizer(eventCount: events, seed: seed)
+        let symbols = synthesizer.symbols
         do throws(TraceError) {
-            let writer = try JSONLTraceWriter(path: output, metadata: synthesizer.metadata)
-            let symbols = synthesizer.symbols
-            while let event = synthesizer.next() { try writer.append(event, symbols: symbols) }
-            try writer.close()
+            switch format {
+            case .binary:
+                let writer = try TraceWriter(path: output, metadata: synthesizer.metadata)
+                while let event = synthesizer.next() { try writer.append(event, symbols: symbols) }
+                try writer.close()
+            case .jsonl:
+                let writer = try JSONLTraceWriter(path: output, metadata: synthesizer.metadata)
+                while let event = synthesizer.next() { try writer.append(event, symbols: symbols) }
+                try writer.close()
+            }
         } catch {
-            FileHandle.standardError.write(Data("lifetrace: \(error.description)\n".utf8))
+            printError(error.description)
             throw ExitCode(2)
         }
     }

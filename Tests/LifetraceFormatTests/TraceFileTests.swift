@@ -43,3 +43,36 @@ import Testing
         }
     }
 }
+
+@Suite struct TraceFileBinaryTests {
+    @Test func openReadsABinaryTraceLikeTheBinaryReader() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("synth-\(getpid()).ltrace").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var synthesizer = TraceSynthesizer(eventCount: 3_000, seed: 9)
+        let writer = try TraceWriter(path: path, metadata: synthesizer.metadata)
+        var written: [TraceEvent] = []
+        while let event = synthesizer.next() {
+            written.append(event)
+            try writer.append(event, symbols: synthesizer.symbols)
+        }
+        try writer.close()
+
+        var source = try TraceFile.open(path: path)
+        #expect(source.kind == .binary)
+        #expect(source.metadata == synthesizer.metadata)
+        // The binary reader merges streams by timestamp, so events of different streams at the
+        // same instant may swap; each stream's own sequence is kept exactly.
+        var read: [TraceStream: [String]] = [:]
+        while let event = try source.next() {
+            read[event.stream, default: []].append(JSONLTraceWriter.line(for: event, symbols: source.symbols))
+        }
+        var expected: [TraceStream: [String]] = [:]
+        for event in written {
+            expected[event.stream, default: []].append(JSONLTraceWriter.line(for: event, symbols: synthesizer.symbols))
+        }
+        #expect(read[.system]?.count == expected[.system]?.count)
+        #expect(read[.app]?.count == expected[.app]?.count)
+        #expect(read == expected)
+        #expect(source.issues.isEmpty)
+    }
+}

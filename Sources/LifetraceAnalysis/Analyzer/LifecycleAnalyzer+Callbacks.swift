@@ -173,12 +173,18 @@ extension LifecycleAnalyzer {
 
     /// A `callback.end`: nesting, blame, milestones, and the end of willTerminate.
     mutating func callbackEnded(_ event: TraceEvent, name: Symbol, scene: Symbol, symbols: SymbolTable) {
-        let slot = stacks.slot(for: event.thread)
+        let existing = stacks.existingSlot(for: event.thread)
         let key = Int64(scene.rawValue)
-        if let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
+        if let slot = existing, let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
             stacks.slots[slot].callbacks.removeLast()
-            if slot == 0 { mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols) }
-        } else if let index = ThreadIntervals.innermost(stacks.slots[slot].callbacks, name: name, key: key) {
+            if slot == 0 {
+                mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
+            } else {
+                stacks.release(slot)
+            }
+        } else if let slot = existing,
+            let index = ThreadIntervals.innermost(stacks.slots[slot].callbacks, name: name, key: key)
+        {
             let stack = stacks.slots[slot].callbacks
             let inner = stack[stack.count - 1]
             report(
@@ -190,7 +196,11 @@ extension LifecycleAnalyzer {
                 witnesses: [inner.begin, event], symbols: symbols)
             let interval = stack[index]
             stacks.slots[slot].callbacks.removeSubrange(index...)
-            if slot == 0 { mainIntervalEnded(.callback, interval, at: event.timestamp, symbols: symbols) }
+            if slot == 0 {
+                mainIntervalEnded(.callback, interval, at: event.timestamp, symbols: symbols)
+            } else {
+                stacks.release(slot)
+            }
         } else {
             report(
                 .callbackNesting, at: event.timestamp,
@@ -244,16 +254,25 @@ extension LifecycleAnalyzer {
 
     /// A `signpost.end`: matched by name and id on its thread; signposts may overlap.
     mutating func signpostEnded(_ event: TraceEvent, name: Symbol, key: Int64, symbols: SymbolTable) {
-        let slot = stacks.slot(for: event.thread)
-        if let top = stacks.slots[slot].signposts.last, top.name == name, top.key == key {
-            stacks.slots[slot].signposts.removeLast()
-            if slot == 0 { mainIntervalEnded(.signpost, top, at: event.timestamp, symbols: symbols) }
-            return
-        }
-        if let index = ThreadIntervals.innermost(stacks.slots[slot].signposts, name: name, key: key) {
-            let interval = stacks.slots[slot].signposts.remove(at: index)
-            if slot == 0 { mainIntervalEnded(.signpost, interval, at: event.timestamp, symbols: symbols) }
-            return
+        if let slot = stacks.existingSlot(for: event.thread) {
+            if let top = stacks.slots[slot].signposts.last, top.name == name, top.key == key {
+                stacks.slots[slot].signposts.removeLast()
+                if slot == 0 {
+                    mainIntervalEnded(.signpost, top, at: event.timestamp, symbols: symbols)
+                } else {
+                    stacks.release(slot)
+                }
+                return
+            }
+            if let index = ThreadIntervals.innermost(stacks.slots[slot].signposts, name: name, key: key) {
+                let interval = stacks.slots[slot].signposts.remove(at: index)
+                if slot == 0 {
+                    mainIntervalEnded(.signpost, interval, at: event.timestamp, symbols: symbols)
+                } else {
+                    stacks.release(slot)
+                }
+                return
+            }
         }
         report(
             .callbackNesting, at: event.timestamp,

@@ -122,8 +122,16 @@ public struct LifecycleAnalyzer {
         _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions()
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options)
+        // The reader's table only grows, so a copy stays valid for every symbol it holds; it is
+        // refreshed only when an event names a newer one (fetching it per event costs retains).
+        var symbols = source.symbols
+        var known = symbols.count
         while let event = try source.next() {
-            analyzer.consume(event, symbols: source.symbols)
+            if event.symbolBound > known {
+                symbols = source.symbols
+                known = symbols.count
+            }
+            analyzer.consume(event, symbols: symbols)
         }
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(
@@ -168,5 +176,22 @@ extension LifecycleAnalyzer {
     public func sinceLaunch(_ timestamp: Int64) -> Int64? {
         guard inLifetime, let launch = current.launchTime else { return nil }
         return timestamp - launch
+    }
+}
+
+extension TraceEvent {
+    /// One more than the largest symbol index the event holds (0 when it holds none).
+    @inlinable
+    var symbolBound: Int {
+        switch payload {
+        case .launch(let reason, _, _, _), .mark(let reason), .bgtaskBegin(_, let reason),
+            .bgtaskEnd(_, let reason), .bgtaskExpire(_, let reason), .signpostBegin(let reason, _),
+            .signpostEnd(let reason, _), .state(_, let reason):
+            return Int(reason.rawValue) + 1
+        case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
+            return Int(max(name.rawValue, scene.rawValue)) + 1
+        case .runloopWake, .runloopSleep, .frame, .exit, .dropped:
+            return 0
+        }
     }
 }

@@ -35,7 +35,8 @@ struct ThreadIntervals {
 
 /// Open intervals per thread. The main thread is slot 0 and needs no look-up; other threads are
 /// found through a dictionary behind a one-entry cache, so that runs of events on one thread
-/// cost a comparison.
+/// cost a comparison. A thread's slot is given back once nothing is open on it, so the number of
+/// slots is bounded by the threads that have something open, not by the threads ever seen.
 struct ThreadStacks {
     /// How deep a stack may grow; deeper begins are counted, not kept, so memory stays bounded
     /// even for a trace that never ends what it begins.
@@ -43,6 +44,7 @@ struct ThreadStacks {
 
     var slots: [ThreadIntervals] = [ThreadIntervals(thread: .main)]
     private var index: [UInt64: Int] = [:]
+    private var free: [Int] = []
     private var cachedThread: UInt64 = 0
     private var cachedSlot = 0
     /// Begins not kept because a stack was full.
@@ -55,12 +57,24 @@ struct ThreadStacks {
         return lookUp(thread)
     }
 
+    /// The slot of `thread` if it has one; nothing is created.
+    @inline(__always)
+    mutating func existingSlot(for thread: ThreadID) -> Int? {
+        if thread.rawValue == cachedThread { return cachedSlot }
+        if thread.isMain { return 0 }
+        return index[thread.rawValue]
+    }
+
     private mutating func lookUp(_ thread: ThreadID) -> Int {
         let slot: Int
         if thread.isMain {
             slot = 0
         } else if let known = index[thread.rawValue] {
             slot = known
+        } else if let reused = free.popLast() {
+            slot = reused
+            slots[slot].thread = thread
+            index[thread.rawValue] = slot
         } else {
             slot = slots.count
             slots.append(ThreadIntervals(thread: thread))
@@ -69,6 +83,18 @@ struct ThreadStacks {
         cachedThread = thread.rawValue
         cachedSlot = slot
         return slot
+    }
+
+    /// Gives a non-main thread's slot back when nothing is open on it any more.
+    @inline(__always)
+    mutating func release(_ slot: Int) {
+        guard slot != 0, slots[slot].callbacks.isEmpty, slots[slot].signposts.isEmpty else { return }
+        index[slots[slot].thread.rawValue] = nil
+        free.append(slot)
+        if cachedSlot == slot {
+            cachedThread = 0
+            cachedSlot = 0
+        }
     }
 
     /// Pushes a callback; false when the stack is full.
@@ -93,20 +119,28 @@ struct ThreadStacks {
         return true
     }
 
-    /// Every interval still open, callbacks first, oldest first within a thread.
+    /// Every interval still open, oldest first.
     var allOpen: [OpenInterval] {
-        slots.flatMap { $0.callbacks + $0.signposts }.sorted { $0.begin.timestamp < $1.begin.timestamp }
+        var open: [OpenInterval] = []
+        for slot in slots where !slot.callbacks.isEmpty || !slot.signposts.isEmpty {
+            open += slot.callbacks
+            open += slot.signposts
+        }
+        return open.sorted { $0.begin.timestamp < $1.begin.timestamp }
     }
 
-    /// Whether nothing is open.
-    var isEmpty: Bool { slots.allSatisfy { $0.callbacks.isEmpty && $0.signposts.isEmpty } }
-
-    /// Forgets every open interval, keeping the storage.
+    /// Forgets every open interval and every thread but the main one, keeping the storage.
     mutating func removeAll() {
-        for slot in slots.indices {
+        for slot in slots.indices where !slots[slot].callbacks.isEmpty || !slots[slot].signposts.isEmpty {
             slots[slot].callbacks.removeAll(keepingCapacity: true)
             slots[slot].signposts.removeAll(keepingCapacity: true)
         }
+        if slots.count > 1 {
+            free = Array((1..<slots.count).reversed())
+            index.removeAll(keepingCapacity: true)
+        }
+        cachedThread = 0
+        cachedSlot = 0
         overflow = 0
     }
 }

@@ -14,10 +14,14 @@ struct BusyTracker {
     var start: Int64?
     /// The event that opened it (`runloop.wake` or the outermost callback's begin).
     var startEvent: TraceEvent?
-    /// The longest intervals that completed during it, longest first.
-    var blame: [PendingBlame] = []
+    /// The longest intervals that completed during it, longest first: the first `blameCount`
+    /// entries of a buffer allocated once, so opening and closing intervals allocates nothing.
+    var blame: [PendingBlame]
+    var blameCount = 0
 
-    init() { blame.reserveCapacity(Stall.blameLimit + 1) }
+    init() {
+        blame = [PendingBlame](repeating: PendingBlame(kind: .callback, name: .none, duration: 0), count: Stall.blameLimit)
+    }
 
     /// Opens a busy interval, unless one is open (a second wake without a sleep).
     @inline(__always)
@@ -25,7 +29,7 @@ struct BusyTracker {
         guard start == nil else { return }
         start = event.timestamp
         startEvent = event
-        blame.removeAll(keepingCapacity: true)
+        blameCount = 0
     }
 
     /// Notes that an interval `[begin, end]` of the main thread completed.
@@ -34,15 +38,18 @@ struct BusyTracker {
         guard let start else { return }
         let duration = end - max(begin, start)
         guard duration > 0 else { return }
-        if blame.count == Stall.blameLimit && blame[blame.count - 1].duration >= duration { return }
+        if blameCount == Stall.blameLimit && blame[blameCount - 1].duration >= duration { return }
         insert(PendingBlame(kind: kind, name: name, duration: duration))
     }
 
     private mutating func insert(_ entry: PendingBlame) {
-        var position = blame.count
-        while position > 0 && blame[position - 1].duration < entry.duration { position -= 1 }
-        blame.insert(entry, at: position)
-        if blame.count > Stall.blameLimit { blame.removeLast() }
+        if blameCount < Stall.blameLimit { blameCount += 1 }
+        var position = blameCount - 1
+        while position > 0 && blame[position - 1].duration < entry.duration {
+            blame[position] = blame[position - 1]
+            position -= 1
+        }
+        blame[position] = entry
     }
 
     /// Closes the interval at `end`; returns its start and the blame with the still-open
@@ -57,7 +64,7 @@ struct BusyTracker {
         for interval in main.signposts {
             completed(.signpost, name: interval.name, begin: interval.begin.timestamp, end: end)
         }
-        let entries = blame.map {
+        let entries = blame[0..<blameCount].map {
             BlameEntry(kind: $0.kind, name: symbols.string($0.name) ?? "(unnamed)", duration: $0.duration)
         }
         reset()
@@ -69,6 +76,6 @@ struct BusyTracker {
     mutating func reset() {
         start = nil
         startEvent = nil
-        blame.removeAll(keepingCapacity: true)
+        blameCount = 0
     }
 }

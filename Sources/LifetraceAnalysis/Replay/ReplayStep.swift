@@ -19,10 +19,12 @@ public struct ReplayStep: Sendable {
         let time = event.sinceLaunch.map(TimeFormat.relative) ?? "\(event.timestamp) ns"
         var parts = [event.label]
         if !event.thread.isMain { parts[0] += " (thread \(event.thread))" }
-        // Outside a lifetime (after an exit) both views are Not running.
-        let outside = event.type == .exit ? LifecycleState.notRunning.name : nil
-        parts.append("system " + Self.change(system.before?.name, system.after?.name ?? outside))
-        parts.append("app " + Self.change(app.before?.name, app.after?.name ?? outside))
+        // Outside a lifetime (before a launch, after an exit) both views are Not running.
+        let notRunning = LifecycleState.notRunning.name
+        let before = event.type == .launch ? notRunning : nil
+        let after = event.type == .exit ? notRunning : nil
+        parts.append("system " + Self.change(system.before?.name ?? before, system.after?.name ?? after))
+        parts.append("app " + Self.change(app.before?.name ?? before, app.after?.name ?? after))
         for scene in scenes {
             parts.append("scene \(scene.scene) \(scene.app?.name ?? "?")/\(scene.system?.name ?? "?")")
         }

@@ -1,5 +1,5 @@
 /// Turns one parsed JSONL line into an event, the metadata, or a `callback` shorthand, checking
-/// every field strictly against the event model (see the text form in `docs/FORMAT.md`).
+/// every field strictly against the event model (see `docs/JSONL.md`).
 struct JSONLLineDecoder {
     /// What one line says.
     enum Line {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a trace in the text form: one JSON object per line (see `docs/FORMAT.md`, "Text form").
+/// Reads a trace in the text form: one JSON object per line (see `docs/JSONL.md`).
 ///
 /// The input is read line by line in bounded memory: a line longer than 1 MiB is an error, found
 /// without reading the line whole. Blank lines (empty or only whitespace) are skipped but counted,
@@ -23,8 +23,8 @@ public struct JSONLTraceReader: TraceEventSource {
     private var lookahead: JSONLLineDecoder.Line?
     private var sawFirstLine = false
 
-    /// Opens the file at `path`; `-` reads standard input. Reads the first line, so an error there
-    /// is thrown here.
+    /// Opens the file at `path`; `-` reads standard input. Reads the metadata and the first event
+    /// ahead, so an error in them is thrown here.
     public init(path: String) throws(TraceError) {
         try self.init(handle: FileDescriptorHandle.open(path: path), name: path, prefix: [])
     }

@@ -121,7 +121,13 @@ public final class JSONLTraceWriter {
     /// Appends `string` as a JSON string in canonical escaping.
     static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        let utf8 = string.utf8
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
@@ -147,10 +153,11 @@ private struct JSONLFieldWriter {
     var bytes: [UInt8]
     let symbols: SymbolTable
 
-    mutating func key(_ key: String) {
-        bytes.append(UInt8(ascii: ","))
-        JSONLTraceWriter.appendQuoted(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+    /// Keys are the event model's own names, which need no escaping.
+    mutating func key(_ key: StaticString) {
+        bytes.append(contentsOf: #",""#.utf8)
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: #"":"#.utf8)
     }
 
     mutating func appendQuoted(_ string: String) {
@@ -161,24 +168,24 @@ private struct JSONLFieldWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    mutating func string(_ key: String, _ value: String) {
+    mutating func string(_ key: StaticString, _ value: String) {
         self.key(key)
         appendQuoted(value)
     }
 
     /// A string field, omitted when the symbol is none.
-    mutating func symbol(_ key: String, _ symbol: Symbol) {
+    mutating func symbol(_ key: StaticString, _ symbol: Symbol) {
         guard let value = symbols.string(symbol) else { return }
         string(key, value)
     }
 
-    mutating func integer(_ key: String, _ value: Int64?) {
+    mutating func integer(_ key: StaticString, _ value: Int64?) {
         guard let value else { return }
         self.key(key)
         appendNumber(value)
     }
 
-    mutating func literal(_ key: String, _ text: String) {
+    mutating func literal(_ key: StaticString, _ text: String) {
         self.key(key)
         bytes.append(contentsOf: text.utf8)
     }

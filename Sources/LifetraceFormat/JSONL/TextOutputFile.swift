@@ -1,8 +1,8 @@
 import Foundation
 
-/// A buffered output for the text writers: a file written under a temporary name and renamed into
-/// place on ``commit()``, so a failed run leaves nothing behind, or a borrowed file descriptor
-/// (`-` is standard output).
+/// A buffered output for the text writers: a regular file written under a temporary name and
+/// renamed into place on ``commit()``, so a failed run leaves nothing behind; a device or pipe
+/// written in place; or a borrowed file descriptor (`-` is standard output).
 final class TextOutputFile {
     private static let capacity = 1 << 16
 
@@ -17,9 +17,21 @@ final class TextOutputFile {
     /// Creates `path` (through a temporary file beside it); `-` writes to standard output.
     init(path: String) throws(TraceError) {
         name = path
+        var existing = stat()
+        let isSpecial = stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFREG
         if path == "-" {
             descriptor = 1
             owned = false
+            temporaryPath = nil
+        } else if isSpecial {
+            // A device or a pipe (`/dev/null`, `/dev/stdout`) is written in place: renaming a
+            // file over it would replace it.
+            let opened = open(path, O_WRONLY | O_CLOEXEC)
+            guard opened >= 0 else {
+                throw TraceError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))")
+            }
+            descriptor = opened
+            owned = true
             temporaryPath = nil
         } else {
             let url = URL(fileURLWithPath: path)

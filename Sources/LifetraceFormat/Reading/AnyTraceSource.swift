@@ -1,38 +1,42 @@
 /// A trace reader of either kind, chosen by ``TraceFile/open(path:)`` from the input's content.
 ///
-/// An enum rather than an existential, so that a generic consumer specialised for it pays one
-/// switch per event and no dynamic dispatch.
-public enum AnyTraceSource: TraceEventSource {
-    /// A text trace (JSONL).
-    case jsonl(JSONLTraceReader)
+/// A struct holding one of the two readers rather than an enum with payloads: a payload cannot be
+/// mutated in place, and moving the reader out of the enum and back for every event cost about
+/// 90 ns per event on the reference workload (`check` took 2.8 s instead of 1.9 s per 10 million
+/// events). Optional storage is mutated in place, so a generic consumer specialised for this
+/// type pays one branch per event and no dynamic dispatch.
+public struct AnyTraceSource: TraceEventSource {
+    @usableFromInline var binaryReader: BinaryTraceReader?
+    @usableFromInline var jsonlReader: JSONLTraceReader?
+
+    /// Reads a binary trace.
+    public init(_ reader: BinaryTraceReader) { binaryReader = reader }
+
+    /// Reads a text trace.
+    public init(_ reader: JSONLTraceReader) { jsonlReader = reader }
+
+    /// The binary reader, when the input is a binary trace (for its summary and chunk statistics).
+    public var binary: BinaryTraceReader? { binaryReader }
+
+    /// The JSONL reader, when the input is a text trace.
+    public var jsonl: JSONLTraceReader? { jsonlReader }
+
+    /// The kind of trace being read.
+    public var kind: TraceFile.Kind { binary != nil ? .binary : .jsonl }
 
     /// The trace's metadata.
-    public var metadata: TraceMetadata {
-        switch self {
-        case .jsonl(let reader): reader.metadata
-        }
-    }
+    public var metadata: TraceMetadata { binary?.metadata ?? jsonl!.metadata }
 
     /// The strings behind the events' symbols.
-    public var symbols: SymbolTable {
-        switch self {
-        case .jsonl(let reader): reader.symbols
-        }
-    }
+    public var symbols: SymbolTable { binary?.symbols ?? jsonl!.symbols }
 
     /// Problems met and recovered from so far.
-    public var issues: [TraceError] {
-        switch self {
-        case .jsonl(let reader): reader.issues
-        }
-    }
+    public var issues: [TraceError] { binary?.issues ?? jsonl!.issues }
 
     /// The next event, or nil at the end.
+    @inlinable
     public mutating func next() throws(TraceError) -> TraceEvent? {
-        switch self {
-        case .jsonl(var reader):
-            defer { self = .jsonl(reader) }
-            return try reader.next()
-        }
+        if binaryReader != nil { return try binaryReader!.next() }
+        return try jsonlReader!.next()
     }
 }

@@ -21,9 +21,13 @@ public enum TraceFile {
         let prefix = try readPrefix(handle, name: path)
         switch kind(of: prefix) {
         case .jsonl?:
-            return .jsonl(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
+            return AnyTraceSource(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
         case .binary?:
-            throw TraceError(.unknownInput, file: path, "binary traces cannot be read by this build")
+            // A file is opened afresh by the binary reader; standard input goes on after the prefix.
+            if path == "-" {
+                return AnyTraceSource(try BinaryTraceReader(input: TraceInput(standardInputAfter: prefix, name: path), options: .init()))
+            }
+            return AnyTraceSource(try BinaryTraceReader(path: path))
         case nil:
             throw unknown(prefix, path: path)
         }

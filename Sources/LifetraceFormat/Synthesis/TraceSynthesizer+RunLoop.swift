@@ -120,10 +120,10 @@ extension TraceSynthesizer {
                     $0.random.element(of: $0.names.backgroundSignposts),
                     milliseconds: $0.random.longTail(minimum: 90, maximum: 2_500))
             }
-            if $0.random.chance(0.01) {
+            if $0.random.chance(0.0015) {
                 $0.callback(.didReceiveMemoryWarning, milliseconds: $0.random.uniform(2, 25))
             }
-            if !$0.life.protectedDataLocked && $0.random.chance(0.015) {
+            if !$0.life.protectedDataLocked && $0.random.chance(0.004) {
                 $0.callback(.protectedDataWillBecomeUnavailable, milliseconds: $0.random.uniform(0.2, 3))
                 $0.life.protectedDataLocked = true
             }

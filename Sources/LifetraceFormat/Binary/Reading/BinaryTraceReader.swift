@@ -52,7 +52,7 @@ public struct BinaryTraceReader: TraceEventSource {
         try self.init(input: TraceInput(bytes: bytes, name: name), options: options)
     }
 
-    private init(input: TraceInput, options: Options) throws(TraceError) {
+    init(input: TraceInput, options: Options) throws(TraceError) {
         let header = try ChunkGroupReader.readHeader(from: input, limit: min(options.maxChunkSize, BinaryTraceFormat.hardMaxChunkSize))
         metadata = header.metadata
         summary.majorVersion = header.major

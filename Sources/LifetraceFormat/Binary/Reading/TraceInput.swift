@@ -40,6 +40,16 @@ final class TraceInput {
         atEOF = false
     }
 
+    /// Reads standard input, of which `prefix` has already been read (to tell the input's kind).
+    init(standardInputAfter prefix: [UInt8], name: String) {
+        self.name = name
+        descriptor = 0
+        ownsDescriptor = false
+        buffer = prefix + [UInt8](repeating: 0, count: TraceInput.blockSize)
+        end = prefix.count
+        atEOF = false
+    }
+
     /// Reads `bytes`.
     init(bytes: [UInt8], name: String) {
         self.name = name

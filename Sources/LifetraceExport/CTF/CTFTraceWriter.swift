@@ -1,0 +1,136 @@
+import Foundation
+import LifecycleModel
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// Writes a trace as CTF 1.8, the Common Trace Format that babeltrace2 and Trace Compass read:
+/// a directory holding the TSDL `metadata` text and one binary data stream, `stream_0`.
+///
+/// Every trace event becomes one event record of the class named like its type; the analysis's
+/// findings follow as `violation`, `stall` and `launch.window` records, stamped at the event that
+/// revealed them, with their own times in fields. See docs/EXPORT.md for the field list.
+public struct CTFTraceWriter {
+    /// The ends of a launch window in `window_end_t` order.
+    static let windowEnds: [LaunchWindowEnd] = [.firstFrame, .firstActive, .didFinishLaunching, .open]
+
+    /// The directory written.
+    public let directory: String
+    private let metadata: TraceMetadata
+    private var stream: CTFPacketStream
+    private let streamFile: ExportOutputFile
+    private var lastTimestamp: Int64 = 0
+    private var metadataByteCount: Int64 = 0
+
+    /// How many event records were written.
+    public var recordCount: Int { stream.eventCount }
+
+    /// How many bytes were written (stream and metadata).
+    public var byteCount: Int64 { streamFile.byteCount + metadataByteCount }
+
+    /// Creates `directory` (and its parents) and the stream file in it.
+    public init(directory: String, metadata: TraceMetadata) throws(ExportError) {
+        self.directory = directory
+        self.metadata = metadata
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ExportError(output: directory, "cannot create the directory: \(error.localizedDescription)")
+        }
+        streamFile = try ExportOutputFile(path: directory + "/stream_0")
+        stream = CTFPacketStream(output: streamFile)
+    }
+
+    /// Writes one trace event.
+    public mutating func append(_ event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
+        lastTimestamp = event.timestamp
+        stream.beginEvent(
+            classID: event.type.rawValue, timestamp: event.timestamp, stream: event.stream.rawValue,
+            thread: event.thread.rawValue)
+        switch event.payload {
+        case .launch(let reason, let background, let prewarm, let pid):
+            stream.appendString(symbols[reason])
+            stream.appendUInt8(background ? 1 : 0)
+            stream.appendUInt8(prewarm ? 1 : 0)
+            stream.appendUInt8(pid == nil ? 0 : 1)
+            stream.appendInt64(pid ?? 0)
+        case .state(let to, let scene):
+            stream.appendUInt8(to.rawValue)
+            stream.appendString(symbols[scene])
+        case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
+            stream.appendString(symbols[name])
+            stream.appendString(symbols[scene])
+        case .runloopWake, .runloopSleep:
+            break
+        case .signpostBegin(let name, let id), .signpostEnd(let name, let id):
+            stream.appendString(symbols[name])
+            stream.appendUInt8(id == nil ? 0 : 1)
+            stream.appendInt64(id ?? 0)
+        case .mark(let name):
+            stream.appendString(symbols[name])
+        case .frame(let first):
+            stream.appendUInt8(first.map { $0 ? 2 : 1 } ?? 0)
+        case .bgtaskBegin(let id, let name), .bgtaskEnd(let id, let name), .bgtaskExpire(let id, let name):
+            stream.appendInt64(id)
+            stream.appendString(symbols[name])
+        case .exit(let code, let signal):
+            stream.appendUInt8(code == nil ? 0 : 1)
+            stream.appendInt32(code ?? 0)
+            stream.appendUInt8(signal == nil ? 0 : 1)
+            stream.appendInt32(signal ?? 0)
+        case .dropped(let count):
+            stream.appendInt64(count)
+        }
+        try stream.endEvent()
+    }
+
+    /// Writes a violation found by the analysis.
+    public mutating func append(_ violation: Violation) throws(ExportError) {
+        beginFinding(CTFEventClass.violationID, at: violation.timestamp)
+        stream.appendString(violation.rule.id)
+        stream.appendUInt8(UInt8(Severity.allCases.firstIndex(of: violation.severity)!))
+        stream.appendString(violation.message)
+        stream.appendInt64(violation.timestamp)
+        stream.appendUInt64(UInt64(violation.lifetime))
+        try stream.endEvent()
+    }
+
+    /// Writes a finished lifetime's launch window and stalls.
+    public mutating func append(_ lifetime: LifetimeReport) throws(ExportError) {
+        let launch = lifetime.launch
+        if let start = launch.timestamp {
+            beginFinding(CTFEventClass.launchWindowID, at: start)
+            stream.appendUInt8(UInt8(LaunchKind.allCases.firstIndex(of: launch.kind)!))
+            stream.appendInt64(start)
+            stream.appendUInt8(launch.duration == nil ? 0 : 1)
+            stream.appendInt64(launch.duration ?? 0)
+            stream.appendUInt8(UInt8(Self.windowEnds.firstIndex(of: launch.windowEnd)!))
+            stream.appendInt64(launch.busyInWindow)
+            stream.appendUInt64(UInt64(lifetime.index))
+            try stream.endEvent()
+        }
+        for stall in lifetime.stalls {
+            beginFinding(CTFEventClass.stallID, at: stall.start)
+            stream.appendInt64(stall.start)
+            stream.appendInt64(stall.duration)
+            stream.appendUInt8(stall.unfinished ? 1 : 0)
+            stream.appendString(stall.blame.map { "\($0.name) (\($0.kind.rawValue), \($0.duration) ns)" }.joined(separator: ", "))
+            stream.appendUInt64(UInt64(lifetime.index))
+            try stream.endEvent()
+        }
+    }
+
+    /// Writes the last packet and the metadata file.
+    public mutating func finish() throws(ExportError) {
+        try stream.finish()
+        let file = try ExportOutputFile(path: directory + "/metadata")
+        try file.write(CTFMetadata.text(metadata: metadata))
+        try file.commit()
+        metadataByteCount = file.byteCount
+    }
+
+    private mutating func beginFinding(_ classID: UInt8, at timestamp: Int64) {
+        // Stamped no earlier than the event that revealed the finding (the stream clock only
+        // moves forward); the finding's own time is in its fields.
+        stream.beginEvent(classID: classID, timestamp: max(timestamp, lastTimestamp), stream: 2, thread: 0)
+    }
+}

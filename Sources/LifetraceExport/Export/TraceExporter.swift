@@ -1,0 +1,93 @@
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// Converts a Lifetrace trace, with its analysis, into another tool's format, streaming: each
+/// event is read, analysed and written before the next, so memory does not grow with the trace.
+///
+/// ```swift
+/// let summary = try TraceExporter.export(path: "run.ltrace", to: .perfetto, output: "run.perfetto-trace")
+/// ```
+public enum TraceExporter {
+    /// Exports the trace at `path` (binary or JSONL; `-` is standard input) to `output`, a file
+    /// (`-` is standard output) or, for CTF, a directory.
+    public static func export(
+        path: String, to format: ExportFormat, output: String, options: AnalysisOptions = AnalysisOptions()
+    ) throws(ExportError) -> ExportSummary {
+        var source: AnyTraceSource
+        do {
+            source = try TraceFile.open(path: path)
+        } catch {
+            throw ExportError(error)
+        }
+        return try export(&source, to: format, output: output, options: options)
+    }
+
+    /// Exports every event of `source` to `output`.
+    public static func export<Source: TraceEventSource>(
+        _ source: inout Source, to format: ExportFormat, output: String, options: AnalysisOptions = AnalysisOptions()
+    ) throws(ExportError) -> ExportSummary {
+        switch format {
+        case .perfetto:
+            let file = try ExportOutputFile(path: output)
+            var builder = TimelineBuilder(sink: PerfettoTraceWriter(output: file), options: options)
+            try replay(&source, into: &builder)
+            return summary(of: builder, format: format, bytes: file.byteCount)
+        case .chromeJSON:
+            let file = try ExportOutputFile(path: output)
+            var builder = TimelineBuilder(sink: ChromeTraceWriter(output: file), options: options)
+            try replay(&source, into: &builder)
+            return summary(of: builder, format: format, bytes: file.byteCount)
+        case .ctf:
+            return try exportCTF(&source, directory: output, options: options)
+        }
+    }
+
+    private static func replay<Source: TraceEventSource, Sink: TimelineSink>(
+        _ source: inout Source, into builder: inout TimelineBuilder<Sink>
+    ) throws(ExportError) {
+        try builder.start(metadata: source.metadata)
+        while let event = try next(&source) {
+            try builder.consume(event, symbols: source.symbols)
+        }
+        try builder.finish(symbols: source.symbols)
+    }
+
+    private static func summary<Sink: TimelineSink>(
+        of builder: TimelineBuilder<Sink>, format: ExportFormat, bytes: Int64
+    ) -> ExportSummary {
+        ExportSummary(
+            format: format, eventCount: builder.analyzer.eventCount, recordCount: builder.recordCount,
+            violationCount: builder.analyzer.violations.count, lifetimeCount: builder.analyzer.finishedLifetimes.count,
+            byteCount: bytes)
+    }
+
+    private static func exportCTF<Source: TraceEventSource>(
+        _ source: inout Source, directory: String, options: AnalysisOptions
+    ) throws(ExportError) -> ExportSummary {
+        var writer = try CTFTraceWriter(directory: directory, metadata: source.metadata)
+        var analyzer = LifecycleAnalyzer(options: options)
+        var findings = FindingsCursor()
+        while let event = try next(&source) {
+            analyzer.consume(event, symbols: source.symbols)
+            try writer.append(event, symbols: source.symbols)
+            for violation in findings.newViolations(analyzer) { try writer.append(violation) }
+            for lifetime in findings.newLifetimes(analyzer) { try writer.append(lifetime) }
+        }
+        _ = analyzer.finish(symbols: source.symbols)
+        for violation in findings.newViolations(analyzer) { try writer.append(violation) }
+        for lifetime in findings.newLifetimes(analyzer) { try writer.append(lifetime) }
+        try writer.finish()
+        return ExportSummary(
+            format: .ctf, eventCount: analyzer.eventCount, recordCount: writer.recordCount,
+            violationCount: analyzer.violations.count, lifetimeCount: analyzer.finishedLifetimes.count,
+            byteCount: writer.byteCount)
+    }
+
+    private static func next<Source: TraceEventSource>(_ source: inout Source) throws(ExportError) -> TraceEvent? {
+        do {
+            return try source.next()
+        } catch {
+            throw ExportError(error)
+        }
+    }
+}

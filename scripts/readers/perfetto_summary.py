@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Reads a Perfetto trace with the official protos (PyPI package `perfetto`) and prints, as
+JSON, what it holds: tracks, slice and instant counts, event names, categories and the
+violation instants with their annotations; with --slices, the names of the slices begun on
+each track, in order. Used by the export tests as an independent reader.
+
+Exit status: 0 read, 1 the file is not a valid trace (unknown interned id, unbalanced slices),
+3 the `perfetto` package is missing.
+"""
+import collections
+import json
+import sys
+
+try:
+    from perfetto.protos.perfetto.trace.perfetto_trace_pb2 import Trace, TrackEvent
+except ImportError as error:
+    print(f"perfetto package missing: {error}", file=sys.stderr)
+    sys.exit(3)
+
+
+def main(path, with_slices):
+    trace = Trace()
+    with open(path, "rb") as file:
+        trace.ParseFromString(file.read())
+    tracks = {}
+    parents = {}
+    names, categories, annotation_names = {}, {}, {}
+    counts = collections.Counter()
+    by_name = collections.Counter()
+    by_category = collections.Counter()
+    depth = collections.Counter()
+    violations = []
+    slices = collections.defaultdict(list)
+    sequences = set()
+    problems = []
+    for packet in trace.packet:
+        sequences.add(packet.trusted_packet_sequence_id)
+        if packet.HasField("interned_data"):
+            for entry in packet.interned_data.event_names:
+                names[entry.iid] = entry.name
+            for entry in packet.interned_data.event_categories:
+                categories[entry.iid] = entry.name
+            for entry in packet.interned_data.debug_annotation_names:
+                annotation_names[entry.iid] = entry.name
+        if packet.HasField("track_descriptor"):
+            descriptor = packet.track_descriptor
+            kind = "process" if descriptor.HasField("process") else "thread" if descriptor.HasField("thread") else "lane"
+            tracks[descriptor.uuid] = {"name": descriptor.name, "kind": kind}
+            if descriptor.HasField("parent_uuid"):
+                parents[descriptor.uuid] = descriptor.parent_uuid
+            continue
+        if not packet.HasField("track_event"):
+            continue
+        event = packet.track_event
+        if event.track_uuid not in tracks:
+            problems.append(f"event on undeclared track {event.track_uuid}")
+        type_name = TrackEvent.Type.Name(event.type)
+        counts[type_name] += 1
+        if event.type == TrackEvent.TYPE_SLICE_END:
+            depth[event.track_uuid] -= 1
+            if depth[event.track_uuid] < 0:
+                problems.append(f"slice end without begin on track {tracks.get(event.track_uuid)}")
+            continue
+        if event.type == TrackEvent.TYPE_SLICE_BEGIN:
+            depth[event.track_uuid] += 1
+        if event.name_iid not in names:
+            problems.append(f"unknown name iid {event.name_iid}")
+            continue
+        name = names[event.name_iid]
+        if event.type == TrackEvent.TYPE_SLICE_BEGIN and event.track_uuid in tracks:
+            slices[tracks[event.track_uuid]["name"]].append(name)
+        category = ",".join(categories.get(iid, "?") for iid in event.category_iids)
+        by_name[f"{type_name} {category} {name}"] += 1
+        by_category[f"{type_name} {category}"] += 1
+        if category == "violation":
+            annotations = {}
+            for annotation in event.debug_annotations:
+                key = annotation_names.get(annotation.name_iid, "?")
+                annotations[key] = annotation.string_value if annotation.HasField("string_value") else str(annotation.int_value)
+            violations.append({"name": name, "ts": packet.timestamp, "annotations": annotations})
+    for uuid, open_slices in depth.items():
+        if open_slices != 0:
+            problems.append(f"{open_slices} slices left open on track {tracks.get(uuid)}")
+    for uuid, parent in parents.items():
+        if parent not in tracks:
+            problems.append(f"track {uuid} has undeclared parent {parent}")
+    summary = {
+        "packets": len(trace.packet),
+        "sequences": sorted(sequences),
+        "tracks": [track["kind"] + " " + track["name"] for track in tracks.values()],
+        "types": dict(counts),
+        "byCategory": dict(by_category),
+        "byName": dict(by_name),
+        "violations": violations,
+        "problems": problems,
+    }
+    if with_slices:
+        summary["slices"] = slices
+    json.dump(summary, sys.stdout, indent=1, sort_keys=True)
+    print()
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], "--slices" in sys.argv[2:]))
