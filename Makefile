@@ -5,9 +5,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
-SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
-.PHONY: deps build release test demo bench clean
+.PHONY: deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -23,19 +22,45 @@ test: deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 | { grep -vE '^[[:space:]]*(◇|✔ Test [^r]|✔ Suite|↳|Test Suite|Executed|\[)' || true; }
 
-demo: build
+# Records the sample app under the default scenario and shows its analysis and first events,
+# then checks a synthesized trace and the sample runs.
+demo: deps
+	@$(SWIFT) build --quiet --product lifetrace
+	@$(SWIFT) build --quiet --product SampleApp
 	@mkdir -p $(DEMO_DIR)
-	@echo "$$ lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.jsonl"
-	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.jsonl
-	@echo "$$ head -3 $(DEMO_DIR)/synth.jsonl"
-	@head -3 $(DEMO_DIR)/synth.jsonl
-	@echo "$$ lifetrace report $(SAMPLE)"
-	@$(BIN)/lifetrace report $(SAMPLE)
-	@echo "$$ lifetrace check $(DEMO_DIR)/synth.jsonl Samples/runs"
-	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.jsonl Samples/runs
+	@echo "$$ lifetrace record -o $(DEMO_DIR)/run.ltrace -- SampleApp"
+	@$(BIN)/lifetrace record -o $(DEMO_DIR)/run.ltrace -- $(BIN)/SampleApp
+	@echo "$$ lifetrace report $(DEMO_DIR)/run.ltrace"
+	@$(BIN)/lifetrace report $(DEMO_DIR)/run.ltrace
+	@echo "$$ lifetrace replay $(DEMO_DIR)/run.ltrace | head -12"
+	@$(BIN)/lifetrace replay $(DEMO_DIR)/run.ltrace > $(DEMO_DIR)/replay.txt
+	@head -12 $(DEMO_DIR)/replay.txt
+	@echo "$$ lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace"
+	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace
+	@echo "$$ lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs"
+	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
+
+# Fuzzes the JSONL importer and the binary reader for FUZZ_SECONDS each (docs/FUZZING.md); the
+# committed seeds are copied so that the inputs libFuzzer finds stay out of the repository.
+FUZZ_SECONDS ?= 600
+FUZZ_BIN = $$(cd Fuzz && $(SWIFT) build --sanitize=fuzzer --show-bin-path)
+fuzz: fuzz-jsonl fuzz-binary
+
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build --sanitize=fuzzer
+
+fuzz-jsonl: fuzz-build
+	@mkdir -p .build/fuzz/jsonl && cp Fuzz/Corpus/jsonl/* .build/fuzz/jsonl/
+	$(FUZZ_BIN)/JSONLFuzzer .build/fuzz/jsonl -dict=Fuzz/jsonl.dict \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048
+
+fuzz-binary: fuzz-build
+	@mkdir -p .build/fuzz/binary && cp Fuzz/Corpus/binary/* .build/fuzz/binary/
+	$(FUZZ_BIN)/BinaryFuzzer .build/fuzz/binary \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048
 
 clean:
 	rm -rf .build $(DEMO_DIR)

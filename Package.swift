@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
         .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
+        .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
         .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
         .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
@@ -41,6 +42,10 @@ let package = Package(
         .target(
             name: "LifetraceExport",
             dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifecycleModel"]
+        ),
+        .target(
+            name: "LifetraceReports",
+            dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -78,6 +83,7 @@ let package = Package(
                 "LifetraceFormat",
                 "LifetraceAnalysis",
                 "LifetraceExport",
+                "LifetraceReports",
                 "LifetraceRecorder",
                 "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -98,6 +104,10 @@ let package = Package(
         .testTarget(
             name: "LifetraceExportTests",
             dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI"]
+        ),
+        .testTarget(
+            name: "LifetraceReportsTests",
+            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",

@@ -20,5 +20,15 @@ let package = Package(
             path: "Benchmarks/FormatBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "RecorderBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "LifetraceRecorder", package: "lifetrace"),
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+            ],
+            path: "Benchmarks/RecorderBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

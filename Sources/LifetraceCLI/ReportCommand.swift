@@ -1,29 +1,85 @@
 import ArgumentParser
+import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 
-/// `lifetrace report`: the full analysis of one trace.
+/// `lifetrace report`: the full analysis of one trace, or a summary over many runs.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Print the full analysis of a trace: launch, stalls, violations, states, ending.")
+        abstract: "Print the full analysis of a trace, or a summary over many traces.",
+        discussion: """
+            With one trace file: launch, stalls, violations, states and ending of each lifetime \
+            (html: a self-contained page with a timeline). With a directory or several files: \
+            launch time distribution by kind, stalls, violations by rule and endings over all runs.
+            """)
 
-    @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
-    var path: String
+    /// The output formats.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case text, json, markdown, html
+    }
 
-    @Option(name: .long, help: "Output format: text, json or markdown.")
-    var format: TraceReport.Format = .text
+    @Argument(help: "Trace files or directories of traces (binary or JSONL; '-' for standard input).")
+    var paths: [String]
+
+    @Option(name: .long, help: "Output format: text, json, markdown or html.")
+    var format: Format = .text
+
+    @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.")
+    var output: String?
 
     @OptionGroup var analysis: AnalysisArguments
 
     func run() throws {
         let options = try analysis.options()
+        let document: String
         do throws(TraceError) {
-            let result = try TraceInputs.analyze(path: path, options: options)
-            print(TraceReport(analysis: result, options: options).rendered(format), terminator: "")
+            let single = paths.count == 1 && !isDirectory(paths[0])
+            document = single ? try singleReport(paths[0], options: options) : try summary(options: options)
         } catch {
             printError(error.description)
             throw ExitCode(2)
         }
+        try write(document)
     }
+
+    private func singleReport(_ path: String, options: AnalysisOptions) throws(TraceError) -> String {
+        if format == .html { return try TraceHTMLReport.make(path: path, options: options).html }
+        let result = try TraceInputs.analyze(path: path, options: options)
+        let textFormat: TraceReport.Format = format == .json ? .json : (format == .markdown ? .markdown : .text)
+        return TraceReport(analysis: result, options: options).rendered(textFormat)
+    }
+
+    private func summary(options: AnalysisOptions) throws(TraceError) -> String {
+        let files = try TraceInputs.expand(paths)
+        let progress = ProgressLine(total: files.count)
+        let runs = RunSummary(runs: try RunFacts.collect(files, options: options, progress: progress.update))
+        progress.finish()
+        switch format {
+        case .text: return runs.text
+        case .markdown: return runs.markdown
+        case .json: return runs.json
+        case .html: return runs.html
+        }
+    }
+
+    private func write(_ document: String) throws {
+        guard let output, output != "-" else {
+            print(document, terminator: "")
+            return
+        }
+        do {
+            try document.write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            printError("\(output): cannot write the report: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// Whether `path` names a directory.
+func isDirectory(_ path: String) -> Bool {
+    var directory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
 }

@@ -93,8 +93,8 @@ struct BinaryTraceReaderTests {
         let bytes = try Fixture.write(
             [TraceEvent(timestamp: 100, payload: .mark(name: mark))], symbols: symbols,
             extra: { writer in
-                // Type 0x13 with a thread, a +7 delta and three bytes a v1 reader does not know.
-                writer.appendRawRecord([0x40 | 0x20 | 0x13, 5, 0x02, 0x0E, 0xAA, 0xBB, 0xCC], timestamp: 107, stream: .app)
+                // Type 0x13 on thread 1 with three bytes a v1 reader does not know, 7 ns later.
+                writer.appendRawRecord([0x40 | 0x20 | 0x13, 4, 0x02, 0xAA, 0xBB, 0xCC], delta: [0x07], timestamp: 107, stream: .app)
                 try writer.append(TraceEvent(timestamp: 110, payload: .runloopWake), symbols: symbols)
             })
         let (events, reader) = try Fixture.read(bytes)
@@ -107,8 +107,8 @@ struct BinaryTraceReaderTests {
     @Test func knownRecordWithLengthIgnoresAppendedFields() throws {
         let symbols = SymbolTable()
         let bytes = try Fixture.write([], symbols: symbols, extra: { writer in
-            // A length-delimited frame record (delta 0, first = true) with one extra byte.
-            writer.appendRawRecord([0x40 | 0x0A, 3, 0x00, 0x02, 0x77], timestamp: 42, stream: .app)
+            // A length-delimited frame record (first = true) with one extra byte.
+            writer.appendRawRecord([0x40 | 0x0A, 2, 0x02, 0x77], delta: [0x00], timestamp: 42, stream: .app)
         })
         let (events, reader) = try Fixture.read(bytes)
         #expect(reader.issues.isEmpty)

@@ -150,8 +150,8 @@ struct BinaryTraceRobustnessTests {
     @Test func hostileRecordLengthsAreCorruptChunks() throws {
         let symbols = SymbolTable()
         let bytes = try Fixture.write([], symbols: symbols, extra: { writer in
-            writer.appendRawRecord([0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], timestamp: 1, stream: .app)
-            writer.appendRawRecord([0x09, 0x00], timestamp: 1, stream: .app)
+            writer.appendRawRecord([0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], delta: [], timestamp: 1, stream: .app)
+            writer.appendRawRecord([0x09, 0x00], delta: [0x00], timestamp: 1, stream: .app)
         })
         let (events, reader) = try Fixture.read(bytes)
         #expect(events.isEmpty)
@@ -159,10 +159,10 @@ struct BinaryTraceRobustnessTests {
         #expect(reader.issues.first?.message.contains("string definition length") == true)
 
         let overlong = try Fixture.write([], symbols: symbols, extra: { writer in
-            writer.appendRawRecord([0x05, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], timestamp: 1, stream: .app)
+            writer.appendRawRecord([0x05], delta: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], timestamp: 1, stream: .app)
         })
         let (none, overlongReader) = try Fixture.read(overlong)
         #expect(none.isEmpty)
-        #expect(overlongReader.issues.first?.message.contains("timestamp delta") == true)
+        #expect(overlongReader.issues.first?.message.contains("delta section") == true)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LifetraceFormat
@@ -138,6 +139,34 @@ private func failure(_ text: String) -> TraceError? {
         #expect(throws: TraceError(.limitExceeded, file: "big.jsonl", at: .line(2, column: 65), "line longer than 64 bytes")) {
             _ = try lines.nextLine()
         }
+    }
+
+    @Test func aHugeLineInAFileIsRejectedAtTheLimit() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(getpid()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var bytes = Array("{\"ts\":1,\"type\":\"frame\"}\n{\"ts\":2,\"type\":\"mark\",\"name\":\"".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 20)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var reader = try JSONLTraceReader(path: path)
+        #expect(try reader.next()?.timestamp == 1)
+        #expect(throws: TraceError(.limitExceeded, file: path, at: .line(2, column: 1_048_577), "line longer than 1048576 bytes")) {
+            _ = try reader.next()
+        }
+    }
+
+    @Test func standardInputStyleReadingContinuesAfterAPrefix() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let text = "{\"ts\":1,\"type\":\"frame\"}\n{\"ts\":2,\"type\":\"frame\"}\n"
+        let bytes = Array(text.utf8)
+        // The first 10 bytes were read already (to tell the input's kind); the rest come from the pipe.
+        _ = bytes[10...].withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+        close(descriptors[1])
+        let handle = FileDescriptorHandle(descriptor: descriptors[0], owned: true)
+        var reader = try JSONLTraceReader(handle: handle, name: "-", prefix: Array(bytes[..<10]))
+        #expect(try reader.next()?.timestamp == 1)
+        #expect(try reader.next()?.timestamp == 2)
+        #expect(try reader.next() == nil)
     }
 
     private func symbolOf(_ event: TraceEvent) -> Symbol {

@@ -47,8 +47,15 @@ public enum TraceInputs {
     }
 
     /// Opens and analyses the trace at `path`.
+    ///
+    /// The reader is taken out of ``AnyTraceSource`` once, so that the loop is specialised for
+    /// the concrete reader instead of switching (and copying the reader) at every event.
     public static func analyze(path: String, options: AnalysisOptions) throws(TraceError) -> TraceAnalysis {
-        var source = try TraceFile.open(path: path)
-        return try LifecycleAnalyzer.analyze(&source, path: path, options: options)
+        switch try TraceFile.open(path: path) {
+        case .jsonl(var reader):
+            return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
+        case .binary(var reader):
+            return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
+        }
     }
 }

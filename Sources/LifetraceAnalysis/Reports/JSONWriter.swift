@@ -9,6 +9,9 @@ public indirect enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     /// An integer (times are integers of nanoseconds).
     case int(Int64)
+    /// A number with a fraction, written in its shortest exact form (`0.05`, `1e-09`);
+    /// non-finite values are written as `null`.
+    case number(Double)
     /// A string.
     case string(String)
     /// An array.
@@ -34,6 +37,7 @@ public indirect enum JSONValue: Sendable, Hashable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
+        case .number(let value): output += value.isFinite ? value.description : "null"
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let values):
             if values.isEmpty {

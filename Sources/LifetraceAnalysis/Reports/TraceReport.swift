@@ -100,7 +100,8 @@ public struct TraceReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func launchTitle(_ launch: LaunchReport) -> String {
+    /// The heading of a lifetime: the launch kind with its reason, pid and time.
+    public func launchTitle(_ launch: LaunchReport) -> String {
         var title = "\(launch.kind.rawValue) launch"
         var details: [String] = []
         if let reason = launch.reason { details.append("reason \(reason)") }
@@ -110,7 +111,8 @@ public struct TraceReport: Sendable {
         return title
     }
 
-    private func launchRows(_ lifetime: LifetimeReport) -> [(String, String)] {
+    /// The launch rows of a lifetime's table: duration and window, milestones, busy time.
+    public func launchRows(_ lifetime: LifetimeReport) -> [(String, String)] {
         let launch = lifetime.launch
         let window: String
         switch launch.windowEnd {
@@ -133,17 +135,20 @@ public struct TraceReport: Sendable {
         ]
     }
 
-    private func stallStart(_ stall: Stall) -> String {
+    /// When a stall started, relative to the launch when there is one.
+    public func stallStart(_ stall: Stall) -> String {
         stall.sinceLaunch.map(TimeFormat.relative) ?? "\(stall.start) ns"
     }
 
-    private func blameText(_ stall: Stall) -> String {
+    /// A stall's blame in one line, longest first.
+    public func blameText(_ stall: Stall) -> String {
         guard !stall.blame.isEmpty else { return "no callback or signpost on the main thread" }
         return stall.blame.map { "\($0.kind.rawValue) \($0.name) \(TimeFormat.duration($0.duration))" }
             .joined(separator: ", ")
     }
 
-    private func statesText(_ times: StateTimes) -> String {
+    /// Time in each state in one line.
+    public func statesText(_ times: StateTimes) -> String {
         times.durations.isEmpty
             ? "none" : times.durations.map { "\($0.state) \(TimeFormat.duration($0.duration))" }.joined(separator: ", ")
     }

@@ -28,11 +28,14 @@ struct JSONLFields {
 
     /// Fails on the second occurrence of a key.
     func rejectDuplicates() throws(TraceError) {
-        var seen: Set<String> = []
-        for member in object.members where !seen.insert(member.key).inserted {
-            throw TraceError(
-                .syntax, file: file, at: .line(line, column: object.column(of: member.keyOffset)),
-                "duplicate field \"\(member.key)\"")
+        // A line has a handful of members: comparing pairs is cheaper than hashing them.
+        let members = object.members
+        for later in members.indices.dropFirst() {
+            for earlier in 0..<later where members[earlier].key == members[later].key {
+                throw TraceError(
+                    .syntax, file: file, at: .line(line, column: object.column(of: members[later].keyOffset)),
+                    "duplicate field \"\(members[later].key)\"")
+            }
         }
     }
 

@@ -60,6 +60,9 @@ struct JSONLObject {
     /// The string value of `member`, unescaped, or nil if it is not a string.
     func string(_ member: Member) -> String? {
         guard member.kind == .string else { return nil }
+        let inner = bytes[(member.valueRange.lowerBound + 1)..<(member.valueRange.upperBound - 1)]
+        // Without escapes the text is the string (Foundation has checked that it is valid UTF-8).
+        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
         return values[member.key] as? String
     }
 

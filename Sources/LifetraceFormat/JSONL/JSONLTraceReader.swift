@@ -23,8 +23,8 @@ public struct JSONLTraceReader: TraceEventSource {
     private var lookahead: JSONLLineDecoder.Line?
     private var sawFirstLine = false
 
-    /// Opens the file at `path`; `-` reads standard input. Reads the first line, so an error there
-    /// is thrown here.
+    /// Opens the file at `path`; `-` reads standard input. Reads the metadata and the first event
+    /// ahead, so an error in them is thrown here.
     public init(path: String) throws(TraceError) {
         try self.init(handle: FileDescriptorHandle.open(path: path), name: path, prefix: [])
     }

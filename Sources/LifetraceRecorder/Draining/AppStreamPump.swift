@@ -32,11 +32,9 @@ public final class AppStreamPump: @unchecked Sendable {
         batch.removeAll(keepingCapacity: true)
         drainer.drain(into: &batch)
         guard !batch.isEmpty else { return 0 }
-        // Stable: equal timestamps keep their ring order.
-        let ordered = batch.enumerated().sorted {
-            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
-        }
-        for (_, var record) in ordered {
+        // The standard library's sort is stable: equal timestamps keep their ring order.
+        batch.sort { $0.timestamp < $1.timestamp }
+        for var record in batch {
             if record.timestamp < lastWritten {
                 record.timestamp = lastWritten
                 clampedCount += 1
@@ -46,8 +44,8 @@ public final class AppStreamPump: @unchecked Sendable {
             let event = record.traceEvent { self.symbol($0, symbols: &symbols) }
             try sink.append(event, symbols: symbols)
         }
-        writtenCount += ordered.count
-        return ordered.count
+        writtenCount += batch.count
+        return batch.count
     }
 
     /// The trace's symbol for region name `id`, read from the region once.

@@ -65,11 +65,12 @@ public final class RecorderRegion: @unchecked Sendable {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= RegionLayout.headerSize else {
+        // The size by seeking: `struct stat` is ambiguous between the C modules Foundation pulls in.
+        let end = lseek(fd, 0, SEEK_END)
+        guard end >= off_t(RegionLayout.headerSize) else {
             throw RecorderError(.badRegion, path: path, errno: 0)
         }
-        let fileSize = Int(info.st_size)
+        let fileSize = Int(end)
         guard let base = mmap(nil, fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
             throw RecorderError(.mapFailed, path: path, errno: errno)
         }

@@ -18,8 +18,9 @@ public struct RegionLayout: Sendable, Hashable {
     /// The number of distinct names the region can hold.
     public var symbolCapacity: Int
 
-    /// A layout; `ringCapacity` is rounded up to a power of two.
-    public init(ringCount: Int = 32, ringCapacity: Int = 16_384, symbolCapacity: Int = 4096) {
+    /// A layout; `ringCapacity` is rounded up to a power of two. The default (16 rings of 64 Ki
+    /// slots) maps 32.5 MiB, of which a thread touches the 2 MiB of its own ring.
+    public init(ringCount: Int = 16, ringCapacity: Int = 65_536, symbolCapacity: Int = 4096) {
         precondition(ringCount > 0 && ringCount <= 4096, "ringCount out of range")
         precondition(ringCapacity > 0 && ringCapacity <= 1 << 24, "ringCapacity out of range")
         precondition(symbolCapacity > 0 && symbolCapacity < 1 << 16, "symbolCapacity out of range")

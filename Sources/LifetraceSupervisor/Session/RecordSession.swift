@@ -206,6 +206,8 @@ public final class RecordSession {
         let path = "\(configuration.regionDirectory)/lifetrace-\(getpid())-\(counter)"
         do {
             let region = try RecorderRegion.create(path: path, layout: configuration.layout)
+            // Kept at once so that tearDown() removes the file even if the spawn fails.
+            self.region = region
             let control = try ControlConnection()
             var environment = configuration.environment
             environment[RecorderRegion.environmentKey] = path
@@ -219,7 +221,6 @@ public final class RecordSession {
                 path: configuration.executable, arguments: configuration.arguments, environment: environment,
                 controlFD: control.childFD, childControlFD: 3)
             control.releaseChildEnd()
-            self.region = region
             self.control = control
             self.child = child
             pump = AppStreamPump(region: region)

@@ -12,6 +12,8 @@ struct ChunkDecoder {
     var records: [UInt8]
     /// The offset of the next record in ``records``.
     var position = 0
+    /// The offset of the next timestamp delta in ``records``.
+    var deltaPosition = 0
     /// The timestamp of the last decoded event.
     var timestamp: Int64
     /// Event records decoded so far, skipped unknown types included.
@@ -42,7 +44,7 @@ struct ChunkDecoder {
     /// An empty decoder whose storage ``reset(header:offset:)`` reuses.
     init() {
         self.init(header: ChunkHeader(stream: 0, sequence: 0, flushGroup: 0, firstTimestamp: 0, lastTimestamp: 0,
-                                      eventCount: 0, rawSize: 0, compressedSize: 0), offset: 0, records: [])
+                                      eventCount: 0, rawSize: 0, compressedSize: 0, timestampUnit: 1, structureSize: 0), offset: 0, records: [])
     }
 
     /// Reuses this decoder's storage for another chunk.
@@ -50,6 +52,7 @@ struct ChunkDecoder {
         self.header = header
         self.offset = offset
         position = 0
+        deltaPosition = Int(header.structureSize)
         timestamp = header.firstTimestamp
         stream = TraceStream(rawValue: header.stream) ?? .app
         decodedCount = 0
@@ -59,13 +62,17 @@ struct ChunkDecoder {
     }
 
     /// Whether every record has been decoded.
-    var isAtEnd: Bool { position >= records.count }
+    var isAtEnd: Bool { position >= Int(header.structureSize) }
+
+    /// Whether every delta has been used: true for a well-formed chunk once ``isAtEnd``.
+    var deltasAreConsumed: Bool { deltaPosition == records.count }
 
     /// Decodes up to `capacity` events into `events`; returns how many.
     mutating func decode(
         into events: UnsafeMutablePointer<TraceEvent>, capacity: Int, symbols: inout SymbolTable
     ) throws(Failure) -> Int {
         let stream = self.stream
+        let unit = header.timestampUnit
         var timestamp = self.timestamp
         var decoded = 0
         var reason: String?
@@ -73,13 +80,13 @@ struct ChunkDecoder {
         let records = self.records
         let reached: Int = records.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return 0 }
-            var cursor = ByteCursor(position: base + position, end: base + buffer.count)
+            var cursor = ByteCursor(position: base + position, end: base + Int(header.structureSize))
+            var deltas = ByteCursor(position: base + deltaPosition, end: base + buffer.count)
             var recordStart = cursor.position
             while decoded < capacity {
                 recordStart = cursor.position
                 guard let tag = cursor.byte() else { break }
                 let type = tag & EventRecord.typeMask
-                if tag & EventRecord.reservedFlag != 0 { reason = "reserved tag bit set in tag 0x\(hex(tag))"; break }
                 if type == EventRecord.stringDefinition {
                     if tag != EventRecord.stringDefinition { reason = "string definition with flags 0x\(hex(tag))"; break }
                     guard let length = cursor.varint(), length <= UInt64(cursor.remaining) else {
@@ -107,8 +114,9 @@ struct ChunkDecoder {
                     guard let value = body.varint() else { reason = "truncated thread"; break }
                     thread = value
                 }
-                guard let delta = body.signed() else { reason = "truncated timestamp delta"; break }
-                timestamp &+= delta
+                guard let magnitude = deltas.varint() else { reason = "the delta section ends early"; break }
+                let step = Int64(bitPattern: magnitude &* unit)
+                if tag & EventRecord.negativeDeltaFlag != 0 { timestamp &-= step } else { timestamp &+= step }
                 decodedCount &+= 1
                 let payload: EventPayload
                 switch decodePayload(type: type, from: &body) {
@@ -129,6 +137,7 @@ struct ChunkDecoder {
                 decoded += 1
             }
             failedAt = recordStart - base
+            deltaPosition = deltas.position - base
             return reason == nil ? cursor.position - base : failedAt
         }
         position = reached

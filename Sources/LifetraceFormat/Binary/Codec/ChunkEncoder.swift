@@ -1,9 +1,11 @@
-/// Encodes one stream's events into the raw records of the chunk being built.
+/// Collects one stream's events for the chunk being built and encodes them into raw records.
 ///
-/// Strings are interned per chunk: the first time a chunk uses a symbol, a string definition
-/// record gives it the next chunk-local index (from 1); events refer to that index. Timestamps
-/// are zigzag deltas from the previous event (the first one from the chunk's first timestamp),
-/// computed with wrapping arithmetic so that any `Int64`, backwards or not, round-trips.
+/// Events are kept until the chunk is written, so that the chunk's timestamp unit (the greatest
+/// common divisor of its timestamp deltas) is known before any delta is encoded: traces from
+/// clocks with microsecond resolution then store deltas in microseconds. Strings are interned
+/// per chunk as events arrive: the first use of a symbol gives it the next chunk-local index
+/// (from 1) and a string definition record; all definitions are written at the start of the
+/// chunk's records, before the events that use them.
 struct ChunkEncoder {
     /// The stream this encoder's chunks belong to.
     let stream: TraceStream
@@ -11,42 +13,42 @@ struct ChunkEncoder {
     let capacity: Int
     /// The sequence number of the chunk being built.
     private(set) var sequence: UInt64 = 0
-    /// The number of events in the chunk being built.
-    private(set) var eventCount: UInt32 = 0
     /// The timestamp of the chunk's first event.
     private(set) var firstTimestamp: Int64 = 0
     /// The timestamp of the chunk's last event.
     private(set) var lastTimestamp: Int64 = 0
-    /// The records; only the first ``byteCount`` bytes are meaningful.
-    private var bytes: [UInt8]
-    /// The number of bytes of records written.
-    private(set) var byteCount = 0
+    /// An upper bound of the encoded size: records encoded with a timestamp unit of 1.
+    private(set) var estimatedSize = 0
+    private var events: [TraceEvent] = []
+    private var definitions: [UInt8] = []
     // Chunk-local index of each global symbol (by raw value), 0 when not yet defined here.
     private var localIndex: [UInt32] = []
     private var definedSymbols: [UInt32] = []
+    // Records given as bytes (tests of readers), each inserted before the event at `position`.
+    private var rawRecords: [(position: Int, bytes: [UInt8], delta: [UInt8], timestamp: Int64)] = []
+    private var deltaBytes: [UInt8] = []
 
     /// Creates an encoder for `stream` with chunks of at most `capacity` raw bytes.
     init(stream: TraceStream, capacity: Int) {
         self.stream = stream
         self.capacity = capacity
-        bytes = [UInt8](repeating: 0, count: capacity)
     }
 
     /// Whether the chunk being built has no events.
-    var isEmpty: Bool { eventCount == 0 }
+    var isEmpty: Bool { events.isEmpty && rawRecords.isEmpty }
 
-    /// The records written so far.
-    func withRecords<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<byteCount])) }
-    }
+    /// The number of event records in the chunk being built.
+    var eventCount: Int { events.count + rawRecords.count }
 
     /// Starts the next chunk of the stream.
     mutating func reset() {
         for symbol in definedSymbols { localIndex[Int(symbol)] = 0 }
         definedSymbols.removeAll(keepingCapacity: true)
+        definitions.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+        rawRecords.removeAll()
         sequence += 1
-        eventCount = 0
-        byteCount = 0
+        estimatedSize = 0
     }
 
     /// The outcome of ``append(_:symbols:)``.
@@ -65,37 +67,107 @@ struct ChunkEncoder {
         let (first, second) = event.payload.symbols
         var needed = EventRecord.maxEventLength
         if !first.isNone && localIndexOf(first) == 0 { needed += definitionLength(first, symbols) }
-        if !second.isNone && localIndexOf(second) == 0 { needed += definitionLength(second, symbols) }
-        if byteCount + needed > capacity {
+        if !second.isNone && localIndexOf(second) == 0 && second != first { needed += definitionLength(second, symbols) }
+        if estimatedSize + needed > capacity {
             return isEmpty ? .tooLarge : .full
         }
         let firstIndex = define(first, symbols)
         let secondIndex = define(second, symbols)
-        if eventCount == 0 {
+        if isEmpty {
             firstTimestamp = event.timestamp
             lastTimestamp = event.timestamp
         }
         let delta = event.timestamp &- lastTimestamp
         lastTimestamp = event.timestamp
-        eventCount += 1
-        let start = byteCount
-        byteCount += bytes.withUnsafeMutableBufferPointer { buffer in
-            ChunkEncoder.encode(
-                event, delta: delta, first: firstIndex, second: secondIndex, at: buffer.baseAddress! + start)
-        }
+        estimatedSize += ChunkEncoder.recordLength(event, magnitude: delta.magnitude, first: firstIndex, second: secondIndex)
+        events.append(event)
         return .added
     }
 
-    /// Appends a record as given, for tests of readers against records this writer never makes;
-    /// `timestamp` is the time the record's delta leads to.
-    mutating func appendRawRecord(_ record: [UInt8], timestamp: Int64) {
-        if eventCount == 0 { firstTimestamp = timestamp }
+    /// Appends a record as given (its structure bytes and its delta-section bytes), for tests of
+    /// readers against records this writer never makes; `timestamp` is the time the record's
+    /// delta leads to, in a chunk whose unit is 1.
+    mutating func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64) {
+        if isEmpty { firstTimestamp = timestamp }
         lastTimestamp = timestamp
-        eventCount += 1
-        for byte in record {
-            bytes[byteCount] = byte
-            byteCount += 1
+        rawRecords.append((events.count, record, delta, timestamp))
+        estimatedSize += record.count + delta.count
+    }
+
+    /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
+    func timestampUnit() -> UInt64 {
+        if !rawRecords.isEmpty { return 1 }
+        var unit: UInt64 = 0
+        var previous = firstTimestamp
+        for event in events {
+            let magnitude = (event.timestamp &- previous).magnitude
+            previous = event.timestamp
+            if magnitude == 0 || (unit != 0 && magnitude % unit == 0) { continue }
+            unit = greatestCommonDivisor(unit, magnitude)
+            if unit == 1 { return 1 }
         }
+        return Swift.max(unit, 1)
+    }
+
+    /// Encodes the chunk's records with timestamp deltas in `unit`s into `bytes`, replacing its
+    /// content: the structure section, then the delta section. Returns both sizes.
+    mutating func encode(unit: UInt64, into bytes: inout [UInt8]) -> (raw: Int, structure: Int) {
+        let rawBound = rawRecords.reduce(0) { $0 + $1.bytes.count + $1.delta.count }
+        let bound = definitions.count + events.count * EventRecord.maxEventLength + rawBound
+        if bytes.count < bound { bytes.append(contentsOf: repeatElement(0, count: bound - bytes.count)) }
+        let deltaBound = events.count * Varint.maxLength + rawBound
+        var scratch = deltaBytes
+        deltaBytes = []
+        defer { deltaBytes = scratch }
+        if scratch.count < deltaBound { scratch.append(contentsOf: repeatElement(0, count: deltaBound - scratch.count)) }
+        var deltaCount = 0
+        let structure = bytes.withUnsafeMutableBufferPointer { buffer in
+            scratch.withUnsafeMutableBufferPointer { deltaBuffer in
+                let base = buffer.baseAddress!
+                let deltaBase = deltaBuffer.baseAddress!
+                var count = 0
+                definitions.withUnsafeBufferPointer { source in
+                    if let start = source.baseAddress { base.update(from: start, count: source.count) }
+                }
+                count += definitions.count
+                var previous = firstTimestamp
+                var nextRaw = 0
+                func appendRaw(_ record: (position: Int, bytes: [UInt8], delta: [UInt8], timestamp: Int64)) {
+                    for byte in record.bytes {
+                        base[count] = byte
+                        count += 1
+                    }
+                    for byte in record.delta {
+                        deltaBase[deltaCount] = byte
+                        deltaCount += 1
+                    }
+                    previous = record.timestamp
+                }
+                events.withUnsafeBufferPointer { events in
+                    for position in events.indices {
+                        while nextRaw < rawRecords.count && rawRecords[nextRaw].position == position {
+                            appendRaw(rawRecords[nextRaw])
+                            nextRaw += 1
+                        }
+                        let event = events[position]
+                        let delta = event.timestamp &- previous
+                        previous = event.timestamp
+                        let (first, second) = event.payload.symbols
+                        count += ChunkEncoder.encode(
+                            event, negative: delta < 0, first: localIndexOf(first), second: localIndexOf(second),
+                            at: base + count)
+                        deltaCount += Varint.write(unit == 1 ? delta.magnitude : delta.magnitude / unit, to: deltaBase + deltaCount)
+                    }
+                }
+                while nextRaw < rawRecords.count {
+                    appendRaw(rawRecords[nextRaw])
+                    nextRaw += 1
+                }
+                (base + count).update(from: deltaBase, count: deltaCount)
+                return count
+            }
+        }
+        return (structure + deltaCount, structure)
     }
 
     @inline(__always)
@@ -109,7 +181,7 @@ struct ChunkEncoder {
         return 1 + Varint.length(UInt64(length)) + length
     }
 
-    // The chunk-local index of `symbol`, writing its definition record first if needed.
+    // The chunk-local index of `symbol`, adding its definition record if needed.
     @inline(__always)
     private mutating func define(_ symbol: Symbol, _ symbols: SymbolTable) -> UInt32 {
         if symbol.isNone { return 0 }
@@ -122,95 +194,33 @@ struct ChunkEncoder {
     private mutating func defineNew(_ symbol: Symbol, _ symbols: SymbolTable) -> UInt32 {
         let raw = Int(symbol.rawValue)
         if raw >= localIndex.count {
-            localIndex.append(contentsOf: repeatElement(0, count: max(raw + 1, symbols.count) - localIndex.count))
+            localIndex.append(contentsOf: repeatElement(0, count: Swift.max(raw + 1, symbols.count) - localIndex.count))
         }
         let index = UInt32(definedSymbols.count + 1)
         localIndex[raw] = index
         definedSymbols.append(symbol.rawValue)
         let utf8 = Array(symbols[symbol].utf8)
-        bytes[byteCount] = EventRecord.stringDefinition
-        byteCount += 1
-        byteCount += bytes.withUnsafeMutableBufferPointer { buffer in
-            Varint.write(UInt64(utf8.count), to: buffer.baseAddress! + byteCount)
-        }
-        bytes.replaceSubrange(byteCount..<(byteCount + utf8.count), with: utf8)
-        byteCount += utf8.count
+        let start = definitions.count
+        definitions.append(EventRecord.stringDefinition)
+        Varint.append(UInt64(utf8.count), to: &definitions)
+        definitions.append(contentsOf: utf8)
+        estimatedSize += definitions.count - start
         return index
-    }
-
-    @inline(__always)
-    private static func encode(
-        _ event: TraceEvent, delta: Int64, first: UInt32, second: UInt32, at pointer: UnsafeMutablePointer<UInt8>
-    ) -> Int {
-        var tag = event.payload.type.rawValue
-        if !event.thread.isMain { tag |= EventRecord.threadFlag }
-        pointer[0] = tag
-        var count = 1
-        if !event.thread.isMain { count += Varint.write(event.thread.rawValue, to: pointer + count) }
-        count += Varint.write(Varint.zigzag(delta), to: pointer + count)
-        switch event.payload {
-        case .launch(_, let background, let prewarm, let pid):
-            var flags: UInt8 = 0
-            if background { flags |= EventRecord.launchBackground }
-            if prewarm { flags |= EventRecord.launchPrewarm }
-            if pid != nil { flags |= EventRecord.launchPID }
-            pointer[count] = flags
-            count += 1
-            count += Varint.write(UInt64(first), to: pointer + count)
-            if let pid { count += Varint.write(Varint.zigzag(pid), to: pointer + count) }
-        case .state(let to, _):
-            pointer[count] = to.rawValue
-            count += 1
-            count += Varint.write(UInt64(first), to: pointer + count)
-        case .callbackBegin, .callbackEnd:
-            count += Varint.write(UInt64(first), to: pointer + count)
-            count += Varint.write(UInt64(second), to: pointer + count)
-        case .runloopWake, .runloopSleep:
-            break
-        case .signpostBegin(_, let id), .signpostEnd(_, let id):
-            count += Varint.write(UInt64(first), to: pointer + count)
-            if let id {
-                pointer[count] = 1
-                count += 1
-                count += Varint.write(Varint.zigzag(id), to: pointer + count)
-            } else {
-                pointer[count] = 0
-                count += 1
-            }
-        case .mark:
-            count += Varint.write(UInt64(first), to: pointer + count)
-        case .frame(let isFirst):
-            pointer[count] = isFirst.map { $0 ? 2 : 1 } ?? 0
-            count += 1
-        case .bgtaskBegin(let id, _), .bgtaskEnd(let id, _), .bgtaskExpire(let id, _):
-            count += Varint.write(Varint.zigzag(id), to: pointer + count)
-            count += Varint.write(UInt64(first), to: pointer + count)
-        case .exit(let code, let signal):
-            var flags: UInt8 = 0
-            if code != nil { flags |= EventRecord.exitCode }
-            if signal != nil { flags |= EventRecord.exitSignal }
-            pointer[count] = flags
-            count += 1
-            if let code { count += Varint.write(Varint.zigzag(Int64(code)), to: pointer + count) }
-            if let signal { count += Varint.write(Varint.zigzag(Int64(signal)), to: pointer + count) }
-        case .dropped(let dropped):
-            count += Varint.write(Varint.zigzag(dropped), to: pointer + count)
-        }
-        return count
     }
 }
 
-extension EventPayload {
-    /// The payload's strings in record order (the name or reason first, then the scene or none).
-    @inline(__always)
-    var symbols: (Symbol, Symbol) {
-        switch self {
-        case .launch(let reason, _, _, _): (reason, .none)
-        case .state(_, let scene): (scene, .none)
-        case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene): (name, scene)
-        case .signpostBegin(let name, _), .signpostEnd(let name, _), .mark(let name): (name, .none)
-        case .bgtaskBegin(_, let name), .bgtaskEnd(_, let name), .bgtaskExpire(_, let name): (name, .none)
-        case .runloopWake, .runloopSleep, .frame, .exit, .dropped: (.none, .none)
-        }
-    }
+/// The greatest common divisor of `a` and `b` (binary GCD); `gcd(0, b) == b`.
+func greatestCommonDivisor(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    if a == 0 { return b }
+    if b == 0 { return a }
+    var a = a
+    var b = b
+    let shift = (a | b).trailingZeroBitCount
+    a >>= a.trailingZeroBitCount
+    repeat {
+        b >>= b.trailingZeroBitCount
+        if a > b { swap(&a, &b) }
+        b -= a
+    } while b != 0
+    return a << shift
 }

@@ -3,7 +3,8 @@
 /// A record starts with a tag byte: bits 0-4 are the type code (0x00 is a string definition,
 /// 0x01...0x0F the event types of ``EventType``, 0x10...0x1F reserved for future types),
 /// bit 5 says a thread varint follows (absent: the main thread), bit 6 says the body is
-/// length-delimited (a varint length, then the body), bit 7 is reserved and must be 0.
+/// length-delimited (a varint length, then the body), bit 7 says the timestamp delta is negative
+/// (the varint holds its magnitude).
 enum EventRecord {
     /// The type code of a string definition record.
     static let stringDefinition: UInt8 = 0x00
@@ -13,8 +14,8 @@ enum EventRecord {
     static let threadFlag: UInt8 = 0x20
     /// The tag bit saying the body is length-delimited.
     static let delimitedFlag: UInt8 = 0x40
-    /// The reserved tag bit.
-    static let reservedFlag: UInt8 = 0x80
+    /// The tag bit saying the timestamp delta is negative.
+    static let negativeDeltaFlag: UInt8 = 0x80
     /// The most bytes one v1 event record takes, string definitions excluded: tag, thread,
     /// timestamp delta and the widest payload (launch: flags, reason, pid).
     static let maxEventLength = 1 + 3 * Varint.maxLength + 1 + 5

@@ -27,7 +27,7 @@ public enum BinaryTraceFormat {
     static let signature: [UInt8] = Array("LTRC".utf8)
     /// The largest file header accepted.
     static let maxHeaderSize = 1 << 20
-    /// The largest chunk header accepted (v1 writes 52 bytes; newer minors may append fields).
+    /// The largest chunk header accepted (v1 writes 64 bytes; newer minors may append fields).
     static let maxChunkHeaderSize = 4096
     /// The size of the frame header every frame starts with: magic and size, both `UInt32`.
     static let frameHeaderSize = 8

@@ -2,7 +2,7 @@
 /// (see `docs/FORMAT.md`, "Chunk header").
 struct ChunkHeader: Equatable {
     /// The size of the v1 chunk header content.
-    static let size = 52
+    static let size = 64
 
     /// CRC-32C of the header content after this field, then of the whole zstd frame.
     var checksum: UInt32 = 0
@@ -24,6 +24,10 @@ struct ChunkHeader: Equatable {
     var rawSize: UInt32
     /// The size of the zstd frame that follows.
     var compressedSize: UInt32
+    /// The unit of the timestamp deltas, in nanoseconds (at least 1).
+    var timestampUnit: UInt64
+    /// The size of the structure section; the delta section takes the rest of the raw bytes.
+    var structureSize: UInt32
 
     /// The complete skippable frame (magic, size, content); `checksum` must already be set.
     func encoded() -> [UInt8] {
@@ -42,6 +46,8 @@ struct ChunkHeader: Equatable {
         bytes.appendLittleEndian(eventCount)
         bytes.appendLittleEndian(rawSize)
         bytes.appendLittleEndian(compressedSize)
+        bytes.appendLittleEndian(timestampUnit)
+        bytes.appendLittleEndian(structureSize)
         return bytes
     }
 
@@ -67,12 +73,15 @@ struct ChunkHeader: Equatable {
         eventCount = content.littleEndian(at: 40)
         rawSize = content.littleEndian(at: 44)
         compressedSize = content.littleEndian(at: 48)
+        timestampUnit = content.littleEndian(at: 52)
+        structureSize = content.littleEndian(at: 60)
     }
 
     /// Creates a header for writing.
     init(
         stream: UInt8, sequence: UInt64, flushGroup: UInt64, firstTimestamp: Int64, lastTimestamp: Int64,
-        eventCount: UInt32, rawSize: UInt32, compressedSize: UInt32
+        eventCount: UInt32, rawSize: UInt32, compressedSize: UInt32, timestampUnit: UInt64,
+        structureSize: UInt32
     ) {
         self.stream = stream
         self.sequence = sequence
@@ -82,5 +91,7 @@ struct ChunkHeader: Equatable {
         self.eventCount = eventCount
         self.rawSize = rawSize
         self.compressedSize = compressedSize
+        self.timestampUnit = timestampUnit
+        self.structureSize = structureSize
     }
 }

@@ -107,6 +107,8 @@ extension ChunkGroupReader {
             else if compressedSize > ZstdCompressor.bound(maxChunkSize) { "compressed size \(compressedSize) exceeds the bound for \(maxChunkSize) bytes" }
             else if Int(header.eventCount) > rawSize / 2 { "\(header.eventCount) events cannot fit in \(rawSize) bytes" }
             else if TraceStream(rawValue: header.stream) == nil { "unknown stream \(header.stream)" }
+            else if header.timestampUnit == 0 { "timestamp unit 0" }
+            else if header.structureSize > header.rawSize { "structure size \(header.structureSize) exceeds raw size \(rawSize)" }
             else { nil }
         if let problem {
             // The checksum can only be checked with the frame, whose size is not to be trusted here.

@@ -200,6 +200,8 @@ struct ChunkGroupReader {
         let decoder = decoders[slot]
         if decoder.decodedCount != decoder.header.eventCount {
             issues.append(chunkError(.corruptChunk, decoder, "chunk holds \(decoder.decodedCount) events, its header says \(decoder.header.eventCount)"))
+        } else if !decoder.deltasAreConsumed {
+            issues.append(chunkError(.corruptChunk, decoder, "the delta section has \(decoder.records.count - decoder.deltaPosition) bytes left over"))
         } else if decoder.timestamp != decoder.header.lastTimestamp {
             issues.append(chunkError(.corruptChunk, decoder, "last event at \(decoder.timestamp), header says \(decoder.header.lastTimestamp)"))
         }

@@ -35,6 +35,7 @@ public final class TraceWriter {
     private var encoders: [ChunkEncoder]
     private let compressor: ZstdCompressor
     private var compressed: [UInt8]
+    private var records: [UInt8] = []
     private var output: [UInt8] = []
     private var flushGroup: UInt64 = 0
     private var chunkCount: UInt64 = 0
@@ -139,16 +140,20 @@ public final class TraceWriter {
 
     /// Adds a record as given to `stream`'s chunk: lets tests build files with records of types
     /// this version does not write.
-    func appendRawRecord(_ record: [UInt8], timestamp: Int64, stream: TraceStream) {
-        encoders[Int(stream.rawValue)].appendRawRecord(record, timestamp: timestamp)
+    func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64, stream: TraceStream) {
+        encoders[Int(stream.rawValue)].appendRawRecord(record, delta: delta, timestamp: timestamp)
         eventCount += 1
     }
 
     private func appendChunk(of index: Int) throws(TraceError) {
+        let unit = encoders[index].timestampUnit()
+        let (rawSize, structureSize) = encoders[index].encode(unit: unit, into: &records)
         let encoder = encoders[index]
-        let result: Result<Int, ZstdError> = encoder.withRecords { records in
+        let result: Result<Int, ZstdError> = records.withUnsafeBytes { records in
             compressed.withUnsafeMutableBytes { destination in
-                Result { () throws(ZstdError) -> Int in try compressor.compress(records, into: destination) }
+                Result { () throws(ZstdError) -> Int in
+                    try compressor.compress(UnsafeRawBufferPointer(rebasing: records[0..<rawSize]), into: destination)
+                }
             }
         }
         let frameSize: Int
@@ -159,7 +164,8 @@ public final class TraceWriter {
         var header = ChunkHeader(
             stream: encoder.stream.rawValue, sequence: encoder.sequence, flushGroup: flushGroup,
             firstTimestamp: encoder.firstTimestamp, lastTimestamp: encoder.lastTimestamp,
-            eventCount: encoder.eventCount, rawSize: UInt32(encoder.byteCount), compressedSize: UInt32(frameSize))
+            eventCount: UInt32(encoder.eventCount), rawSize: UInt32(rawSize), compressedSize: UInt32(frameSize),
+            timestampUnit: unit, structureSize: UInt32(structureSize))
         var bytes = header.encoded()
         bytes.withUnsafeBytes { frame in
             compressed.withUnsafeBytes { zstd in

@@ -1,0 +1,22 @@
+// swift-tools-version:6.1
+
+import PackageDescription
+
+// libFuzzer targets, in their own package so that the main package's build and tests never link
+// them. Build with `swift build --sanitize=fuzzer` (see docs/FUZZING.md).
+let package = Package(
+    name: "lifetrace-fuzz",
+    dependencies: [
+        .package(name: "lifetrace", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "BinaryFuzzer",
+            dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]
+        ),
+        .executableTarget(
+            name: "JSONLFuzzer",
+            dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]
+        ),
+    ]
+)

@@ -1,0 +1,114 @@
+import Foundation
+import LifetraceAnalysis
+
+/// A budget could not be read (a bad `--budget`, `--max-regression` or budget file).
+public struct BudgetError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Where the budget came from (`--budget`, or the file's path).
+    public var source: String
+    /// What is wrong.
+    public var reason: String
+
+    /// Creates an error.
+    public init(source: String, reason: String) {
+        self.source = source
+        self.reason = reason
+    }
+
+    /// One line for the command line.
+    public var description: String { "\(source): \(reason)" }
+}
+
+/// An absolute limit on a statistic of a metric in the candidate runs: `launch.cold.p50=400ms`.
+public struct Budget: Sendable, Hashable {
+    /// The statistics a budget can limit.
+    public enum Statistic: String, Sendable, Hashable, CaseIterable {
+        /// The median (also written `median`).
+        case p50
+        /// The 90th percentile.
+        case p90
+        /// The 99th percentile.
+        case p99
+        /// The largest value.
+        case max
+        /// The arithmetic mean.
+        case mean
+
+        /// The statistic of `distribution`.
+        public func value(_ distribution: SampleDistribution) -> Double? {
+            switch self {
+            case .p50: distribution.median
+            case .p90: distribution.quantile(0.9)
+            case .p99: distribution.quantile(0.99)
+            case .max: distribution.max
+            case .mean: distribution.mean
+            }
+        }
+    }
+
+    /// The metric.
+    public var metric: RunMetric
+    /// The statistic.
+    public var statistic: Statistic
+    /// The limit, in the metric's unit (ns for durations).
+    public var limit: Double
+
+    /// The key as written: `launch.cold.p50`.
+    public var key: String { "\(metric.key).\(statistic.rawValue)" }
+
+    /// Creates a budget.
+    public init(metric: RunMetric, statistic: Statistic, limit: Double) {
+        self.metric = metric
+        self.statistic = statistic
+        self.limit = limit
+    }
+
+    /// Reads `KEY=VALUE`, for example `launch.cold.p50=400ms` or `stalls.count.p90=1`.
+    public init(parsing text: String, source: String = "--budget") throws(BudgetError) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw BudgetError(source: source, reason: "\"\(text)\" is not METRIC.STATISTIC=LIMIT (e.g. launch.cold.p50=400ms)")
+        }
+        try self.init(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]), source: source)
+    }
+
+    /// Reads a budget from its key (`launch.cold.p50`) and limit (`400ms`, `1`).
+    public init(key: String, value: String, source: String) throws(BudgetError) {
+        guard let dot = key.lastIndex(of: ".") else {
+            throw BudgetError(source: source, reason: "\"\(key)\" names no statistic (end it with .p50, .p90, .p99, .max or .mean)")
+        }
+        let statisticName = String(key[key.index(after: dot)...])
+        guard let statistic = statisticName == "median" ? .p50 : Statistic(rawValue: statisticName) else {
+            throw BudgetError(source: source, reason: "unknown statistic \"\(statisticName)\" in \"\(key)\"; use p50, median, p90, p99, max or mean")
+        }
+        let metricKey = String(key[..<dot])
+        guard let metric = RunMetric.named(metricKey) else {
+            throw BudgetError(
+                source: source,
+                reason: "unknown metric \"\(metricKey)\"; the metrics are: " + RunMetric.all.map(\.key).joined(separator: ", "))
+        }
+        self.metric = metric
+        self.statistic = statistic
+        switch metric.unit {
+        case .duration:
+            do throws(DurationError) {
+                limit = Double(try DurationParser.nanoseconds(value))
+            } catch {
+                throw BudgetError(source: source, reason: "\(key): \(error.description)")
+            }
+        case .count:
+            guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number >= 0 else {
+                throw BudgetError(source: source, reason: "\(key): \"\(value)\" is not a non-negative number")
+            }
+            limit = number
+        }
+    }
+
+    /// Reads a percentage: `10%` or `10` is 10.
+    public static func percentage(_ text: String, source: String = "--max-regression") throws(BudgetError) -> Double {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("%") { trimmed.removeLast() }
+        guard let value = Double(trimmed), value >= 0, value.isFinite else {
+            throw BudgetError(source: source, reason: "\"\(text)\" is not a percentage (e.g. 10%)")
+        }
+        return value
+    }
+}

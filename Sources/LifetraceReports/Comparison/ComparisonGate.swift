@@ -1,0 +1,73 @@
+import Foundation
+
+/// When a comparison fails: the largest allowed median regression, absolute budgets, and the
+/// significance level a regression must reach to count.
+public struct ComparisonGate: Sendable, Hashable {
+    /// The largest allowed rise of a metric's median, in percent; nil for none.
+    public var maxRegression: Double?
+    /// Absolute budgets on the candidate runs.
+    public var budgets: [Budget]
+    /// The significance level (two-sided Mann-Whitney p-value below it counts). Default 0.05.
+    public var alpha: Double
+
+    /// A gate.
+    public init(maxRegression: Double? = nil, budgets: [Budget] = [], alpha: Double = 0.05) {
+        self.maxRegression = maxRegression
+        self.budgets = budgets
+        self.alpha = alpha
+    }
+
+    /// Whether the gate checks anything.
+    public var isEmpty: Bool { maxRegression == nil && budgets.isEmpty }
+
+    /// Adds what a budget file says. The file is JSON:
+    /// `{"alpha": 0.05, "maxRegression": "10%", "budgets": {"launch.cold.p50": "400ms", "stalls.count.p90": 1}}`;
+    /// every member is optional; what the command line gives wins over the file's alpha and
+    /// maximum regression.
+    public mutating func read(file path: String) throws(BudgetError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BudgetError(source: path, reason: "cannot read the budget file")
+        }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw BudgetError(source: path, reason: "not valid JSON")
+        }
+        guard let object = parsed as? [String: Any] else {
+            throw BudgetError(source: path, reason: "expected a JSON object with \"budgets\", \"maxRegression\", \"alpha\"")
+        }
+        for key in object.keys where !["alpha", "maxRegression", "budgets"].contains(key) {
+            throw BudgetError(source: path, reason: "unknown member \"\(key)\" (expected budgets, maxRegression, alpha)")
+        }
+        if let alpha = object["alpha"] {
+            guard let value = alpha as? Double, value > 0, value < 1 else {
+                throw BudgetError(source: path, reason: "alpha must be a number between 0 and 1")
+            }
+            self.alpha = value
+        }
+        if let regression = object["maxRegression"], maxRegression == nil {
+            if let text = regression as? String {
+                maxRegression = try Budget.percentage(text, source: path)
+            } else if let value = regression as? Double {
+                maxRegression = value
+            } else {
+                throw BudgetError(source: path, reason: "maxRegression must be a percentage like \"10%\"")
+            }
+        }
+        if let budgets = object["budgets"] {
+            guard let entries = budgets as? [String: Any] else {
+                throw BudgetError(source: path, reason: "budgets must be an object of \"metric.statistic\": limit")
+            }
+            for key in entries.keys.sorted() {
+                let value: String
+                switch entries[key] {
+                case let text as String: value = text
+                case let number as NSNumber: value = number.stringValue
+                default: throw BudgetError(source: path, reason: "\(key): the limit must be a string or a number")
+                }
+                self.budgets.append(try Budget(key: key, value: value, source: path))
+            }
+        }
+    }
+}

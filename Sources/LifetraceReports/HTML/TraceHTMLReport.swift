@@ -1,0 +1,180 @@
+import LifecycleModel
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// `lifetrace report --format html`: one self-contained HTML page (inline CSS and SVG, no
+/// script, nothing fetched) with a timeline of the whole trace, zoomed views of each launch
+/// window and stall, and the tables of the text report below.
+///
+/// The trace is read twice, streaming both times: once to analyse it and find its time range,
+/// once to fold its spans into the timeline's pixel buckets (``TimelineCanvas``). Memory and page
+/// size depend on the number of windows and buckets, not on the number of events.
+public struct TraceHTMLReport {
+    /// The most launch windows zoomed into.
+    public static let zoomedLaunchLimit = 8
+    /// The most stalls zoomed into.
+    public static let zoomedStallLimit = 20
+    /// The most violations explained (and pinned); the rest are counted.
+    public static let listedViolationLimit = 500
+    /// Buckets (pixels) per window.
+    public static let defaultBuckets = 1000
+
+    /// The analysis.
+    public let analysis: TraceAnalysis
+    /// The filled windows.
+    public let canvas: TimelineCanvas
+    /// The trace's symbols, to name what the buckets hold.
+    public let symbols: SymbolTable
+    /// The options the analysis ran with.
+    public let options: AnalysisOptions
+
+    /// Reads and analyses the trace at `path` twice and fills the timeline.
+    public static func make(
+        path: String, options: AnalysisOptions, buckets: Int = defaultBuckets
+    ) throws(TraceError) -> TraceHTMLReport {
+        guard path != "-" else {
+            throw TraceError(.io, file: path, "the HTML report reads the trace twice; name a file, not standard input")
+        }
+        var first = try TraceFile.open(path: path)
+        var range = TimelineRange()
+        let analysis = try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range)
+        var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets))
+        var second = try TraceFile.open(path: path)
+        _ = try LifecycleTimeline.analyze(&second, path: path, options: options, into: &canvas)
+        return TraceHTMLReport(analysis: analysis, canvas: canvas, symbols: second.symbols, options: options)
+    }
+
+    /// Builds a report from an analysis and a filled canvas.
+    public init(analysis: TraceAnalysis, canvas: TimelineCanvas, symbols: SymbolTable, options: AnalysisOptions) {
+        self.analysis = analysis
+        self.canvas = canvas
+        self.symbols = symbols
+        self.options = options
+    }
+
+    /// The windows of `analysis`: the whole trace, each launch window, each stall (with margins).
+    public static func windows(for analysis: TraceAnalysis, range: TimelineRange, buckets: Int) -> [TimelineWindow] {
+        var start = range.start
+        var end = range.end
+        for lifetime in analysis.lifetimes {
+            for time in [lifetime.launch.timestamp, lifetime.end.timestamp].compactMap({ $0 }) {
+                start = min(start ?? time, time)
+                end = max(end ?? time, time)
+            }
+        }
+        guard let start, let end else { return [] }
+        var windows = [TimelineWindow(title: "Whole trace", anchor: "timeline", start: start, end: end, origin: start, buckets: buckets)]
+        var launches = 0
+        var stalls = 0
+        for lifetime in analysis.lifetimes {
+            if let launch = lifetime.launch.timestamp, launches < zoomedLaunchLimit {
+                launches += 1
+                let close = lifetime.launch.duration.map { launch + $0 } ?? lifetime.end.timestamp
+                let margin = max(1_000_000, (close - launch) / 20)
+                windows.append(TimelineWindow(
+                    title: "Launch of lifetime \(lifetime.index + 1)", anchor: HTMLText.anchor("launch", lifetime.index + 1),
+                    start: launch - margin, end: close + margin, origin: launch, buckets: buckets))
+            }
+            for stall in lifetime.stalls {
+                stalls += 1
+                guard stalls <= zoomedStallLimit else { continue }
+                let margin = max(1_000_000, stall.duration / 5)
+                windows.append(TimelineWindow(
+                    title: "Stall \(stalls)", anchor: HTMLText.anchor("stall", stalls),
+                    start: stall.start - margin, end: stall.start + stall.duration + margin,
+                    origin: lifetime.launch.timestamp ?? stall.start, buckets: buckets))
+            }
+        }
+        return windows
+    }
+
+    /// The page.
+    public var html: String {
+        let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit)
+        let text = TraceReport(analysis: analysis, options: options)
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)</style>\n</head>\n<body>\n"
+        out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
+        out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
+            + "\(plural(analysis.errors.count, "error")), \(plural(analysis.warnings.count, "warning")).</p>\n"
+        if !analysis.metadata.isEmpty {
+            out += "<table class=\"meta\">\n"
+            for field in analysis.metadata.fields {
+                out += "<tr><th>\(HTMLText.escape(field.key))</th><td>\(HTMLText.escape(field.value))</td></tr>\n"
+            }
+            out += "</table>\n"
+        }
+        for issue in analysis.issues { out += "<p class=\"note\">Note: \(HTMLText.escape(issue.description))</p>\n" }
+        out += HTMLStyle.legend
+        for (index, window) in canvas.windows.enumerated() {
+            let level = index == 0 ? "h2" : "h3"
+            let origin = index == 0 ? "time since the first event" : "time since the launch"
+            out += "<\(level) id=\"\(window.anchor)\">\(HTMLText.escape(window.title))</\(level)>\n"
+            out += "<p class=\"axis-note\">\(AxisFormat.duration(window.end - window.start)) shown, "
+                + "\(AxisFormat.duration(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
+            out += "<div class=\"scroll\">"
+            out += TimelineSVG(
+                window: window, canvas: canvas, overlay: overlay, symbols: symbols,
+                labelMilestones: window.anchor.hasPrefix("launch")
+            ).rendered
+            out += "</div>\n"
+        }
+        out += lifetimeTables(text)
+        out += "</body>\n</html>\n"
+        return out
+    }
+
+    private func lifetimeTables(_ text: TraceReport) -> String {
+        var out = ""
+        var stallNumber = 0
+        let listed = Array(analysis.violations.prefix(Self.listedViolationLimit).enumerated())
+        for lifetime in analysis.lifetimes {
+            out += "<h2 id=\"lifetime-\(lifetime.index + 1)\">Lifetime \(lifetime.index + 1): "
+                + "\(HTMLText.escape(text.launchTitle(lifetime.launch)))</h2>\n<table>\n"
+            for (label, value) in text.launchRows(lifetime) {
+                out += "<tr><th>\(HTMLText.escape(label))</th><td>\(HTMLText.escape(value))</td></tr>\n"
+            }
+            out += "<tr><th>Time in states (\(lifetime.timeInStates.view.rawValue) view)</th>"
+                + "<td>\(HTMLText.escape(text.statesText(lifetime.timeInStates)))</td></tr>\n"
+            out += "<tr><th>End</th><td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n</table>\n"
+            out += "<h3>Stalls (&gt;= \(TimeFormat.duration(options.stallThreshold)))</h3>\n"
+            if lifetime.stalls.isEmpty {
+                out += "<p>None.</p>\n"
+            } else {
+                out += "<table>\n<tr><th>#</th><th>start</th><th>duration</th><th>blame</th></tr>\n"
+                for stall in lifetime.stalls {
+                    stallNumber += 1
+                    let number = stallNumber <= Self.zoomedStallLimit
+                        ? "<a href=\"#stall-\(stallNumber)\">\(stallNumber)</a>" : String(stallNumber)
+                    out += "<tr><td>\(number)</td><td>\(HTMLText.escape(text.stallStart(stall)))</td>"
+                        + "<td>\(TimeFormat.duration(stall.duration))\(stall.unfinished ? " (unfinished)" : "")</td>"
+                        + "<td>\(HTMLText.escape(text.blameText(stall)))</td></tr>\n"
+                }
+                out += "</table>\n"
+            }
+            out += "<h3>How it ended</h3>\n<ul>\n"
+            for fact in lifetime.end.facts { out += "<li>\(HTMLText.escape(fact))</li>\n" }
+            out += "</ul>\n<h3>Violations</h3>\n"
+            let mine = listed.filter { $0.element.lifetime == lifetime.index }
+            let total = analysis.violations.count { $0.lifetime == lifetime.index }
+            if total == 0 { out += "<p>None.</p>\n" }
+            if !mine.isEmpty { out += "<ol class=\"violations\">\n" }
+            for (index, violation) in mine {
+                out += "<li id=\"violation-\(index + 1)\" value=\"\(index + 1)\"><span class=\"\(violation.severity.rawValue)\">"
+                    + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> at \(HTMLText.escape(violation.when)): "
+                    + "\(HTMLText.escape(violation.message))\n<ul>\n"
+                for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
+                out += "</ul>\n<p class=\"fact\">Why: \(HTMLText.escape(violation.fact.description))</p></li>\n"
+            }
+            if !mine.isEmpty { out += "</ol>\n" }
+            if total > mine.count {
+                out += "<p class=\"note\">\(total - mine.count) more violations in this lifetime are not listed "
+                    + "(the page explains the first \(Self.listedViolationLimit)); see the text or JSON report.</p>\n"
+            }
+        }
+        return out
+    }
+}
+
+/// `count` and `noun`, with an `s` unless the count is one.
+func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The Mann-Whitney U test of two independent samples, two-sided, as SciPy's
+/// `scipy.stats.mannwhitneyu(x, y)` computes it with its defaults.
+///
+/// - U is the first sample's statistic: the number of pairs (x, y) with x > y, ties counting a half.
+/// - With no ties and a sample of at most 8 values, the p-value is exact (the permutation
+///   distribution of U, from the Gaussian binomial coefficient). Otherwise it is the normal
+///   approximation with tie correction and continuity correction:
+///   z = (max(U, n1 n2 - U) - n1 n2 / 2 - 0.5) / sqrt(n1 n2 / 12 ((n + 1) - sum(t^3 - t) / (n (n - 1)))),
+///   where t are the sizes of the groups of tied values; p = 2 P(Z >= z), at most 1.
+/// - The effect size is Cliff's delta, P(x > y) - P(x < y) = 2 U / (n1 n2) - 1 (equal to the
+///   rank-biserial correlation): from -1 (every x below every y) to 1 (every x above).
+public struct MannWhitneyU: Sendable, Hashable {
+    /// Whether the p-value is exact or from the normal approximation.
+    public enum Method: String, Sendable, Hashable {
+        /// The permutation distribution of U.
+        case exact
+        /// The normal approximation with tie and continuity corrections.
+        case asymptotic
+    }
+
+    /// The first sample's U statistic.
+    public let u: Double
+    /// The two-sided p-value.
+    public let p: Double
+    /// Cliff's delta of the first sample against the second.
+    public let cliffsDelta: Double
+    /// How the p-value was computed.
+    public let method: Method
+
+    /// Tests `x` against `y`; nil when either is empty.
+    public init?(_ x: [Double], _ y: [Double]) {
+        let n1 = x.count
+        let n2 = y.count
+        guard n1 > 0, n2 > 0 else { return nil }
+        let pooled = (x.map { ($0, 0) } + y.map { ($0, 1) }).sorted { $0.0 < $1.0 }
+        var rankSumX = 0.0
+        var tieTerm = 0.0
+        var start = 0
+        while start < pooled.count {
+            var end = start
+            while end + 1 < pooled.count && pooled[end + 1].0 == pooled[start].0 { end += 1 }
+            let rank = Double(start + end + 2) / 2
+            let tied = Double(end - start + 1)
+            tieTerm += tied * tied * tied - tied
+            for index in start...end where pooled[index].1 == 0 { rankSumX += rank }
+            start = end + 1
+        }
+        let product = Double(n1 * n2)
+        let u1 = rankSumX - Double(n1 * (n1 + 1)) / 2
+        u = u1
+        cliffsDelta = 2 * u1 / product - 1
+        let larger = max(u1, product - u1)
+        if tieTerm == 0 && (n1 <= 8 || n2 <= 8) {
+            method = .exact
+            p = min(1, 2 * Self.exactSurvival(Int(larger.rounded()), min(n1, n2), max(n1, n2)))
+        } else {
+            method = .asymptotic
+            let n = Double(n1 + n2)
+            let sigma = (product / 12 * ((n + 1) - tieTerm / (n * (n - 1)))).squareRoot()
+            let z = sigma > 0 ? (larger - product / 2 - 0.5) / sigma : 0
+            p = min(1, 2 * Self.normalSurvival(z))
+        }
+    }
+
+    /// P(Z >= z) for a standard normal Z.
+    static func normalSurvival(_ z: Double) -> Double { 0.5 * erfc(z / 2.0.squareRoot()) }
+
+    /// P(U >= u) under the null hypothesis for samples of `m` <= `n` values: the coefficients of
+    /// the Gaussian binomial [m + n choose m]_q, built as the product over i = 1...m of
+    /// (1 - q^(n + i)) / (1 - q^i), divided by C(m + n, m).
+    static func exactSurvival(_ u: Int, _ m: Int, _ n: Int) -> Double {
+        let degree = m * n
+        guard u > 0 else { return 1 }
+        guard u <= degree else { return 0 }
+        var coefficients = Array(repeating: 0.0, count: degree + 1)
+        coefficients[0] = 1
+        var reached = 0
+        for i in 1...m {
+            // Multiply by (1 - q^(n + i)), then divide by (1 - q^i): a running sum with stride i.
+            let shift = n + i
+            reached = min(degree, reached + shift)
+            if shift <= reached {
+                for power in stride(from: reached, through: shift, by: -1) {
+                    coefficients[power] -= coefficients[power - shift]
+                }
+            }
+            if i <= reached {
+                for power in i...reached { coefficients[power] += coefficients[power - i] }
+            }
+        }
+        let total = coefficients.reduce(0, +)
+        var tail = 0.0
+        for power in u...degree { tail += coefficients[power] }
+        return tail / total
+    }
+}

@@ -1,0 +1,71 @@
+import LifecycleModel
+
+/// A number measured in every run, compared across runs: each has a key (`launch.cold`,
+/// `stalls.count`, ...) and yields samples from a run's facts.
+public struct RunMetric: Sendable, Hashable {
+    /// How the samples are written.
+    public enum Unit: String, Sendable, Hashable {
+        /// Nanoseconds, written as durations.
+        case duration
+        /// Plain counts.
+        case count
+    }
+
+    /// The key used in reports and budgets.
+    public let key: String
+    /// What it measures, in words.
+    public let summary: String
+    /// The samples' unit.
+    public let unit: Unit
+    let samples: @Sendable (RunFacts) -> [Double]
+
+    public static func == (lhs: RunMetric, rhs: RunMetric) -> Bool { lhs.key == rhs.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    /// The samples of `runs`, in run order.
+    public func samples(_ runs: [RunFacts]) -> [Double] { runs.flatMap(samples) }
+
+    /// Launch duration of the lifetimes of `kind` (one sample per finished launch window).
+    public static func launch(_ kind: LaunchKind) -> RunMetric {
+        RunMetric(key: "launch.\(kind.rawValue)", summary: "\(kind.rawValue) launch duration", unit: .duration) { run in
+            run.lifetimes.compactMap { $0.kind == kind ? $0.launchDuration.map(Double.init) : nil }
+        }
+    }
+
+    /// Main-thread busy time in the launch window of the lifetimes of `kind`.
+    public static func busy(_ kind: LaunchKind) -> RunMetric {
+        RunMetric(key: "launch.\(kind.rawValue).busy", summary: "\(kind.rawValue) launch, main thread busy in window", unit: .duration) { run in
+            run.lifetimes.compactMap { $0.kind == kind ? Double($0.busyInWindow) : nil }
+        }
+    }
+
+    /// Stalls per lifetime.
+    public static let stallCount = RunMetric(key: "stalls.count", summary: "stalls per lifetime", unit: .count) { run in
+        run.lifetimes.map { Double($0.stalls.count) }
+    }
+
+    /// Each stall's duration.
+    public static let stallDuration = RunMetric(key: "stalls.duration", summary: "stall duration", unit: .duration) { run in
+        run.lifetimes.flatMap { $0.stalls.map(Double.init) }
+    }
+
+    /// Violations per trace.
+    public static let violationCount = RunMetric(key: "violations.count", summary: "violations per trace", unit: .count) { run in
+        [Double(run.violations.reduce(0) { $0 + $1.count })]
+    }
+
+    /// Every metric, in report order.
+    public static let all: [RunMetric] =
+        LaunchKind.allCases.map(launch) + LaunchKind.allCases.map(busy) + [stallCount, stallDuration, violationCount]
+
+    /// The metric with `key`, if there is one.
+    public static func named(_ key: String) -> RunMetric? { all.first { $0.key == key } }
+
+    /// `value` in the metric's unit: a duration (`312 ms`) or a count (`1.5`).
+    public func format(_ value: Double) -> String {
+        switch unit {
+        case .duration: AxisFormat.duration(Int64(value.rounded()))
+        case .count: AxisFormat.decimal(value)
+        }
+    }
+}

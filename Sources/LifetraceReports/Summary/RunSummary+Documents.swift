@@ -1,0 +1,111 @@
+import LifecycleModel
+import LifetraceAnalysis
+
+extension RunSummary {
+    /// The JSON form: `{"traces": n, "lifetimes": n, "events": n, "launch": {kind: stats},
+    /// "busyInWindow": {kind: stats}, "stalls": {"perLifetime": stats, "duration": stats},
+    /// "violations": [{"rule", "severity", "count", "traces"}], "endings": {kind: n}}`, durations
+    /// in nanoseconds (see docs/REPORTS.md).
+    public var json: String {
+        func stats(_ row: DistributionRow) -> JSONValue {
+            var members = [JSONMember("n", .int(Int64(row.distribution.count)))]
+            for column in Self.columns {
+                let value = column.value(row.distribution)
+                members.append(JSONMember(column.title, value.map { row.metric.unit == .duration ? .int(Int64($0.rounded())) : .number($0) } ?? .null))
+            }
+            return .object(members)
+        }
+        let document = JSONValue.object([
+            JSONMember("traces", .int(Int64(runs.count))),
+            JSONMember("lifetimes", .int(Int64(lifetimeCount))),
+            JSONMember("events", .int(Int64(eventCount))),
+            JSONMember("launch", .object(launchRows.map { JSONMember($0.label, stats($0)) })),
+            JSONMember("busyInWindow", .object(busyRows.map { JSONMember($0.label, stats($0)) })),
+            JSONMember("stalls", .object([
+                JSONMember("perLifetime", stats(stallRows[0])), JSONMember("duration", stats(stallRows[1])),
+            ])),
+            JSONMember("violations", .array(ruleRows.map {
+                .object([
+                    JSONMember("rule", .string($0.rule.id)), JSONMember("severity", .string($0.rule.severity.rawValue)),
+                    JSONMember("count", .int(Int64($0.count))), JSONMember("traces", .array($0.traces.map(JSONValue.string))),
+                ])
+            })),
+            JSONMember("endings", .object(endings.map { JSONMember($0.kind.rawValue, .int(Int64($0.count))) })),
+        ])
+        return document.rendered(indent: 2) + "\n"
+    }
+
+    /// The HTML form: the text tables, and a histogram (inline SVG) per launch kind and for stall
+    /// durations.
+    public var html: String {
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Lifetrace summary</title>\n"
+        out += "<style>\n\(HTMLStyle.sheet)</style>\n</head>\n<body>\n<h1>Lifetrace summary</h1>\n"
+        out += "<p>\(HTMLText.escape(headline)).</p>\n"
+        let header = ["", "n"] + Self.columns.map(\.title)
+        out += "<h2>Launch duration by kind</h2>\n" + htmlTable(header, launchRows.map(cells))
+        for row in launchRows where row.distribution.count > 0 {
+            out += "<h3>\(HTMLText.escape(row.label)) launches</h3>\n" + Histogram(row: row).svg
+        }
+        out += "<h2>Main thread busy in the launch window</h2>\n" + htmlTable(header, busyRows.map(cells))
+        out += "<h2>Stalls</h2>\n" + htmlTable(header, stallRows.map(cells))
+        if stallRows[1].distribution.count > 0 { out += Histogram(row: stallRows[1]).svg }
+        out += "<h2>Violations by rule</h2>\n"
+        if ruleRows.isEmpty {
+            out += "<p>None.</p>\n"
+        } else {
+            out += "<table>\n<tr><th>rule</th><th>severity</th><th>count</th><th>traces</th></tr>\n"
+            for row in ruleRows {
+                out += "<tr><td><code>\(row.rule.id)</code></td><td class=\"\(row.rule.severity.rawValue)\">\(row.rule.severity.rawValue)</td>"
+                    + "<td class=\"num\">\(row.count)</td><td>"
+                    + row.traces.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ") + "</td></tr>\n"
+            }
+            out += "</table>\n"
+        }
+        out += "<h2>Endings</h2>\n<ul>\n"
+        for ending in endings { out += "<li>\(ending.count) \(HTMLText.escape(Self.phrase(ending.kind)))</li>\n" }
+        out += "</ul>\n</body>\n</html>\n"
+        return out
+    }
+}
+
+/// An HTML table with a header row; every cell escaped.
+func htmlTable(_ header: [String], _ rows: [[String]]) -> String {
+    var out = "<table>\n<tr>" + header.map { "<th>\(HTMLText.escape($0))</th>" }.joined() + "</tr>\n"
+    for row in rows {
+        out += "<tr>" + row.enumerated().map { index, cell in
+            index == 0 ? "<td>\(HTMLText.escape(cell))</td>" : "<td class=\"num\">\(HTMLText.escape(cell))</td>"
+        }.joined() + "</tr>\n"
+    }
+    return out + "</table>\n"
+}
+
+/// A histogram of a distribution as inline SVG: equal-width bins from the minimum to the
+/// maximum, each bar titled with its range and count.
+struct Histogram {
+    static let bins = 20
+    static let width = 600
+    static let height = 140
+
+    let row: RunSummary.DistributionRow
+
+    var svg: String {
+        let (lower, binWidth, counts) = row.distribution.histogram(bins: Self.bins)
+        let tallest = max(1, counts.max() ?? 1)
+        let barWidth = Self.width / Self.bins
+        let plotHeight = Self.height - 30
+        var out = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.width + 20)\" height=\"\(Self.height)\" role=\"img\">"
+            + "<title>\(HTMLText.escape(row.metric.summary)) histogram</title>\n"
+        for (index, count) in counts.enumerated() where count > 0 {
+            let barHeight = max(1, plotHeight * count / tallest)
+            let from = lower + Double(index) * binWidth
+            out += "<rect class=\"bar\" x=\"\(10 + index * barWidth)\" y=\"\(10 + plotHeight - barHeight)\" width=\"\(barWidth - 2)\" "
+                + "height=\"\(barHeight)\"><title>\(row.metric.format(from)) to \(row.metric.format(from + binWidth)): \(count)</title></rect>\n"
+        }
+        out += "<line class=\"tick\" x1=\"10\" y1=\"\(10 + plotHeight)\" x2=\"\(10 + Self.width)\" y2=\"\(10 + plotHeight)\" style=\"stroke:#999\"/>\n"
+        if let low = row.distribution.min, let high = row.distribution.max {
+            out += "<text class=\"axis\" x=\"10\" y=\"\(Self.height - 6)\">\(row.metric.format(low))</text>"
+                + "<text class=\"axis\" x=\"\(Self.width + 10)\" y=\"\(Self.height - 6)\" text-anchor=\"end\">\(row.metric.format(high))</text>\n"
+        }
+        return out + "</svg>\n"
+    }
+}

@@ -1,0 +1,49 @@
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// The windows of an HTML timeline, filled from one replay: every span goes to each window it
+/// touches. A ``TimelineSink``; memory is windows x rows x buckets.
+public struct TimelineCanvas: TimelineSink, Sendable {
+    /// The windows, in the order they are drawn.
+    public private(set) var windows: [TimelineWindow]
+    /// The trace's scenes in order of appearance (the first ``TimelineRow/sceneRows`` get rows).
+    public private(set) var scenes: [Symbol] = []
+    /// How many spans were recorded.
+    public private(set) var spanCount = 0
+
+    /// A canvas drawing into `windows`.
+    public init(windows: [TimelineWindow]) {
+        self.windows = windows
+    }
+
+    /// Folds `span` into every window it touches.
+    public mutating func record(_ span: TimelineSpan) {
+        spanCount &+= 1
+        var slot = 0
+        if case .sceneState(let scene) = span.lane {
+            if let index = scenes.firstIndex(of: scene) {
+                slot = index
+            } else {
+                slot = scenes.count
+                if scenes.count < TimelineRow.sceneRows { scenes.append(scene) }
+            }
+        }
+        let row = TimelineRow.row(for: span.lane, sceneSlot: slot)
+        for index in windows.indices where windows[index].overlaps(span.start, span.end) {
+            if TimelineRow.isState(row) {
+                windows[index].addState(row: row, code: span.value, from: span.start, to: span.end)
+            } else if TimelineRow.isInstant(row) {
+                windows[index].addInstant(row: row, name: span.name, at: span.start)
+            } else {
+                windows[index].addInterval(row: row, name: span.name, from: span.start, to: span.end)
+            }
+        }
+    }
+
+    /// The label of scene row `slot`.
+    public func sceneLabel(_ slot: Int, symbols: SymbolTable) -> String {
+        guard slot < scenes.count else { return "" }
+        let name = symbols.string(scenes[slot]) ?? "(unnamed)"
+        return slot == TimelineRow.sceneRows - 1 ? "scene \(name) and later" : "scene \(name)"
+    }
+}

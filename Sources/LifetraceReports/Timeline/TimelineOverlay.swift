@@ -1,0 +1,68 @@
+import LifetraceAnalysis
+
+/// What the analysis found, drawn over a timeline: launch windows with their milestones,
+/// stalls, and violations, each with the anchor of its explanation in the document.
+public struct TimelineOverlay: Sendable {
+    /// A launch window and its milestones (absolute times, ns).
+    public struct Launch: Sendable {
+        /// When the launch happened.
+        public var start: Int64
+        /// When the window closed, or the lifetime's end when it never did.
+        public var end: Int64
+        /// Milestone names and times.
+        public var milestones: [(name: String, time: Int64)]
+    }
+
+    /// Something pinned at a time range, linking to `anchor`.
+    public struct Pin: Sendable {
+        /// Start (ns on the trace's clock).
+        public var start: Int64
+        /// End (equal to start for an instant).
+        public var end: Int64
+        /// A one-line description (escaped when drawn).
+        public var label: String
+        /// The fragment it links to (without `#`).
+        public var anchor: String
+    }
+
+    /// The launch windows.
+    public var launches: [Launch] = []
+    /// The stalls.
+    public var stalls: [Pin] = []
+    /// The violations.
+    public var violations: [Pin] = []
+
+    /// The overlay of `analysis`; `listedViolations` is how many violations the document explains
+    /// (later ones are not pinned).
+    public init(analysis: TraceAnalysis, listedViolations: Int) {
+        var stallNumber = 0
+        for lifetime in analysis.lifetimes {
+            if let start = lifetime.launch.timestamp {
+                let end = lifetime.launch.duration.map { start + $0 } ?? lifetime.end.timestamp
+                let milestones = lifetime.launch.milestones
+                let named: [(String, Int64?)] = [
+                    ("willFinishLaunching", milestones.willFinishLaunching),
+                    ("didFinishLaunching returned", milestones.didFinishLaunchingEnd),
+                    ("first active", milestones.firstActive), ("first frame", milestones.firstFrame),
+                ]
+                launches.append(Launch(
+                    start: start, end: end,
+                    milestones: named.compactMap { entry in entry.1.map { (entry.0, start + $0) } }))
+            }
+            for stall in lifetime.stalls {
+                stallNumber += 1
+                stalls.append(Pin(
+                    start: stall.start, end: stall.start + stall.duration,
+                    label: "stall \(TimeFormat.duration(stall.duration))"
+                        + (stall.blame.first.map { " in \($0.name)" } ?? ""),
+                    anchor: HTMLText.anchor("stall", stallNumber)))
+            }
+        }
+        for (index, violation) in analysis.violations.prefix(listedViolations).enumerated() {
+            violations.append(Pin(
+                start: violation.timestamp, end: violation.timestamp,
+                label: "\(violation.severity.rawValue) \(violation.rule.id) at \(violation.when)",
+                anchor: HTMLText.anchor("violation", index + 1)))
+        }
+    }
+}

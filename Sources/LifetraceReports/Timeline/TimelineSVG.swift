@@ -1,0 +1,248 @@
+import LifetraceFormat
+
+/// Draws a ``TimelineWindow`` as inline SVG: a time axis in human units, a row per lane with
+/// runs of equal buckets merged into one rectangle each, and the overlay (launch window,
+/// milestones, stalls, violation pins linking to their explanations). Colours come from the
+/// document's style sheet (classes `s0`...`s5` for states, `busy`, `cb`, `sp`, `task`, ...).
+public struct TimelineSVG {
+    /// Width of the label column (px).
+    public static let labelWidth = 180
+    /// Height of one row (px).
+    public static let rowHeight = 16
+    /// Height of the axis band at the top (px).
+    public static let axisHeight = 30
+
+    let window: TimelineWindow
+    let canvas: TimelineCanvas
+    let overlay: TimelineOverlay
+    let symbols: SymbolTable
+    let labelMilestones: Bool
+
+    /// A drawing of `window` (one of `canvas`'s) with `overlay`; `labelMilestones` writes the
+    /// milestone names on the axis (for zoomed launch windows).
+    public init(
+        window: TimelineWindow, canvas: TimelineCanvas, overlay: TimelineOverlay, symbols: SymbolTable,
+        labelMilestones: Bool
+    ) {
+        self.window = window
+        self.canvas = canvas
+        self.overlay = overlay
+        self.symbols = symbols
+        self.labelMilestones = labelMilestones
+    }
+
+    /// The rows drawn: the system, app and busy rows always, the others when they hold something.
+    var rows: [Int] {
+        (0..<TimelineRow.count).filter {
+            $0 == TimelineRow.system || $0 == TimelineRow.app || $0 == TimelineRow.busy || window.isUsed($0)
+        }
+    }
+
+    /// The SVG element.
+    public var rendered: String {
+        let rows = self.rows
+        let width = Self.labelWidth + window.buckets + 10
+        let height = Self.axisHeight + rows.count * Self.rowHeight + 4
+        var out = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
+            + "viewBox=\"0 0 \(width) \(height)\" role=\"img\">\n"
+        out += "<title>\(HTMLText.escape(window.title))</title>\n"
+        let plotTop = Self.axisHeight
+        let plotBottom = plotTop + rows.count * Self.rowHeight
+        drawLaunches(into: &out, top: plotTop, bottom: plotBottom)
+        drawAxis(into: &out, bottom: plotBottom)
+        for (position, row) in rows.enumerated() {
+            let y = plotTop + position * Self.rowHeight
+            out += "<text class=\"lane\" x=\"4\" y=\"\(y + 12)\">\(HTMLText.escape(label(row)))</text>\n"
+            if TimelineRow.isState(row) {
+                drawStates(row: row, y: y, into: &out)
+            } else if TimelineRow.isInstant(row) {
+                drawInstants(row: row, y: y, into: &out)
+            } else {
+                drawCoverage(row: row, y: y, into: &out)
+            }
+            if row == TimelineRow.busy { drawStalls(y: y, into: &out) }
+        }
+        drawViolations(into: &out, bottom: plotBottom)
+        out += "</svg>\n"
+        return out
+    }
+
+    func label(_ row: Int) -> String {
+        switch row {
+        case TimelineRow.system: return "system view"
+        case TimelineRow.app: return "app view"
+        case TimelineRow.busy: return "main thread busy"
+        case TimelineRow.task: return "background tasks"
+        case TimelineRow.mark: return "marks"
+        case TimelineRow.frame: return "frames"
+        case TimelineRow.firstScene..<TimelineRow.busy:
+            return canvas.sceneLabel(row - TimelineRow.firstScene, symbols: symbols)
+        case TimelineRow.firstCallback..<TimelineRow.firstSignpost:
+            let depth = row - TimelineRow.firstCallback
+            return depth == TimelineRow.callbackRows - 1 ? "callbacks, depth \(depth)+" : "callbacks, depth \(depth)"
+        default:
+            let depth = row - TimelineRow.firstSignpost
+            return depth == TimelineRow.signpostRows - 1 ? "signposts, depth \(depth)+" : "signposts, depth \(depth)"
+        }
+    }
+
+    /// The x coordinate of time `t`, clamped to the plot.
+    func x(_ t: Int64) -> Int {
+        let position = Double(t - window.start) / window.bucketWidth
+        return Self.labelWidth + max(0, min(window.buckets, Int(position.rounded(.down))))
+    }
+
+    func time(_ t: Int64) -> String { AxisFormat.offset(t - window.origin) }
+
+    private func drawStates(row: Int, y: Int, into out: inout String) {
+        var index = 0
+        while index < window.buckets {
+            guard let code = window.dominantState(row: row, bucket: index) else {
+                index += 1
+                continue
+            }
+            var last = index
+            while last + 1 < window.buckets && window.dominantState(row: row, bucket: last + 1) == code { last += 1 }
+            let name = StateName.name(code, row: row)
+            let from = window.start + Int64(Double(index) * window.bucketWidth)
+            let to = window.start + Int64(Double(last + 1) * window.bucketWidth)
+            out += "<rect class=\"s\(code)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" width=\"\(last - index + 1)\" "
+                + "height=\"\(Self.rowHeight - 4)\"><title>\(name) \(time(from)) to \(time(to))</title></rect>\n"
+            index = last + 1
+        }
+    }
+
+    /// Coverage in four levels; a run of buckets of one level is one rectangle.
+    private func drawCoverage(row: Int, y: Int, into out: inout String) {
+        let kind = row == TimelineRow.busy ? "busy" : (row == TimelineRow.task ? "task"
+            : (row < TimelineRow.firstSignpost ? "cb" : "sp"))
+        let noun = row == TimelineRow.busy ? "busy intervals" : (row == TimelineRow.task ? "background tasks"
+            : (row < TimelineRow.firstSignpost ? "callbacks" : "signposts"))
+        func level(_ bucket: Int) -> Int {
+            let coverage = window.coverage(row: row, bucket: bucket)
+            if coverage <= 0 { return window.count(row: row, bucket: bucket) > 0 ? 1 : 0 }
+            return 1 + min(3, Int(coverage * 4))
+        }
+        var index = 0
+        while index < window.buckets {
+            let current = level(index)
+            guard current > 0 else {
+                index += 1
+                continue
+            }
+            var last = index
+            var count = window.count(row: row, bucket: index)
+            var longest = window.longestDuration(row: row, bucket: index)
+            var name = window.name(row: row, bucket: index)
+            while last + 1 < window.buckets && level(last + 1) == current {
+                last += 1
+                count += window.count(row: row, bucket: last)
+                let duration = window.longestDuration(row: row, bucket: last)
+                if duration > longest {
+                    longest = duration
+                    name = window.name(row: row, bucket: last)
+                }
+            }
+            var title = "\(count) \(noun) from \(time(window.start + Int64(Double(index) * window.bucketWidth)))"
+            if longest >= 0 {
+                let named = name.isNone ? "" : (symbols.string(name).map { HTMLText.escape($0) + " " } ?? "")
+                title += "; longest \(named)\(AxisFormat.duration(longest))"
+            }
+            out += "<rect class=\"\(kind) o\(current)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" "
+                + "width=\"\(last - index + 1)\" height=\"\(Self.rowHeight - 4)\"><title>\(title)</title></rect>\n"
+            index = last + 1
+        }
+    }
+
+    private func drawInstants(row: Int, y: Int, into out: inout String) {
+        let kind = row == TimelineRow.mark ? "mark" : "frame"
+        var index = 0
+        while index < window.buckets {
+            guard window.count(row: row, bucket: index) > 0 else {
+                index += 1
+                continue
+            }
+            var last = index
+            var count = window.count(row: row, bucket: index)
+            while last + 1 < window.buckets && window.count(row: row, bucket: last + 1) > 0 {
+                last += 1
+                count += window.count(row: row, bucket: last)
+            }
+            let first = window.name(row: row, bucket: index)
+            let named = first.isNone ? "" : (symbols.string(first).map { ", first " + HTMLText.escape($0) } ?? "")
+            out += "<rect class=\"\(kind)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" width=\"\(last - index + 1)\" "
+                + "height=\"\(Self.rowHeight - 4)\"><title>\(count) \(kind)s\(named)</title></rect>\n"
+            index = last + 1
+        }
+    }
+
+    private func drawStalls(y: Int, into out: inout String) {
+        var lastX = -1
+        for stall in overlay.stalls where window.overlaps(stall.start, stall.end) {
+            let from = x(stall.start)
+            guard from > lastX else { continue }
+            let to = max(from + 2, x(stall.end))
+            lastX = to
+            out += "<a href=\"#\(stall.anchor)\"><rect class=\"stall\" x=\"\(from)\" y=\"\(y)\" width=\"\(to - from)\" "
+                + "height=\"\(Self.rowHeight)\"><title>\(HTMLText.escape(stall.label))</title></rect></a>\n"
+        }
+    }
+
+    private func drawLaunches(into out: inout String, top: Int, bottom: Int) {
+        for launch in overlay.launches where window.overlaps(launch.start, launch.end) {
+            let from = x(launch.start)
+            let to = max(from + 1, x(launch.end))
+            out += "<rect class=\"launch\" x=\"\(from)\" y=\"\(top - 6)\" width=\"\(to - from)\" height=\"\(bottom - top + 6)\">"
+                + "<title>launch window \(time(launch.start)) to \(time(launch.end))</title></rect>\n"
+            for (position, milestone) in launch.milestones.enumerated() where window.overlaps(milestone.time, milestone.time) {
+                let at = x(milestone.time)
+                out += "<line class=\"milestone\" x1=\"\(at)\" y1=\"\(top - 6)\" x2=\"\(at)\" y2=\"\(bottom)\">"
+                    + "<title>\(milestone.name) \(time(milestone.time))</title></line>\n"
+                if labelMilestones {
+                    out += "<text class=\"milestone\" x=\"\(at + 2)\" y=\"\(top - 8 - (position % 2) * 9)\">"
+                        + "\(milestone.name)</text>\n"
+                }
+            }
+        }
+    }
+
+    /// Ticks at a round step (1, 2 or 5 times a power of ten) giving about ten labels.
+    private func drawAxis(into out: inout String, bottom: Int) {
+        let span = window.end - window.start
+        let step = AxisFormat.step(for: span, ticks: 10)
+        let originOffset = window.start - window.origin
+        var tick = (originOffset / step) * step
+        if tick < originOffset { tick += step }
+        let y = labelMilestones ? 8 : 12
+        while tick <= originOffset + span {
+            let at = x(window.origin + tick)
+            out += "<line class=\"tick\" x1=\"\(at)\" y1=\"\(y + 2)\" x2=\"\(at)\" y2=\"\(bottom)\"/>"
+                + "<text class=\"axis\" x=\"\(at + 2)\" y=\"\(y)\">\(AxisFormat.offset(tick))</text>\n"
+            tick += step
+        }
+    }
+
+    private func drawViolations(into out: inout String, bottom: Int) {
+        var lastX = -10
+        var pending: (x: Int, pins: [TimelineOverlay.Pin])?
+        func flush(_ group: (x: Int, pins: [TimelineOverlay.Pin])?, into out: inout String) {
+            guard let group, let first = group.pins.first else { return }
+            let more = group.pins.count > 1 ? " (and \(group.pins.count - 1) more here)" : ""
+            out += "<a href=\"#\(first.anchor)\"><path class=\"pin\" d=\"M\(group.x),\(Self.axisHeight - 2) l-5,-9 h10 z\">"
+                + "<title>\(HTMLText.escape(first.label))\(more)</title></path></a>"
+                + "<line class=\"pinline\" x1=\"\(group.x)\" y1=\"\(Self.axisHeight - 2)\" x2=\"\(group.x)\" y2=\"\(bottom)\"/>\n"
+        }
+        for pin in overlay.violations where window.overlaps(pin.start, pin.end) {
+            let at = x(pin.start)
+            if var group = pending, at - lastX < 4 {
+                group.pins.append(pin)
+                pending = group
+                continue
+            }
+            flush(pending, into: &out)
+            pending = (at, [pin])
+            lastX = at
+        }
+        flush(pending, into: &out)
+    }
+}

@@ -1,0 +1,157 @@
+import LifetraceFormat
+
+/// One drawn view of a timeline: a time range cut into pixel-sized buckets. Every span that
+/// falls into the range is folded into the buckets it covers: time per state for state rows,
+/// covered time, the number of intervals starting there and the longest one's name for interval
+/// rows, a count and the first name for instants. Memory is rows x buckets, whatever the trace.
+public struct TimelineWindow: Sendable {
+    /// The states a state row distinguishes (codes 0 to 5).
+    static let stateCodes = 6
+
+    /// What the window shows, for headings and anchors.
+    public var title: String
+    /// The anchor of the window's section in the document.
+    public var anchor: String
+    /// The start of the range (ns on the trace's clock).
+    public let start: Int64
+    /// The end of the range (ns).
+    public let end: Int64
+    /// The time shown as zero on the axis (ns on the trace's clock).
+    public var origin: Int64
+    /// How many buckets (pixels) the range is cut into.
+    public let buckets: Int
+    /// Nanoseconds per bucket.
+    public let bucketWidth: Double
+
+    /// Time per state per bucket, `bucket * stateCodes + code`, per state row (empty until used).
+    var stateTime: [[Double]]
+    /// Covered time per bucket, per interval row.
+    var covered: [[Double]]
+    /// Intervals starting (or instants falling) in each bucket, per row.
+    var counts: [[Int32]]
+    /// The longest interval's (or the first instant's) name per bucket, per row.
+    var names: [[Symbol]]
+    /// The longest interval's duration per bucket, per row.
+    var longest: [[Int64]]
+
+    /// A window over `[start, end]` cut into `buckets` buckets.
+    public init(title: String, anchor: String, start: Int64, end: Int64, origin: Int64, buckets: Int) {
+        precondition(buckets > 0, "a window has at least one bucket")
+        self.title = title
+        self.anchor = anchor
+        self.start = start
+        self.end = max(end, start + 1)
+        self.origin = origin
+        self.buckets = buckets
+        bucketWidth = Double(self.end - start) / Double(buckets)
+        stateTime = Array(repeating: [], count: TimelineRow.count)
+        covered = Array(repeating: [], count: TimelineRow.count)
+        counts = Array(repeating: [], count: TimelineRow.count)
+        names = Array(repeating: [], count: TimelineRow.count)
+        longest = Array(repeating: [], count: TimelineRow.count)
+    }
+
+    /// Whether the span `[from, to]` touches the window.
+    @inline(__always)
+    func overlaps(_ from: Int64, _ to: Int64) -> Bool { to >= start && from <= end }
+
+    /// The bucket of time `t`, clamped to the window.
+    @inline(__always)
+    func bucket(_ t: Int64) -> Int {
+        let position = Double(t - start) / bucketWidth
+        return max(0, min(buckets - 1, Int(position)))
+    }
+
+    /// Whether `row` received anything.
+    public func isUsed(_ row: Int) -> Bool { !counts[row].isEmpty }
+
+    /// Folds a state span into `row`.
+    mutating func addState(row: Int, code: UInt8, from: Int64, to: Int64) {
+        prepare(row)
+        if stateTime[row].isEmpty { stateTime[row] = Array(repeating: 0, count: buckets * Self.stateCodes) }
+        let code = Int(min(code, UInt8(Self.stateCodes - 1)))
+        let first = bucket(from)
+        counts[row][first] &+= 1
+        forEachOverlap(from, to) { index, time in stateTime[row][index * Self.stateCodes + code] += time }
+    }
+
+    /// Folds an interval into `row`.
+    mutating func addInterval(row: Int, name: Symbol, from: Int64, to: Int64) {
+        prepare(row)
+        if covered[row].isEmpty { covered[row] = Array(repeating: 0, count: buckets) }
+        let first = bucket(from)
+        counts[row][first] &+= 1
+        let duration = to - from
+        if duration >= longest[row][first] {
+            longest[row][first] = duration
+            names[row][first] = name
+        }
+        forEachOverlap(from, to) { index, time in covered[row][index] += time }
+    }
+
+    /// Folds an instant into `row`.
+    mutating func addInstant(row: Int, name: Symbol, at time: Int64) {
+        prepare(row)
+        let index = bucket(time)
+        if counts[row][index] == 0 { names[row][index] = name }
+        counts[row][index] &+= 1
+    }
+
+    private mutating func prepare(_ row: Int) {
+        guard counts[row].isEmpty else { return }
+        counts[row] = Array(repeating: 0, count: buckets)
+        names[row] = Array(repeating: .none, count: buckets)
+        longest[row] = Array(repeating: -1, count: buckets)
+    }
+
+    /// Calls `body` with each bucket `[from, to]` overlaps and the time of the overlap.
+    @inline(__always)
+    private func forEachOverlap(_ from: Int64, _ to: Int64, _ body: (Int, Double) -> Void) {
+        let low = Double(max(from, start) - start)
+        let high = Double(min(to, end) - start)
+        guard high > low else { return }
+        let first = max(0, min(buckets - 1, Int(low / bucketWidth)))
+        let last = max(0, min(buckets - 1, Int(high / bucketWidth)))
+        for index in first...last {
+            let bucketLow = Double(index) * bucketWidth
+            let overlap = min(high, bucketLow + bucketWidth) - max(low, bucketLow)
+            if overlap > 0 { body(index, overlap) }
+        }
+    }
+
+    /// The share of bucket `index` that `row` covers (0 to 1; overlapping intervals clamp at 1).
+    public func coverage(row: Int, bucket index: Int) -> Double {
+        guard !covered[row].isEmpty else { return 0 }
+        return min(1, covered[row][index] / bucketWidth)
+    }
+
+    /// The state that holds most of bucket `index` in state row `row`, or nil when none does.
+    public func dominantState(row: Int, bucket index: Int) -> UInt8? {
+        guard !stateTime[row].isEmpty else { return nil }
+        var best: UInt8?
+        var bestTime = 0.0
+        for code in 0..<Self.stateCodes {
+            let time = stateTime[row][index * Self.stateCodes + code]
+            if time > bestTime {
+                bestTime = time
+                best = UInt8(code)
+            }
+        }
+        return best
+    }
+
+    /// How many intervals start (or instants fall) in bucket `index` of `row`.
+    public func count(row: Int, bucket index: Int) -> Int {
+        counts[row].isEmpty ? 0 : Int(counts[row][index])
+    }
+
+    /// The name of the longest interval starting (or the first instant) in bucket `index` of `row`.
+    public func name(row: Int, bucket index: Int) -> Symbol {
+        names[row].isEmpty ? .none : names[row][index]
+    }
+
+    /// The duration of the longest interval starting in bucket `index` of `row` (-1 when none).
+    public func longestDuration(row: Int, bucket index: Int) -> Int64 {
+        longest[row].isEmpty ? -1 : longest[row][index]
+    }
+}
