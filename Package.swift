@@ -9,8 +9,8 @@ let package = Package(
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
-        .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
         .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
+        .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
         .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
         .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
@@ -40,12 +40,12 @@ let package = Package(
             dependencies: ["LifetraceFormat", "LifecycleModel"]
         ),
         .target(
-            name: "LifetraceExport",
-            dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifecycleModel"]
-        ),
-        .target(
             name: "LifetraceReports",
             dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis"]
+        ),
+        .target(
+            name: "LifetraceExport",
+            dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -82,8 +82,8 @@ let package = Package(
             dependencies: [
                 "LifetraceFormat",
                 "LifetraceAnalysis",
-                "LifetraceExport",
                 "LifetraceReports",
+                "LifetraceExport",
                 "LifetraceRecorder",
                 "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -102,12 +102,12 @@ let package = Package(
             dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
         ),
         .testTarget(
-            name: "LifetraceExportTests",
-            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI"]
-        ),
-        .testTarget(
             name: "LifetraceReportsTests",
             dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceExportTests",
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",

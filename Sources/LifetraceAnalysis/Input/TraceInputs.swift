@@ -51,11 +51,11 @@ public enum TraceInputs {
     /// The reader is taken out of ``AnyTraceSource`` once, so that the loop is specialised for
     /// the concrete reader instead of switching (and copying the reader) at every event.
     public static func analyze(path: String, options: AnalysisOptions) throws(TraceError) -> TraceAnalysis {
-        switch try TraceFile.open(path: path) {
-        case .jsonl(var reader):
-            return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
-        case .binary(var reader):
+        let source = try TraceFile.open(path: path)
+        if var reader = source.binary {
             return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
         }
+        var reader = source.jsonl!
+        return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
     }
 }
