@@ -3,19 +3,19 @@ import LifetraceAnalysis
 import LifetraceFormat
 
 /// Replays a trace through the ``LifecycleAnalyzer`` and turns its events and the analysis's
-/// findings into timeline records, handed to a ``TimelineSink`` as they come.
+/// findings into timeline records, handed to a ``TimelineRecordWriter`` as they come.
 ///
 /// Memory is bounded by what is open at once (callbacks per thread, signposts, tasks, scenes)
 /// and by the analyzer's own findings, never by the number of events: a record is written as
 /// soon as the event that makes it is read.
 ///
 /// ```swift
-/// var builder = TimelineBuilder(sink: sink, options: options)
+/// var builder = TimelineBuilder(writer: writer, options: options)
 /// try builder.start(metadata: reader.metadata)
 /// while let event = try reader.next() { try builder.consume(event, symbols: reader.symbols) }
 /// try builder.finish(symbols: reader.symbols)
 /// ```
-public struct TimelineBuilder<Sink: TimelineSink> {
+public struct TimelineBuilder<Writer: TimelineRecordWriter> {
     /// Per track: the last begin or end written (slices never go back in time on a track) and
     /// how many slices are open on it.
     struct TrackClock {
@@ -39,7 +39,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     }
 
     /// The file format written to.
-    public internal(set) var sink: Sink
+    public internal(set) var writer: Writer
     /// The analysis that runs alongside.
     public internal(set) var analyzer: LifecycleAnalyzer
     /// The names the records use: the fixed ``TimelineName``s, then the trace's strings.
@@ -73,15 +73,15 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     /// Callbacks deeper than this on one thread are not drawn (the analyzer's limit too).
     static var callbackDepthLimit: Int { 64 }
 
-    /// A builder writing to `sink`, analysing with `options`.
-    public init(sink: Sink, options: AnalysisOptions = AnalysisOptions()) {
-        self.sink = sink
+    /// A builder writing to `writer`, analysing with `options`.
+    public init(writer: Writer, options: AnalysisOptions = AnalysisOptions()) {
+        self.writer = writer
         analyzer = LifecycleAnalyzer(options: options)
     }
 
     /// Writes the file's header; call once, before the first event.
     public mutating func start(metadata: TraceMetadata) throws(ExportError) {
-        try sink.start(metadata: metadata)
+        try writer.start(metadata: metadata)
     }
 
     /// Replays one event and writes the records it makes. `symbols` is the reader's table.
@@ -102,7 +102,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
         _ = analyzer.finish(symbols: symbols)
         try closeLifetime(at: lastTimestamp)
         try reportFindings(symbols: symbols)
-        try sink.finish()
+        try writer.finish()
     }
 
     // MARK: - Tracks
@@ -128,7 +128,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     mutating func declare(_ kind: TimelineTrack.Kind, name: String) throws(ExportError) -> Int {
         let index = clocks.count
         clocks.append(TrackClock())
-        try sink.declare(TimelineTrack(index: index, kind: kind, name: name))
+        try writer.declare(TimelineTrack(index: index, kind: kind, name: name))
         return index
     }
 
@@ -200,7 +200,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
 
     private mutating func write(_ record: TimelineRecord) throws(ExportError) {
         recordCount += 1
-        try sink.write(record, names: names)
+        try writer.write(record, names: names)
     }
 }
 
