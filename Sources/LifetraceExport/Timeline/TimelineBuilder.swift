@@ -23,10 +23,14 @@ public struct TimelineBuilder<Writer: TimelineRecordWriter> {
         var open = 0
     }
 
-    /// A thread's track and the callbacks open on it, innermost last.
+    /// A thread's track, the callbacks open on it (innermost last) and its signpost lanes.
     struct ThreadLane {
+        var thread: ThreadID
         var track: Int
         var callbacks: [Symbol] = []
+        var signposts = SliceLanes()
+        /// Whether something opened on the thread in the current lifetime (it is in `touched`).
+        var touched = false
     }
 
     /// A scene's tracks and the state shown on each.
@@ -59,9 +63,12 @@ public struct TimelineBuilder<Writer: TimelineRecordWriter> {
     var stallsTrack = 0
     var violationsTrack = 0
     var framesTrack = 0
-    var main = ThreadLane(track: 0)
-    var threads: [ThreadID: ThreadLane] = [:]
-    var signposts: [ThreadID: SliceLanes] = [:]
+    /// Every thread seen, the main thread first; `slots` finds the others.
+    var threads: [ThreadLane] = []
+    var slots: [ThreadID: Int] = [:]
+    /// The threads where something opened in the current lifetime, the only ones to close at
+    /// its end (a long trace has thousands of short-lived worker threads).
+    var touched: [Int] = []
     var tasks = SliceLanes()
     var scenes: [SceneLane] = []
     var lifetime: Int?
@@ -121,7 +128,7 @@ public struct TimelineBuilder<Writer: TimelineRecordWriter> {
         stallsTrack = try declare(.lane(parent: 0), name: "Stalls")
         violationsTrack = try declare(.lane(parent: 0), name: "Violations")
         framesTrack = try declare(.lane(parent: 0), name: "Frames")
-        main = ThreadLane(track: try declare(.thread(.main, tid: pid), name: "main thread"))
+        threads = [ThreadLane(thread: .main, track: try declare(.thread(.main, tid: pid), name: "main thread"))]
     }
 
     /// Declares a track and returns its index.
@@ -132,13 +139,27 @@ public struct TimelineBuilder<Writer: TimelineRecordWriter> {
         return index
     }
 
+    /// The slot of `thread` in `threads`, its track declared on first use.
+    mutating func slot(_ thread: ThreadID) throws(ExportError) -> Int {
+        if thread.isMain { return 0 }
+        if let slot = slots[thread] { return slot }
+        let tid = pid &+ Int64(truncatingIfNeeded: thread.rawValue)
+        let track = try declare(.thread(thread, tid: tid), name: Self.name(of: thread))
+        threads.append(ThreadLane(thread: thread, track: track))
+        slots[thread] = threads.count - 1
+        return threads.count - 1
+    }
+
     /// The track of `thread`, declared on first use.
     mutating func threadTrack(_ thread: ThreadID) throws(ExportError) -> Int {
-        if thread.isMain { return main.track }
-        if let lane = threads[thread] { return lane.track }
-        let track = try declare(.thread(thread, tid: pid &+ Int64(truncatingIfNeeded: thread.rawValue)), name: Self.name(of: thread))
-        threads[thread] = ThreadLane(track: track)
-        return track
+        threads[try slot(thread)].track
+    }
+
+    /// Notes that something opened on the thread in `slot` in this lifetime.
+    mutating func touch(_ slot: Int) {
+        if threads[slot].touched { return }
+        threads[slot].touched = true
+        touched.append(slot)
     }
 
     /// The name of a thread's track.
