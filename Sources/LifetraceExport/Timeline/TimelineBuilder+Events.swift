@@ -48,7 +48,7 @@ extension TimelineBuilder {
             let track = tasks.open(key: id).map { tasks.lanes[$0].track } ?? violationsTrack
             var args = TimelineArgs()
             args.append(TimelineName.id.symbol, int: id)
-            args.append(TimelineName.reason.symbol, name: exported(name, symbols: symbols))
+            args.append(TimelineName.task.symbol, name: exported(name, symbols: symbols))
             try instant(track, at: time, name: TimelineName.expire.symbol, category: .backgroundTask, args: args)
         case .exit(let code, let signal):
             var args = TimelineArgs()
