@@ -5,6 +5,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
+SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
 .PHONY: deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary clean
 
@@ -23,28 +24,27 @@ test: deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 | { grep -vE '^[[:space:]]*(◇|✔ Test [^r]|✔ Suite|↳|Test Suite|Executed|\[)' || true; }
 
-# Records the sample app under the default scenario and shows its analysis and first events,
-# then checks a synthesized trace and the sample runs, and reports a heavy launch (a launch-stall).
+# Imports a sample run into a binary trace and shows its info and first events; records the sample
+# app under the default scenario and shows its analysis; checks a synthesized trace and the samples.
 demo: deps
 	@$(SWIFT) build --quiet --product lifetrace
 	@$(SWIFT) build --quiet --product SampleApp
 	@mkdir -p $(DEMO_DIR)
+	@echo "$$ lifetrace import $(SAMPLE) -o $(DEMO_DIR)/cold-launch.ltrace"
+	@$(BIN)/lifetrace import $(SAMPLE) -o $(DEMO_DIR)/cold-launch.ltrace
+	@echo "$$ lifetrace info $(DEMO_DIR)/cold-launch.ltrace"
+	@$(BIN)/lifetrace info $(DEMO_DIR)/cold-launch.ltrace
+	@echo "$$ lifetrace dump $(DEMO_DIR)/cold-launch.ltrace --format text | head -20"
+	@$(BIN)/lifetrace dump $(DEMO_DIR)/cold-launch.ltrace --format text -o $(DEMO_DIR)/cold-launch.txt
+	@head -20 $(DEMO_DIR)/cold-launch.txt
 	@echo "$$ lifetrace record -o $(DEMO_DIR)/run.ltrace -- SampleApp"
-	@rm -rf $(DEMO_DIR)/sample-data
-	@SAMPLE_APP_DATA=$(DEMO_DIR)/sample-data $(BIN)/lifetrace record -o $(DEMO_DIR)/run.ltrace -- $(BIN)/SampleApp
+	@$(BIN)/lifetrace record -o $(DEMO_DIR)/run.ltrace -- $(BIN)/SampleApp
 	@echo "$$ lifetrace report $(DEMO_DIR)/run.ltrace"
 	@$(BIN)/lifetrace report $(DEMO_DIR)/run.ltrace
-	@echo "$$ lifetrace replay $(DEMO_DIR)/run.ltrace | head -12"
-	@$(BIN)/lifetrace replay $(DEMO_DIR)/run.ltrace > $(DEMO_DIR)/replay.txt
-	@head -12 $(DEMO_DIR)/replay.txt
 	@echo "$$ lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace"
 	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace
 	@echo "$$ lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs"
 	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs
-	@echo "$$ lifetrace record -o $(DEMO_DIR)/heavy.ltrace -- SampleApp --heavy-launch"
-	@SAMPLE_APP_DATA=$(DEMO_DIR)/sample-data $(BIN)/lifetrace record -o $(DEMO_DIR)/heavy.ltrace -- $(BIN)/SampleApp --heavy-launch
-	@echo "$$ lifetrace report $(DEMO_DIR)/heavy.ltrace"
-	@$(BIN)/lifetrace report $(DEMO_DIR)/heavy.ltrace
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark

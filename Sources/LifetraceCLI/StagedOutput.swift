@@ -16,6 +16,18 @@ final class StagedOutput {
             temporaryPath = nil
             return
         }
+        var existing = stat()
+        if stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFREG {
+            // A device or a pipe (`/dev/null`, `/dev/stdout`) is written in place: renaming a
+            // file over it would replace the device for every program on the machine.
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw StagedOutputError(message: "\(path): cannot open: \(String(cString: strerror(errno)))")
+            }
+            self.descriptor = descriptor
+            temporaryPath = nil
+            return
+        }
         let directory = (path as NSString).deletingLastPathComponent
         let template = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).XXXXXX"
         var bytes = Array(template.utf8CString)
@@ -30,7 +42,10 @@ final class StagedOutput {
 
     /// Closes the file and moves it into place.
     func commit() throws {
-        guard let temporaryPath else { return }
+        guard let temporaryPath else {
+            if descriptor != 1 { close(descriptor) }
+            return
+        }
         close(descriptor)
         guard rename(temporaryPath, path) == 0 else {
             let message = String(cString: strerror(errno))
@@ -41,7 +56,10 @@ final class StagedOutput {
 
     /// Closes and removes the temporary file.
     func discard() {
-        guard let temporaryPath else { return }
+        guard let temporaryPath else {
+            if descriptor != 1 { close(descriptor) }
+            return
+        }
         close(descriptor)
         unlink(temporaryPath)
     }

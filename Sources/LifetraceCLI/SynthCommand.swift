@@ -38,20 +38,40 @@ struct SynthCommand: ParsableCommand {
     func run() throws {
         var synthesizer = TraceSynthesizer(eventCount: events, seed: seed)
         let symbols = synthesizer.symbols
-        do throws(TraceError) {
-            switch format {
-            case .binary:
-                let writer = try TraceWriter(path: output, metadata: synthesizer.metadata)
+        switch format {
+        case .binary:
+            // Written under a temporary name and renamed, as `import` does.
+            let staged: StagedOutput
+            do {
+                staged = try StagedOutput(path: output)
+            } catch {
+                printError("\(error)")
+                throw ExitCode(2)
+            }
+            do throws(TraceError) {
+                let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: synthesizer.metadata)
                 while let event = synthesizer.next() { try writer.append(event, symbols: symbols) }
                 try writer.close()
-            case .jsonl:
+            } catch {
+                staged.discard()
+                printError(error.description)
+                throw ExitCode(2)
+            }
+            do {
+                try staged.commit()
+            } catch {
+                printError("\(error)")
+                throw ExitCode(2)
+            }
+        case .jsonl:
+            do throws(TraceError) {
                 let writer = try JSONLTraceWriter(path: output, metadata: synthesizer.metadata)
                 while let event = synthesizer.next() { try writer.append(event, symbols: symbols) }
                 try writer.close()
+            } catch {
+                printError(error.description)
+                throw ExitCode(2)
             }
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
         }
     }
 }
