@@ -22,7 +22,8 @@ release: deps
 # Swift Testing reports every test; keep the failures and the summary.
 test: deps
 	@$(SWIFT) build --build-tests --quiet
-	@$(SWIFT) test --skip-build 2>&1 | { grep -vE '^[[:space:]]*(◇|✔ Test [^r]|✔ Suite|↳|Test Suite|Executed|\[)' || true; }
+	@$(SWIFT) test --skip-build 2>&1 \
+		| awk '!/^[[:space:]]*(◇|✔ Suite|↳|Test Suite|Executed|\[)/ && !(/^✔ Test / && !/^✔ Test run with /) && !/ started\.$$/'
 
 # Imports a sample run into a binary trace and shows its info and first events; records the sample
 # app under the default scenario and shows its analysis; checks a synthesized trace and the samples.
