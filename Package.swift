@@ -115,7 +115,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceSupervisorTests",
-            dependencies: ["LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "SampleApp", "LifetraceCLI"]
+            dependencies: [
+                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "SampleApp",
+                "LifetraceCLI", "RecorderProbe",
+            ]
         ),
     ]
 )

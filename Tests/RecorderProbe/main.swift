@@ -21,10 +21,15 @@ guard arguments.count >= 3, let threads = Int(arguments[2]), threads > 0, thread
     exit(2)
 }
 let options: RecorderOptions
+// Microseconds of sleep after every 64 records: fast enough to be killed mid-write, slow enough
+// that the drainer (the supervisor, or the writer thread of a standalone recorder) keeps up.
+let pause: UInt32
 if arguments.count >= 5, arguments[3] == "--standalone" {
     options = RecorderOptions(output: .file(arguments[4]), flushInterval: .milliseconds(50))
+    pause = 1000
 } else {
     options = RecorderOptions()
+    pause = 200
 }
 let recorder: Recorder
 do {
@@ -54,7 +59,7 @@ else {
         recorder.signpostBegin(name, id: id)
         published.store(UInt64(id), ordering: .releasing)
         // Paced so a drainer keeps up: the test is about kills, not about a full ring.
-        if id % 64 == 0 { usleep(200) }
+        if id % 64 == 0 { usleep(pause) }
     }
 }
 

@@ -28,9 +28,7 @@ extension ChunkGroupReader {
         summary.bytesRead = input.offset
         if active > 0 { summary.flushGroupCount += 1 }
         let size = BinaryTraceReader.batchSize
-        if events.count < active * size {
-            events.append(contentsOf: repeatElement(ChunkGroupReader.placeholder, count: active * size - events.count))
-        }
+        events.reserve(slots: active)
         while batchStart.count < active {
             batchStart.append(0)
             batchEnd.append(0)
