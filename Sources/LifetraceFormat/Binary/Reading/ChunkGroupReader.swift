@@ -23,6 +23,10 @@ struct ChunkGroupReader {
     var batchStart: [Int] = []
     var batchEnd: [Int] = []
     var finished = false
+    // The group's append order, when a group-order frame gave one: runs of one stream each.
+    var order: [GroupOrder.Run] = []
+    var orderIndex = 0
+    var orderRemaining: UInt64 = 0
     // Events the headers of the chunks read so far declare, for the end-of-trace check.
     var declaredEvents: UInt64 = 0
 
@@ -97,6 +101,9 @@ struct ChunkGroupReader {
                 loadGroup(summary: &summary, issues: &issues, chunks: &chunks)
                 continue
             }
+            if orderIndex < order.count, let run = nextOrderedRun(symbols: &symbols, issues: &issues) {
+                return run
+            }
             var best = -1
             var bestTimestamp = Int64.max
             var others = 0
@@ -132,6 +139,27 @@ struct ChunkGroupReader {
             batchStart[best] = index
             return start..<index
         }
+    }
+
+    // The next events in the order the group-order frame gives; nil (and no more ordering for
+    // this group) when a chunk ends before its runs do.
+    private mutating func nextOrderedRun(symbols: inout SymbolTable, issues: inout [TraceError]) -> Range<Int>? {
+        let stream = order[orderIndex].stream
+        guard let slot = (0..<active).first(where: { decoders[$0].header.stream == stream }),
+            batchStart[slot] < batchEnd[slot] || refillBatch(slot, symbols: &symbols, issues: &issues)
+        else {
+            order = []
+            return nil
+        }
+        let start = batchStart[slot]
+        let count = Int(min(orderRemaining, UInt64(batchEnd[slot] - start)))
+        batchStart[slot] = start + count
+        orderRemaining -= UInt64(count)
+        if orderRemaining == 0 {
+            orderIndex += 1
+            if orderIndex < order.count { orderRemaining = order[orderIndex].count }
+        }
+        return start..<(start + count)
     }
 
     // Decodes the next batch of `slot`; false when the chunk is finished.
