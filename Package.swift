@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceReportsTests",
-            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI"]
         ),
         .testTarget(
             name: "LifetraceExportTests",
