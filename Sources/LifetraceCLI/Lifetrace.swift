@@ -7,7 +7,7 @@ struct Lifetrace: ParsableCommand {
         abstract: "Record, inspect and analyse traces of the iOS app life cycle.",
         version: "0.1.0",
         subcommands: [
-            SynthCommand.self, RecordCommand.self, CheckCommand.self, ReportCommand.self, DiffCommand.self,
+            ImportCommand.self, DumpCommand.self, InfoCommand.self, SynthCommand.self, RecordCommand.self, CheckCommand.self, ReportCommand.self, DiffCommand.self,
             ReplayCommand.self, ExportCommand.self,
         ]
     )

@@ -5,37 +5,36 @@ import Testing
 struct BinaryTraceReaderTests {
     typealias Fixture = BinaryTraceFixture
 
-    // The reading order the format specifies for one flush group: repeatedly the earliest head,
-    // the system stream's chunk (written first) winning ties.
-    static func merged(_ group: ArraySlice<TraceEvent>) -> [TraceEvent] {
-        var system = group.filter { $0.stream == .system }[...]
-        var app = group.filter { $0.stream == .app }[...]
-        var result: [TraceEvent] = []
-        while let head = system.first ?? app.first {
-            if let a = app.first, let s = system.first {
-                if a.timestamp < s.timestamp { result.append(app.removeFirst()) } else { result.append(system.removeFirst()) }
-            } else {
-                result.append(head)
-                if system.isEmpty { app.removeFirst() } else { system.removeFirst() }
-            }
-        }
-        return result
-    }
-
     @Test(arguments: [1, 2, 3, 99] as [UInt64])
-    func randomEventsRoundTripInFlushGroupOrder(seed: UInt64) throws {
+    func randomEventsRoundTripInAppendOrder(seed: UInt64) throws {
         let trace = RandomTrace(seed: seed, count: 3000)
-        let flushEvery = 97
-        let bytes = try Fixture.write(trace.events, symbols: trace.symbols, flushEvery: flushEvery)
+        let bytes = try Fixture.write(trace.events, symbols: trace.symbols, flushEvery: 97)
         let (events, reader) = try Fixture.read(bytes)
         #expect(reader.issues.isEmpty)
         #expect(reader.summary.isClosed)
-        let expected = stride(from: 0, to: trace.events.count, by: flushEvery).flatMap {
-            Self.merged(trace.events[$0..<min($0 + flushEvery, trace.events.count)])
-        }
         let remapped = events.map { Fixture.remap($0, from: reader.symbols, to: trace.symbols) }
-        #expect(remapped.count == expected.count)
-        #expect(remapped == expected)
+        #expect(remapped.count == trace.events.count)
+        #expect(remapped == trace.events)
+    }
+
+    @Test func groupOrderFrameOnlyWhenTheMergeWouldReorder() throws {
+        var symbols = SymbolTable()
+        let scene = symbols.intern("scene")
+        let sorted = [
+            TraceEvent(timestamp: 10, payload: .runloopWake),
+            TraceEvent(timestamp: 20, payload: .state(to: .active, scene: scene)),
+            TraceEvent(timestamp: 20, payload: .runloopSleep),
+        ]
+        // The same timestamps, but the app event first at the tie: only an order frame keeps it.
+        let tie = [sorted[0], sorted[2], sorted[1]]
+        let orderMagic: [UInt8] = [0x5D, 0x2A, 0x4D, 0x18]
+        for (events, needsOrder) in [(sorted, false), (tie, true)] {
+            let bytes = try Fixture.write(events, symbols: symbols)
+            let hasOrderFrame = (0..<(bytes.count - 3)).contains { Array(bytes[$0..<($0 + 4)]) == orderMagic }
+            #expect(hasOrderFrame == needsOrder)
+            let (read, reader) = try Fixture.read(bytes)
+            #expect(read.map { Fixture.remap($0, from: reader.symbols, to: symbols) } == events)
+        }
     }
 
     @Test(arguments: [5, 6] as [UInt64])

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRecorder
 import Testing
@@ -11,9 +12,13 @@ import Testing
 
     @Test(arguments: scenarios)
     func sampleScenarioRecordsACleanRun(_ name: String) throws {
-        let (outcome, trace, _) = try SampleRecording.record(try SampleRecording.scenario(name))
+        let (outcome, trace, analysis) = try SampleRecording.record(try SampleRecording.scenario(name))
         #expect(outcome == .completed)
         #expect(trace.brokenInvariants == [], "\(name):\n\(trace.lifecycleLines.joined(separator: "\n"))")
+        // The analyzer finds nothing wrong: no violation, not even a warning.
+        #expect(analysis.violations.map(\.message) == [], "\(name):\n\(trace.lifecycleLines.joined(separator: "\n"))")
+        #expect(analysis.issues.isEmpty)
+        #expect(analysis.lifetimes.count == 1)
     }
 
     @Test func defaultScenarioPlaysTheSeedsLifeCycle() throws {
@@ -52,8 +57,12 @@ import Testing
         #expect(!trace.lifecycleLines.prefix(while: { $0 != "state suspended" }).contains("begin didBecomeActive"))
     }
 
-    @Test func heavyLaunchStallsTheMainThreadInsideItsSignpost() throws {
-        let (_, trace, _) = try SampleRecording.record(.standard, arguments: ["--heavy-launch"])
+    @Test func heavyLaunchIsReportedAsALaunchStallBlamingTheWork() throws {
+        let (_, trace, analysis) = try SampleRecording.record(.standard, arguments: ["--heavy-launch"])
+        #expect(analysis.violatedRules == [.launchStall], "\(analysis.violations.map(\.message))")
+        let stall = analysis.lifetimes.first?.stalls.first
+        #expect((stall?.duration ?? 0) >= 400_000_000)
+        #expect(stall?.blame.contains { $0.name == "IndexSearchCatalog" } == true, "\(String(describing: stall?.blame))")
         let events = trace.merged
         guard let begin = events.first(where: { trace.line($0) == "signpost.begin IndexSearchCatalog" }),
             let end = events.first(where: { trace.line($0) == "signpost.end IndexSearchCatalog" })

@@ -105,6 +105,7 @@ public struct LifecycleTimeline {
     }
 
     /// Replays every event of `source` into `sink` and returns the analysis.
+    @inlinable
     public static func analyze<Source: TraceEventSource, Sink: TimelineSink>(
         _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis {

@@ -71,16 +71,24 @@ struct ChunkDecoder {
     mutating func decode(
         into events: UnsafeMutablePointer<TraceEvent>, capacity: Int, symbols: inout SymbolTable
     ) throws(Failure) -> Int {
+        // Everything the loop touches is local: calling a method of `self` from a closure that
+        // also mutates `self` would copy the whole decoder for every event.
         let stream = self.stream
         let unit = header.timestampUnit
+        let structureSize = Int(header.structureSize)
         var timestamp = self.timestamp
+        var position = self.position
+        var deltaPosition = self.deltaPosition
+        var decodedCount = self.decodedCount
+        var localSymbols = self.localSymbols
+        self.localSymbols = []
         var decoded = 0
         var reason: String?
         var failedAt = 0
         let records = self.records
-        let reached: Int = records.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            var cursor = ByteCursor(position: base + position, end: base + Int(header.structureSize))
+        records.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var cursor = ByteCursor(position: base + position, end: base + structureSize)
             var deltas = ByteCursor(position: base + deltaPosition, end: base + buffer.count)
             var recordStart = cursor.position
             while decoded < capacity {
@@ -119,7 +127,7 @@ struct ChunkDecoder {
                 if tag & EventRecord.negativeDeltaFlag != 0 { timestamp &-= step } else { timestamp &+= step }
                 decodedCount &+= 1
                 let payload: EventPayload
-                switch decodePayload(type: type, from: &body) {
+                switch ChunkDecoder.decodePayload(type: type, from: &body, symbols: localSymbols) {
                 case .payload(let value):
                     payload = value
                 case .unknown:
@@ -138,9 +146,12 @@ struct ChunkDecoder {
             }
             failedAt = recordStart - base
             deltaPosition = deltas.position - base
-            return reason == nil ? cursor.position - base : failedAt
+            position = reason == nil ? cursor.position - base : failedAt
         }
-        position = reached
+        self.position = position
+        self.deltaPosition = deltaPosition
+        self.decodedCount = decodedCount
+        self.localSymbols = localSymbols
         self.timestamp = timestamp
         if let reason { throw Failure(recordOffset: failedAt, reason: reason) }
         return decoded
@@ -153,13 +164,12 @@ struct ChunkDecoder {
     }
 
     @inline(__always)
-    private func symbol(_ index: UInt64?) -> Symbol? {
-        guard let index, index < UInt64(localSymbols.count) else { return nil }
-        return localSymbols[Int(index)]
-    }
-
-    @inline(__always)
-    private func decodePayload(type: UInt8, from body: inout ByteCursor) -> Decoded {
+    private static func decodePayload(type: UInt8, from body: inout ByteCursor, symbols: [Symbol]) -> Decoded {
+        @inline(__always)
+        func symbol(_ index: UInt64?) -> Symbol? {
+            guard let index, index < UInt64(symbols.count) else { return nil }
+            return symbols[Int(index)]
+        }
         switch type {
         case EventType.runloopWake.rawValue:
             return .payload(.runloopWake)

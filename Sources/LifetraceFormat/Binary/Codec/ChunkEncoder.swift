@@ -94,6 +94,22 @@ struct ChunkEncoder {
         estimatedSize += record.count + delta.count
     }
 
+    /// The timestamps of the chunk's event records, in order.
+    var timestamps: [Int64] {
+        var result: [Int64] = []
+        result.reserveCapacity(eventCount)
+        var nextRaw = 0
+        for (position, event) in events.enumerated() {
+            while nextRaw < rawRecords.count && rawRecords[nextRaw].position == position {
+                result.append(rawRecords[nextRaw].timestamp)
+                nextRaw += 1
+            }
+            result.append(event.timestamp)
+        }
+        result += rawRecords[nextRaw...].map(\.timestamp)
+        return result
+    }
+
     /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
     func timestampUnit() -> UInt64 {
         if !rawRecords.isEmpty { return 1 }

@@ -91,6 +91,13 @@ struct ByteCursor {
             position += 1
             return UInt64(first)
         }
+        if end - position >= 2 {
+            let second = position[1]
+            if second < 0x80 {
+                position += 2
+                return UInt64(first & 0x7F) | UInt64(second) << 7
+            }
+        }
         return slowVarint()
     }
 

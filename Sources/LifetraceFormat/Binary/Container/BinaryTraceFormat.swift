@@ -21,6 +21,10 @@ public enum BinaryTraceFormat {
     static let chunkMagic: UInt32 = 0x184D_2A5B
     /// The skippable-frame magic number of the end-of-trace record.
     static let endMagic: UInt32 = 0x184D_2A5C
+    /// The skippable-frame magic number of a group-order frame.
+    static let orderMagic: UInt32 = 0x184D_2A5D
+    /// The largest group-order frame accepted.
+    static let maxOrderSize = 16 << 20
     /// The magic number of an ordinary zstd frame.
     static let zstdMagic: UInt32 = 0xFD2F_B528
     /// The first four bytes of the file header's content.

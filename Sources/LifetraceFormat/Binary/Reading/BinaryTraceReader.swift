@@ -34,10 +34,10 @@ public struct BinaryTraceReader: TraceEventSource {
     /// Every chunk read so far, when ``Options/collectsChunkStatistics`` is set.
     public private(set) var chunks: [ChunkStatistics] = []
 
-    var groups: ChunkGroupReader
-    @usableFromInline var out: [TraceEvent]
-    @usableFromInline var outIndex = 0
-    @usableFromInline var outCount = 0
+    @usableFromInline var groups: ChunkGroupReader
+    // The run of events being returned: groups.events[runIndex..<runEnd].
+    @usableFromInline var runIndex = 0
+    @usableFromInline var runEnd = 0
 
     /// The number of events decoded at a time per chunk.
     static let batchSize = 4096
@@ -60,36 +60,29 @@ public struct BinaryTraceReader: TraceEventSource {
         summary.maxChunkSize = Int(header.maxChunkSize)
         summary.bytesRead = input.offset
         groups = try ChunkGroupReader(input: input, maxChunkSize: Int(header.maxChunkSize), options: options)
-        out = [TraceEvent](repeating: ChunkGroupReader.placeholder, count: BinaryTraceReader.batchSize)
     }
 
     /// The next event in timestamp order within each flush group, or nil at the end.
     @inlinable
     public mutating func next() throws(TraceError) -> TraceEvent? {
-        if outIndex < outCount {
-            return nextBuffered()
+        if runIndex < runEnd {
+            let event = groups.events[runIndex]
+            runIndex &+= 1
+            return event
         }
-        return refill()
+        return nextRun()
     }
 
     @usableFromInline
-    mutating func nextBuffered() -> TraceEvent {
-        let event = out[outIndex]
-        outIndex &+= 1
-        return event
-    }
-
-    @usableFromInline
-    mutating func refill() -> TraceEvent? {
-        var buffer = out
-        out = []
-        outCount = buffer.withUnsafeMutableBufferPointer { pointer in
-            groups.fill(pointer, summary: &summary, symbols: &symbols, issues: &issues, chunks: &chunks)
+    mutating func nextRun() -> TraceEvent? {
+        guard let run = groups.nextRun(summary: &summary, symbols: &symbols, issues: &issues, chunks: &chunks) else {
+            runIndex = 0
+            runEnd = 0
+            return nil
         }
-        out = buffer
-        summary.eventCount += outCount
-        guard outCount > 0 else { return nil }
-        outIndex = 0
-        return nextBuffered()
+        summary.eventCount += run.count
+        runIndex = run.lowerBound + 1
+        runEnd = run.upperBound
+        return groups.events[run.lowerBound]
     }
 }

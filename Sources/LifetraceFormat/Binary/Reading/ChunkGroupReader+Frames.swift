@@ -4,6 +4,7 @@ extension ChunkGroupReader {
     /// Reads the next flush group's chunks into the decoders (sets `active`), recording issues.
     mutating func loadGroup(summary: inout BinaryTraceSummary, issues: inout [TraceError], chunks: inout [ChunkStatistics]) {
         active = 0
+        order = []
         var group: UInt64?
         var groupBytes = 0
         do {
@@ -28,9 +29,7 @@ extension ChunkGroupReader {
         summary.bytesRead = input.offset
         if active > 0 { summary.flushGroupCount += 1 }
         let size = BinaryTraceReader.batchSize
-        if events.count < active * size {
-            events.append(contentsOf: repeatElement(ChunkGroupReader.placeholder, count: active * size - events.count))
-        }
+        events.reserve(slots: active)
         while batchStart.count < active {
             batchStart.append(0)
             batchEnd.append(0)
@@ -39,6 +38,7 @@ extension ChunkGroupReader {
             batchStart[slot] = slot * size
             batchEnd[slot] = slot * size
         }
+        validateOrder()
     }
 
     /// What ``readFrame`` found.
@@ -70,6 +70,8 @@ extension ChunkGroupReader {
         switch magic {
         case BinaryTraceFormat.chunkMagic:
             return try readChunk(at: start, size: size, group: group, groupBytes: groupBytes, summary: &summary, issues: &issues, chunks: &chunks)
+        case BinaryTraceFormat.orderMagic:
+            return try readOrder(at: start, size: size, group: group, issues: &issues)
         case BinaryTraceFormat.endMagic:
             return try readEnd(at: start, size: size, summary: &summary, issues: &issues)
         case _ where BinaryTraceFormat.isSkippable(magic):
@@ -179,6 +181,47 @@ extension ChunkGroupReader {
                 eventCount: header.eventCount, rawSize: header.rawSize, storedSize: UInt32(total)))
         }
         return .chunk(header)
+    }
+
+    private mutating func readOrder(at start: Int64, size: Int, group: UInt64?, issues: inout [TraceError]) throws(TraceError) -> Frame {
+        guard size >= 13, size <= BinaryTraceFormat.maxOrderSize else {
+            try resynchronize(after: start, issues: &issues, reason: "group-order frame of \(size) bytes", chunk: nil)
+            return .other
+        }
+        let total = BinaryTraceFormat.frameHeaderSize + size
+        guard try input.ensure(total) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
+        var frameGroup: UInt64 = 0
+        let order = input.withAvailable {
+            GroupOrder(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<total]), flushGroup: &frameGroup)
+        }
+        input.consume(total)
+        guard let order else {
+            issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: nil), "group-order frame is corrupt; its group is merged by timestamp"))
+            return .other
+        }
+        if frameGroup == group { self.order = order.runs }
+        return .other
+    }
+
+    /// Keeps the group's order only if it accounts for exactly the events of the loaded chunks.
+    mutating func validateOrder() {
+        guard !order.isEmpty else { return }
+        var counts: [UInt8: UInt64] = [:]
+        for run in order {
+            guard run.count > 0 else { order = []; return }
+            counts[run.stream, default: 0] += run.count
+        }
+        var streams = Set<UInt8>()
+        for slot in 0..<active {
+            let header = decoders[slot].header
+            guard streams.insert(header.stream).inserted, counts[header.stream] == UInt64(header.eventCount) else {
+                order = []
+                return
+            }
+        }
+        if streams.count != counts.count { order = []; return }
+        orderIndex = 0
+        orderRemaining = order[0].count
     }
 
     private mutating func readEnd(at start: Int64, size: Int, summary: inout BinaryTraceSummary, issues: inout [TraceError]) throws(TraceError) -> Frame {

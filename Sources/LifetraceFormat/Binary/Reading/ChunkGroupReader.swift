@@ -1,5 +1,6 @@
 /// Reads a binary trace's frames after the header, one flush group at a time, and merges the
 /// events of a group's chunks by timestamp into batches.
+@usableFromInline
 struct ChunkGroupReader {
     /// An event used to fill buffers before they are written.
     static let placeholder = TraceEvent(timestamp: 0, payload: .runloopWake, stream: .app)
@@ -18,10 +19,14 @@ struct ChunkGroupReader {
     var decoders: [ChunkDecoder] = []
     var active = 0
     // Decoded events of each active decoder: slot i owns events[i * batch ..< (i + 1) * batch].
-    var events: [TraceEvent] = []
+    @usableFromInline let events = EventBatches()
     var batchStart: [Int] = []
     var batchEnd: [Int] = []
     var finished = false
+    // The group's append order, when a group-order frame gave one: runs of one stream each.
+    var order: [GroupOrder.Run] = []
+    var orderIndex = 0
+    var orderRemaining: UInt64 = 0
     // Events the headers of the chunks read so far declare, for the end-of-trace check.
     var declaredEvents: UInt64 = 0
 
@@ -81,54 +86,27 @@ struct ChunkGroupReader {
         }
     }
 
-    /// Fills `out` with the next merged events; returns how many (0 at the end of the trace).
-    mutating func fill(
-        _ out: UnsafeMutableBufferPointer<TraceEvent>, summary: inout BinaryTraceSummary, symbols: inout SymbolTable,
-        issues: inout [TraceError], chunks: inout [ChunkStatistics]
-    ) -> Int {
-        var produced = 0
-        while produced == 0 {
+    /// The range of ``events`` holding the next merged events, or nil at the end of the trace.
+    ///
+    /// The events stay valid until the next call. Each range is a run of one chunk's events that
+    /// all come, by timestamp, before the next event of every other chunk of the group (the chunk
+    /// earlier in the file winning ties), so returning runs in order is the k-way merge.
+    mutating func nextRun(
+        summary: inout BinaryTraceSummary, symbols: inout SymbolTable, issues: inout [TraceError],
+        chunks: inout [ChunkStatistics]
+    ) -> Range<Int>? {
+        while true {
             if active == 0 {
-                if finished { return 0 }
+                if finished { return nil }
                 loadGroup(summary: &summary, issues: &issues, chunks: &chunks)
                 continue
             }
-            if active == 1 && batchStart[0] == batchEnd[0] {
-                produced = decodeDirect(into: out, symbols: &symbols, issues: &issues)
-                continue
+            if orderIndex < order.count, let run = nextOrderedRun(symbols: &symbols, issues: &issues) {
+                return run
             }
-            produced = merge(into: out, symbols: &symbols, issues: &issues)
-        }
-        return produced
-    }
-
-    // With one chunk in the group, decode straight into the output.
-    private mutating func decodeDirect(
-        into out: UnsafeMutableBufferPointer<TraceEvent>, symbols: inout SymbolTable, issues: inout [TraceError]
-    ) -> Int {
-        var count = 0
-        do {
-            count = try decoders[0].decode(into: out.baseAddress!, capacity: out.count, symbols: &symbols)
-        } catch {
-            report(error, of: 0, issues: &issues)
-            active = 0
-            return count
-        }
-        if decoders[0].isAtEnd {
-            finishChunk(0, issues: &issues)
-            active = 0
-        }
-        return count
-    }
-
-    // Merges the active chunks' events, refilling each chunk's batch as it empties.
-    private mutating func merge(
-        into out: UnsafeMutableBufferPointer<TraceEvent>, symbols: inout SymbolTable, issues: inout [TraceError]
-    ) -> Int {
-        var produced = 0
-        while produced < out.count {
             var best = -1
             var bestTimestamp = Int64.max
+            var others = 0
             for slot in 0..<active {
                 if batchStart[slot] == batchEnd[slot] && !refillBatch(slot, symbols: &symbols, issues: &issues) { continue }
                 let timestamp = events[batchStart[slot]].timestamp
@@ -136,33 +114,52 @@ struct ChunkGroupReader {
                     best = slot
                     bestTimestamp = timestamp
                 }
+                others += 1
             }
             if best < 0 {
                 active = 0
-                break
+                continue
             }
-            // The run of `best` may go on while it stays before every other head; on equal
-            // timestamps the chunk earlier in the file goes first.
+            let start = batchStart[best]
+            let end = batchEnd[best]
+            if others == 1 {
+                batchStart[best] = end
+                return start..<end
+            }
+            // The run of `best` goes on while it stays before every other head; on equal
+            // timestamps the chunk earlier in the file goes first. (A slot before `best` has a
+            // head above `bestTimestamp`, so `head - 1` cannot overflow.)
             var limit = Int64.max
             for slot in 0..<active where slot != best && batchStart[slot] < batchEnd[slot] {
                 let head = events[batchStart[slot]].timestamp
                 limit = min(limit, slot < best ? head - 1 : head)
             }
-            var index = batchStart[best]
-            let end = batchEnd[best]
-            while index < end && produced < out.count && events[index].timestamp <= limit {
-                out[produced] = events[index]
-                produced += 1
-                index += 1
-            }
-            if index == batchStart[best] {
-                out[produced] = events[index]
-                produced += 1
-                index += 1
-            }
+            var index = start + 1
+            while index < end && events[index].timestamp <= limit { index += 1 }
             batchStart[best] = index
+            return start..<index
         }
-        return produced
+    }
+
+    // The next events in the order the group-order frame gives; nil (and no more ordering for
+    // this group) when a chunk ends before its runs do.
+    private mutating func nextOrderedRun(symbols: inout SymbolTable, issues: inout [TraceError]) -> Range<Int>? {
+        let stream = order[orderIndex].stream
+        guard let slot = (0..<active).first(where: { decoders[$0].header.stream == stream }),
+            batchStart[slot] < batchEnd[slot] || refillBatch(slot, symbols: &symbols, issues: &issues)
+        else {
+            order = []
+            return nil
+        }
+        let start = batchStart[slot]
+        let count = Int(min(orderRemaining, UInt64(batchEnd[slot] - start)))
+        batchStart[slot] = start + count
+        orderRemaining -= UInt64(count)
+        if orderRemaining == 0 {
+            orderIndex += 1
+            if orderIndex < order.count { orderRemaining = order[orderIndex].count }
+        }
+        return start..<(start + count)
     }
 
     // Decodes the next batch of `slot`; false when the chunk is finished.
@@ -173,18 +170,13 @@ struct ChunkGroupReader {
             return false
         }
         let size = BinaryTraceReader.batchSize
-        var buffer = events
-        events = []
         var count = 0
         var failure: ChunkDecoder.Failure?
-        buffer.withUnsafeMutableBufferPointer { pointer in
-            do throws(ChunkDecoder.Failure) {
-                count = try decoders[slot].decode(into: pointer.baseAddress! + slot * size, capacity: size, symbols: &symbols)
-            } catch {
-                failure = error
-            }
+        do throws(ChunkDecoder.Failure) {
+            count = try decoders[slot].decode(into: events.base + slot * size, capacity: size, symbols: &symbols)
+        } catch {
+            failure = error
         }
-        events = buffer
         batchStart[slot] = slot * size
         batchEnd[slot] = slot * size + count
         if let failure {

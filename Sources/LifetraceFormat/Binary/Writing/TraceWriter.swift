@@ -36,6 +36,7 @@ public final class TraceWriter {
     private let compressor: ZstdCompressor
     private var compressed: [UInt8]
     private var records: [UInt8] = []
+    private var order = GroupOrder()
     private var output: [UInt8] = []
     private var flushGroup: UInt64 = 0
     private var chunkCount: UInt64 = 0
@@ -100,12 +101,14 @@ public final class TraceWriter {
         switch encoders[stream].append(event, symbols: symbols) {
         case .added:
             eventCount += 1
+            order.record(event.stream.rawValue)
         case .full:
             try flush()
             guard case .added = encoders[stream].append(event, symbols: symbols) else {
                 throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
             }
             eventCount += 1
+            order.record(event.stream.rawValue)
         case .tooLarge:
             try checkOpen()
             throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
@@ -117,10 +120,13 @@ public final class TraceWriter {
         try checkOpen()
         guard encoders.contains(where: { !$0.isEmpty }) else { return }
         output.removeAll(keepingCapacity: true)
+        let needsOrder = !order.isReproduced(byMerging: encoders.filter { !$0.isEmpty })
         for index in encoders.indices where !encoders[index].isEmpty {
             try appendChunk(of: index)
             encoders[index].reset()
         }
+        if needsOrder { output.append(contentsOf: order.encoded(flushGroup: flushGroup)) }
+        order.reset()
         flushGroup += 1
         try write(output)
     }
@@ -143,6 +149,7 @@ public final class TraceWriter {
     func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64, stream: TraceStream) {
         encoders[Int(stream.rawValue)].appendRawRecord(record, delta: delta, timestamp: timestamp)
         eventCount += 1
+        order.record(stream.rawValue)
     }
 
     private func appendChunk(of index: Int) throws(TraceError) {

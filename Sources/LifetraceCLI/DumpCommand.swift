@@ -1,0 +1,55 @@
+import ArgumentParser
+import LifetraceFormat
+
+/// `lifetrace dump`: prints a trace's events as canonical JSONL or as aligned text.
+struct DumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump",
+        abstract: "Print a trace (binary or JSONL) as canonical JSONL or as text.",
+        discussion: """
+            jsonl is the canonical text form (what 'lifetrace import' reads back exactly); text \
+            is for reading: time in ms since the first event, stream, thread, type, fields. \
+            Problems the reader recovered from are printed as warnings on standard error. Exit \
+            status: 0 printed, 2 bad input or usage.
+            """)
+
+    /// Output forms.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case jsonl
+        case text
+    }
+
+    @Argument(help: "The trace ('-' for standard input).")
+    var input: String
+
+    @Option(name: .long, help: "Output format: jsonl or text.")
+    var format: Format = .jsonl
+
+    @Option(name: .shortAndLong, help: "Output file ('-' for standard output).")
+    var output = "-"
+
+    func run() throws {
+        do throws(TraceError) {
+            let source = try TraceFile.open(path: input)
+            let issues: [TraceError]
+            switch format {
+            case .jsonl:
+                let writer = try JSONLTraceWriter(path: output, metadata: source.metadata)
+                issues = try copyEvents(of: source) { (event, symbols) throws(TraceError) in
+                    try writer.append(event, symbols: symbols)
+                }
+                try writer.close()
+            case .text:
+                let writer = try TextTraceWriter(path: output, metadata: source.metadata)
+                issues = try copyEvents(of: source) { (event, symbols) throws(TraceError) in
+                    try writer.append(event, symbols: symbols)
+                }
+                try writer.close()
+            }
+            for issue in issues { printError("warning: \(issue.description)") }
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+    }
+}

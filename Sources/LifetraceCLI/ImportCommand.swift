@@ -1,0 +1,57 @@
+import ArgumentParser
+import LifetraceFormat
+
+/// `lifetrace import`: converts a trace (JSONL or binary) into a binary trace.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert a trace (JSONL, or binary) into a binary trace (.ltrace).",
+        discussion: """
+            The input kind is detected from its content; '-' reads standard input or writes \
+            standard output. The output is written under a temporary name and renamed, so a \
+            failed import leaves nothing. Problems the input reader recovered from (a truncated \
+            binary trace) are printed as warnings. Exit status: 0 written, 2 bad input or usage.
+            """)
+
+    @Argument(help: "The trace to import ('-' for standard input).")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The binary trace to write ('-' for standard output).")
+    var output: String
+
+    @Option(name: .long, help: "zstd compression level, 1...19.")
+    var level = 3
+
+    @Option(name: .long, help: "Largest raw chunk size in bytes, 4096...16777216.")
+    var chunkSize = BinaryTraceFormat.defaultChunkSize
+
+    func run() throws {
+        let staged: StagedOutput
+        do {
+            staged = try StagedOutput(path: output)
+        } catch {
+            printError("\(error)")
+            throw ExitCode(2)
+        }
+        do throws(TraceError) {
+            let source = try TraceFile.open(path: input)
+            let options = TraceWriter.Options(compressionLevel: level, chunkSize: chunkSize)
+            let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata, options: options)
+            let issues = try copyEvents(of: source) { (event, symbols) throws(TraceError) in
+                try writer.append(event, symbols: symbols)
+            }
+            try writer.close()
+            for issue in issues { printError("warning: \(issue.description)") }
+        } catch {
+            staged.discard()
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        do {
+            try staged.commit()
+        } catch {
+            printError("\(error)")
+            throw ExitCode(2)
+        }
+    }
+}

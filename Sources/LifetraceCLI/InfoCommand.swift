@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import LifetraceFormat
+
+/// `lifetrace info`: what a trace holds and whether it is intact.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a trace's metadata, streams, chunks, events, time span, size and integrity.",
+        discussion: """
+            Reads the whole trace (binary or JSONL), checking every chunk. Integrity problems \
+            (a truncated or unclosed file, corrupt chunks) are listed; they do not change the \
+            exit status. Exit status: 0 shown, 2 bad input or usage.
+            """)
+
+    @Argument(help: "The trace ('-' for standard input).")
+    var input: String
+
+    @Flag(name: .long, help: "List every chunk of a binary trace.")
+    var chunks = false
+
+    func run() throws {
+        do throws(TraceError) {
+            var summary = TraceInfo()
+            if input != "-" && Self.isBinary(path: input) {
+                var reader = try BinaryTraceReader(path: input, options: .init(collectsChunkStatistics: true))
+                while let event = try reader.next() { summary.add(event) }
+                print(summary.report(name: input, metadata: reader.metadata, issues: reader.issues, binary: reader.summary, chunks: chunks ? reader.chunks : nil), terminator: "")
+            } else {
+                let source = try TraceFile.open(path: input)
+                let issues = try copyEvents(of: source) { (event, _) throws(TraceError) in summary.add(event) }
+                let size = input == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int64) ?? nil
+                print(summary.report(name: input, metadata: source.metadata, issues: issues, binary: source.binary?.summary, chunks: nil, fileSize: size), terminator: "")
+            }
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+    }
+
+    private static func isBinary(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let prefix = (try? handle.read(upToCount: 12)) ?? Data()
+        return BinaryTraceFormat.isBinaryTrace(prefix: prefix)
+    }
+}
