@@ -77,3 +77,35 @@ import Testing
         #expect(!sleeps.contains { $0.timestamp > begin.timestamp && $0.timestamp < end.timestamp })
     }
 }
+
+/// Background tasks that outlive the system's limit are expired before the app is suspended.
+@Suite struct BackgroundTaskExpirationTests {
+    @Test func slowSaveIsExpiredThenSuspended() throws {
+        let scenario = try Scenario.parse(
+            yaml: """
+                name: slow-save
+                timeouts:
+                  background-tasks: 200ms
+                steps:
+                  - launch
+                  - activate
+                  - home
+                  - suspend
+                  - purge
+                """, source: "slow-save")
+        let (outcome, trace, analysis) = try SampleRecording.record(scenario, arguments: ["--slow-save"])
+        #expect(outcome == .completed)
+        let lines = trace.lifecycleLines
+        // Expired, its handler ended it, and only then was the app suspended.
+        guard let expire = lines.firstIndex(of: "bgtask.expire SaveState"),
+            let end = lines.firstIndex(of: "bgtask.end SaveState"),
+            let suspended = lines.firstIndex(of: "state suspended")
+        else {
+            Issue.record("missing expiration events:\n\(lines.joined(separator: "\n"))")
+            return
+        }
+        #expect(expire < end && end < suspended)
+        #expect(analysis.violatedRules == [.backgroundTime], "\(analysis.violations.map(\.message))")
+        #expect(trace.brokenInvariants.filter { !$0.hasPrefix("app event while suspended: signpost.end") } == [])
+    }
+}
