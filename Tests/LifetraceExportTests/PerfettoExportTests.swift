@@ -133,6 +133,19 @@ struct PerfettoExportTests {
         #expect(summary.violations.map(\.ts) == [1_103_000_000, 1_105_000_000])
     }
 
+    @Test("A trace without events gives the tracks and nothing on them")
+    func empty() throws {
+        var source = EventListSource(events: [], symbols: SymbolTable(), metadata: TraceMetadata([("app", "x")]))
+        let output = temporaryDirectory() + "/empty.perfetto-trace"
+        let exported = try TraceExporter.export(&source, to: .perfetto, output: output)
+        #expect(exported.recordCount == 0)
+        guard let summary = try Self.read(output) else { return }
+        #expect(summary.problems == [])
+        #expect(summary.types.isEmpty)
+        #expect(summary.tracks.count == 10)
+        #expect(summary.tracks.first == "process app")
+    }
+
     @Test("Names with quotes, newlines and non-ASCII characters survive")
     func specialCharacters() throws {
         let names = (scene: "scène \"1\"\nzwei", mark: "tap → 👍 \\ \u{1}", signpost: "net/\"GET\"")

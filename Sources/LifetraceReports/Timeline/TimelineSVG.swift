@@ -212,7 +212,7 @@ public struct TimelineSVG {
                 out += "<line class=\"milestone\" x1=\"\(at)\" y1=\"\(top - 6)\" x2=\"\(at)\" y2=\"\(bottom)\">"
                     + "<title>\(milestone.name) \(time(milestone.time))</title></line>\n"
                 if labelMilestones {
-                    out += "<text class=\"milestone\" x=\"\(at + 2)\" y=\"\(top - 8 - (position % 3) * 8)\">"
+                    out += "<text class=\"milestone\" x=\"\(at + 2)\" y=\"\(top - 8 - (position % 2) * 8)\">"
                         + "\(Self.shortName(milestone.name))</text>\n"
                 }
             }
