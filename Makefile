@@ -1,5 +1,5 @@
 # The two set-up commands are `make demo` and `make test`; both install missing Debian packages
-# first (scripts/ensure-deps.sh).
+# first (scripts/ensure-deps.sh; `make test` also the independent readers its tests use).
 SWIFT ?= swift
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
@@ -7,10 +7,13 @@ BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
 SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
-.PHONY: deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary clean
+.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary clean
 
 deps:
 	@scripts/ensure-deps.sh
+
+test-deps:
+	@scripts/ensure-deps.sh --tests
 
 build: deps
 	$(SWIFT) build --product lifetrace
@@ -20,7 +23,7 @@ release: deps
 	$(SWIFT) build -c release --product lifetrace
 
 # Swift Testing reports every test; keep the failures and the summary.
-test: deps
+test: test-deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 \
 		| awk '!/^[[:space:]]*(◇|✔ Suite|↳|Test Suite|Executed|\[)/ && !(/^✔ Test / && !/^✔ Test run with /) && !/ started\.$$/'

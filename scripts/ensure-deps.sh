@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure what the build and the tests need is installed.
+# Makes sure what the build needs is installed, and with --tests what the tests need too.
+# Usage: scripts/ensure-deps.sh [--tests]
 # - Debian packages the build needs: installed with apt-get when running as root, otherwise one
 #   line says what to install and the script fails.
 # - The independent readers the export tests use (Debian's babeltrace2, the `perfetto` package
@@ -38,6 +39,8 @@ if ((${#missing[@]} > 0)); then
         exit 1
     fi
 fi
+
+[[ "${1:-}" == "--tests" ]] || exit 0
 
 # Export readers (tests only): babeltrace2 reads the CTF export.
 if ! command -v babeltrace2 >/dev/null 2>&1; then
