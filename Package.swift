@@ -19,6 +19,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -29,7 +30,7 @@ let package = Package(
         ),
         .target(
             name: "LifetraceFormat",
-            dependencies: ["CZstd"]
+            dependencies: ["CZstd", .product(name: "HeapModule", package: "swift-collections")]
         ),
         .target(
             name: "LifecycleModel",

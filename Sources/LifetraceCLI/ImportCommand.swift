@@ -26,14 +26,10 @@ struct ImportCommand: ParsableCommand {
     var chunkSize = BinaryTraceFormat.defaultChunkSize
 
     func run() throws {
-        let staged: StagedOutput
-        do {
-            staged = try StagedOutput(path: output)
-        } catch {
-            printError("\(error)")
-            throw ExitCode(2)
-        }
+        // The output appears only once the whole import succeeded (released unfinished, the
+        // staged file is removed).
         do throws(TraceError) {
+            let staged = try StagedOutputFile(path: output)
             let source = try TraceFile.open(path: input)
             let options = TraceWriter.Options(compressionLevel: level, chunkSize: chunkSize)
             let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata, options: options)
@@ -41,16 +37,10 @@ struct ImportCommand: ParsableCommand {
                 try writer.append(event, symbols: symbols)
             }
             try writer.close()
+            try staged.commit()
             for issue in issues { printError("warning: \(issue.description)") }
         } catch {
-            staged.discard()
             printError(error.description)
-            throw ExitCode(2)
-        }
-        do {
-            try staged.commit()
-        } catch {
-            printError("\(error)")
             throw ExitCode(2)
         }
     }

@@ -69,10 +69,12 @@ struct ReportCommand: ParsableCommand {
             print(document, terminator: "")
             return
         }
-        do {
-            try document.write(toFile: output, atomically: true, encoding: .utf8)
+        do throws(TraceError) {
+            let file = try StagedOutputFile(path: output)
+            try file.write(document)
+            try file.commit()
         } catch {
-            printError("\(output): cannot write the report: \(error.localizedDescription)")
+            printError("cannot write the report: \(error.description)")
             throw ExitCode(2)
         }
     }

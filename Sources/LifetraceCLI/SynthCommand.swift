@@ -41,26 +41,14 @@ struct SynthCommand: ParsableCommand {
         switch format {
         case .binary:
             // Written under a temporary name and renamed, as `import` does.
-            let staged: StagedOutput
-            do {
-                staged = try StagedOutput(path: output)
-            } catch {
-                printError("\(error)")
-                throw ExitCode(2)
-            }
             do throws(TraceError) {
+                let staged = try StagedOutputFile(path: output)
                 let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: synthesizer.metadata)
                 while let event = synthesizer.next() { try writer.append(event, symbols: symbols) }
                 try writer.close()
-            } catch {
-                staged.discard()
-                printError(error.description)
-                throw ExitCode(2)
-            }
-            do {
                 try staged.commit()
             } catch {
-                printError("\(error)")
+                printError(error.description)
                 throw ExitCode(2)
             }
         case .jsonl:

@@ -7,19 +7,19 @@
 /// everything else as UTF-8). Reading canonical text and writing it again reproduces it byte for
 /// byte. The `meta` line comes first, and only when there is metadata.
 public final class JSONLTraceWriter {
-    private let output: TextOutputFile
+    private let output: StagedOutputFile
     private var line: [UInt8] = []
 
     /// Creates the file at `path` (`-` is standard output) and writes the metadata line. The file
     /// appears under its name only when ``close()`` succeeds.
     public init(path: String, metadata: TraceMetadata) throws(TraceError) {
-        output = try TextOutputFile(path: path)
+        output = try StagedOutputFile(path: path)
         try start(metadata)
     }
 
     /// Writes to an open file descriptor, which stays open; `name` is used in errors.
     public init(fileDescriptor: Int32, name: String, metadata: TraceMetadata) throws(TraceError) {
-        output = TextOutputFile(fileDescriptor: fileDescriptor, name: name)
+        output = StagedOutputFile(fileDescriptor: fileDescriptor, name: name)
         try start(metadata)
     }
 

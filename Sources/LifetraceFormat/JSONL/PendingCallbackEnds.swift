@@ -1,3 +1,5 @@
+import HeapModule
+
 /// The `callback.end` events that `callback` shorthands have promised but not yet delivered,
 /// ordered by when they are due.
 ///
@@ -7,17 +9,20 @@ struct PendingCallbackEnds {
     /// How many ends may be pending at once; more means the input is hostile or broken.
     static let limit = 1 << 16
 
-    private struct Entry {
+    private struct Entry: Comparable {
         var event: TraceEvent
         var sequence: Int
 
-        func isDue(before other: Entry) -> Bool {
-            if event.timestamp != other.event.timestamp { return event.timestamp < other.event.timestamp }
-            return sequence > other.sequence
+        /// Due first: earlier, or at the same instant begun later.
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            if lhs.event.timestamp != rhs.event.timestamp { return lhs.event.timestamp < rhs.event.timestamp }
+            return lhs.sequence > rhs.sequence
         }
+
+        static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.sequence == rhs.sequence }
     }
 
-    private var heap: [Entry] = []
+    private var heap = Heap<Entry>()
     private var nextSequence = 0
 
     /// Whether nothing is pending.
@@ -27,37 +32,14 @@ struct PendingCallbackEnds {
     var count: Int { heap.count }
 
     /// The end due first.
-    var first: TraceEvent? { heap.first?.event }
+    var first: TraceEvent? { heap.min?.event }
 
     /// Adds an end.
     mutating func insert(_ event: TraceEvent) {
-        heap.append(Entry(event: event, sequence: nextSequence))
+        heap.insert(Entry(event: event, sequence: nextSequence))
         nextSequence += 1
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].isDue(before: heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
     }
 
     /// Removes and returns the end due first.
-    mutating func removeFirst() -> TraceEvent? {
-        guard !heap.isEmpty else { return nil }
-        heap.swapAt(0, heap.count - 1)
-        let first = heap.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count && heap[left].isDue(before: heap[smallest]) { smallest = left }
-            if right < heap.count && heap[right].isDue(before: heap[smallest]) { smallest = right }
-            if smallest == parent { break }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
-        return first.event
-    }
+    mutating func removeFirst() -> TraceEvent? { heap.popMin()?.event }
 }

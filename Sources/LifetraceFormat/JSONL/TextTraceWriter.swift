@@ -11,19 +11,19 @@
 ///       41.250  app     main     callback.begin  name=willFinishLaunching
 /// ```
 public final class TextTraceWriter {
-    private let output: TextOutputFile
+    private let output: StagedOutputFile
     private var origin: Int64?
     private var line: [UInt8] = []
 
     /// Creates the file at `path` (`-` is standard output) and writes the metadata lines.
     public init(path: String, metadata: TraceMetadata) throws(TraceError) {
-        output = try TextOutputFile(path: path)
+        output = try StagedOutputFile(path: path)
         try start(metadata)
     }
 
     /// Writes to an open file descriptor, which stays open; `name` is used in errors.
     public init(fileDescriptor: Int32, name: String, metadata: TraceMetadata) throws(TraceError) {
-        output = TextOutputFile(fileDescriptor: fileDescriptor, name: name)
+        output = StagedOutputFile(fileDescriptor: fileDescriptor, name: name)
         try start(metadata)
     }
 

@@ -1,0 +1,125 @@
+import Foundation
+
+/// An output that appears whole or not at all: a regular file is written under a temporary name
+/// beside its final path and renamed into place by ``commit()``, so a failed command leaves
+/// nothing behind. A device or a pipe (`/dev/null`, `/dev/stdout`) is written in place, since
+/// renaming a file over it would replace it; `-` is standard output.
+///
+/// Writes are buffered (``write(_:)-swift.method``); code that writes to the descriptor itself
+/// (``descriptor``, as ``TraceWriter`` does) must not mix that with buffered writes unflushed.
+public final class StagedOutputFile {
+    private static let capacity = 1 << 17
+
+    /// The output's path as the user named it; used in errors.
+    public let name: String
+    /// The file descriptor written to.
+    public let descriptor: Int32
+    private let owned: Bool
+    private let temporaryPath: String?
+    private var buffer: [UInt8] = []
+    private var finished = false
+    /// How many bytes were written out or are buffered.
+    public private(set) var byteCount: Int64 = 0
+
+    /// Creates `path` (through a temporary file beside it); `-` writes to standard output.
+    public init(path: String) throws(TraceError) {
+        name = path
+        var existing = stat()
+        if path == "-" {
+            descriptor = 1
+            owned = false
+            temporaryPath = nil
+        } else if stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFREG {
+            let opened = open(path, O_WRONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw Self.failure(path, "cannot open") }
+            descriptor = opened
+            owned = true
+            temporaryPath = nil
+        } else {
+            let directory = (path as NSString).deletingLastPathComponent
+            let template = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).XXXXXX"
+            var bytes = Array(template.utf8CString)
+            let opened = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard opened >= 0 else { throw Self.failure(path, "cannot create") }
+            fchmod(opened, 0o644)
+            _ = fcntl(opened, F_SETFD, FD_CLOEXEC)
+            descriptor = opened
+            owned = true
+            temporaryPath = String(cString: bytes)
+        }
+        buffer.reserveCapacity(Self.capacity + 4096)
+    }
+
+    /// Writes to `descriptor`, which stays open; `name` is used in errors.
+    public init(fileDescriptor: Int32, name: String) {
+        self.name = name
+        descriptor = fileDescriptor
+        owned = false
+        temporaryPath = nil
+        buffer.reserveCapacity(Self.capacity + 4096)
+    }
+
+    deinit { discard() }
+
+    /// Appends bytes, writing the buffer out when it is full.
+    public func write(_ bytes: some Sequence<UInt8>) throws(TraceError) {
+        let before = buffer.count
+        buffer.append(contentsOf: bytes)
+        byteCount += Int64(buffer.count - before)
+        if buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Appends raw bytes, writing the buffer out when it is full.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(TraceError) {
+        buffer.append(contentsOf: bytes)
+        byteCount += Int64(bytes.count)
+        if buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Appends a string's UTF-8.
+    public func write(_ string: String) throws(TraceError) {
+        var string = string
+        string.withUTF8 { buffer.append(contentsOf: $0) }
+        byteCount += Int64(string.utf8.count)
+        if buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Writes out what is buffered.
+    public func flush() throws(TraceError) {
+        var written = 0
+        while written < buffer.count {
+            let count = buffer.withUnsafeBytes { raw in
+                Foundation.write(descriptor, raw.baseAddress! + written, raw.count - written)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure(name, "cannot write")
+            }
+            written += count
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, and for a file, syncs it and moves it into place under its final name.
+    public func commit() throws(TraceError) {
+        try flush()
+        guard let temporaryPath, !finished else { return }
+        if fsync(descriptor) != 0 && errno != EINVAL { throw Self.failure(name, "cannot sync") }
+        guard rename(temporaryPath, name) == 0 else { throw Self.failure(name, "cannot rename into place") }
+        finished = true
+        if owned { close(descriptor) }
+    }
+
+    /// Gives up: closes and removes the temporary file. Also done when the output is released
+    /// without ``commit()``.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        if owned { close(descriptor) }
+        if let temporaryPath { unlink(temporaryPath) }
+    }
+
+    private static func failure(_ path: String, _ what: String) -> TraceError {
+        TraceError(.io, file: path, "\(what): \(String(cString: strerror(errno)))")
+    }
+}
