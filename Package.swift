@@ -77,6 +77,12 @@ let package = Package(
             dependencies: ["LifetraceRecorder"],
             path: "Tests/RecorderProbe"
         ),
+        // The libFuzzer target (docs/FUZZING.md): built with `--sanitize=fuzzer` it fuzzes (and
+        // replays files given as arguments); in a normal build it is an empty program.
+        .executableTarget(
+            name: "LifetraceFuzz",
+            dependencies: ["LifetraceFormat"]
+        ),
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
