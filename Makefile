@@ -13,6 +13,7 @@ deps:
 
 build: deps
 	$(SWIFT) build --product lifetrace
+	$(SWIFT) build --product SampleApp
 
 release: deps
 	$(SWIFT) build -c release --product lifetrace
@@ -23,13 +24,14 @@ test: deps
 	@$(SWIFT) test --skip-build 2>&1 | { grep -vE '^[[:space:]]*(◇|✔ Test [^r]|✔ Suite|↳|Test Suite|Executed|\[)' || true; }
 
 # Records the sample app under the default scenario and shows its analysis and first events,
-# then checks a synthesized trace and the sample runs.
+# then checks a synthesized trace and the sample runs, and reports a heavy launch (a launch-stall).
 demo: deps
 	@$(SWIFT) build --quiet --product lifetrace
 	@$(SWIFT) build --quiet --product SampleApp
 	@mkdir -p $(DEMO_DIR)
 	@echo "$$ lifetrace record -o $(DEMO_DIR)/run.ltrace -- SampleApp"
-	@$(BIN)/lifetrace record -o $(DEMO_DIR)/run.ltrace -- $(BIN)/SampleApp
+	@rm -rf $(DEMO_DIR)/sample-data
+	@SAMPLE_APP_DATA=$(DEMO_DIR)/sample-data $(BIN)/lifetrace record -o $(DEMO_DIR)/run.ltrace -- $(BIN)/SampleApp
 	@echo "$$ lifetrace report $(DEMO_DIR)/run.ltrace"
 	@$(BIN)/lifetrace report $(DEMO_DIR)/run.ltrace
 	@echo "$$ lifetrace replay $(DEMO_DIR)/run.ltrace | head -12"
@@ -39,6 +41,10 @@ demo: deps
 	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace
 	@echo "$$ lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs"
 	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs
+	@echo "$$ lifetrace record -o $(DEMO_DIR)/heavy.ltrace -- SampleApp --heavy-launch"
+	@SAMPLE_APP_DATA=$(DEMO_DIR)/sample-data $(BIN)/lifetrace record -o $(DEMO_DIR)/heavy.ltrace -- $(BIN)/SampleApp --heavy-launch
+	@echo "$$ lifetrace report $(DEMO_DIR)/heavy.ltrace"
+	@$(BIN)/lifetrace report $(DEMO_DIR)/heavy.ltrace
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark

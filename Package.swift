@@ -113,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceReportsTests",
-            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI"]
         ),
         .testTarget(
             name: "LifetraceExportTests",
@@ -125,7 +125,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceSupervisorTests",
-            dependencies: ["LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "SampleApp", "LifetraceCLI"]
+            dependencies: [
+                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "SampleApp",
+                "LifetraceCLI", "RecorderProbe",
+            ]
         ),
     ]
 )

@@ -30,5 +30,15 @@ let package = Package(
             path: "Benchmarks/RecorderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "AnalyzerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "LifetraceAnalysis", package: "lifetrace"),
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+            ],
+            path: "Benchmarks/AnalyzerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

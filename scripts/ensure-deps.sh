@@ -6,6 +6,7 @@
 #   from PyPI with the official trace protos): installed the same way (pip into the current
 #   Python, with --user when not root); when that is not possible one line says so and the
 #   script goes on: those tests then skip locally and fail under CI.
+# - Debian's chromium, which renders the HTML report in the browser test: the same way.
 set -euo pipefail
 
 is_root() { [[ ${EUID:-$(id -u)} -eq 0 ]] && command -v apt-get >/dev/null 2>&1; }
@@ -45,6 +46,16 @@ if ! command -v babeltrace2 >/dev/null 2>&1; then
         apt_install babeltrace2 || echo "could not install babeltrace2; the CTF reader tests will skip (fail under CI)" >&2
     else
         echo "babeltrace2 missing (CTF export tests skip); install it with: sudo apt-get install babeltrace2" >&2
+    fi
+fi
+
+# Chromium renders the HTML report in a test (headless screenshot).
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    if is_root; then
+        echo "installing chromium with apt-get (renders the HTML report in tests)" >&2
+        apt_install chromium || echo "could not install chromium; the browser test will skip (fail under CI)" >&2
+    else
+        echo "chromium missing (the HTML browser test skips); install it with: sudo apt-get install chromium" >&2
     fi
 fi
 

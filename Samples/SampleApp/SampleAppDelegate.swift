@@ -10,6 +10,8 @@ import LifetraceRecorder
 /// mistake the seeds warn about ("at launch, move tasks off the main thread"), which the
 /// analyzer reports as a `launch-stall` blaming `IndexSearchCatalog`.
 ///
+/// `--slow-save` makes the background save take 3 s, longer than a short background-task limit:
+/// the system expires the task (`bgtask.expire`, the analyzer's `background-time` warning).
 /// `--crash-in CALLBACK` and `--hang-in CALLBACK` make the app abort, or block its main thread
 /// for good, in that callback: how `lifetrace record` copes with a crashing or frozen app is
 /// tested with them.
@@ -18,6 +20,7 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     private var screen: FirstScreen?
     private var searchIndex: SearchIndex?
     private let heavyLaunch = CommandLine.arguments.contains("--heavy-launch")
+    private let slowSave = CommandLine.arguments.contains("--slow-save")
     private let crashIn = SampleAppDelegate.option("--crash-in")
     private let hangIn = SampleAppDelegate.option("--hang-in")
 
@@ -75,8 +78,13 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
         task.value = application.beginBackgroundTask(withName: "SaveState") {
             application.endBackgroundTask(task.value)
         }
+        let slowSave = self.slowSave
         DispatchQueue.global().async {
-            application.recorder.interval("SaveState") { try? store.saveState(visibleTitles: snapshot) }
+            application.recorder.interval("SaveState") {
+                try? store.saveState(visibleTitles: snapshot)
+                // A save stuck on a slow disk: the system expires the task before it ends.
+                if slowSave { sleep(3) }
+            }
             application.endBackgroundTask(task.value)
         }
     }

@@ -14,14 +14,22 @@ import Darwin
 /// own, the host launches the app into the foreground, activates it, and on SIGTERM or SIGINT
 /// takes it through willResignActive, didEnterBackground and willTerminate, then exits.
 public enum LifecycleHost {
-    /// Runs the app; never returns.
+    /// The environment variable naming the trace file of a standalone run.
+    public static let outputEnvironmentKey = "LIFETRACE_OUTPUT"
+
+    /// Runs the app; never returns. A standalone run writes its trace to `LIFETRACE_OUTPUT` if set,
+    /// else to `recorderOptions.output`.
     public static func main(
         delegate: any ApplicationDelegate.Type, sceneDelegate: (any SceneDelegate.Type)? = nil,
         recorderOptions: RecorderOptions = RecorderOptions()
     ) -> Never {
+        var options = recorderOptions
+        if let path = ProcessInfo.processInfo.environment[outputEnvironmentKey], !path.isEmpty {
+            options.output = .file(path)
+        }
         let recorder: Recorder
         do {
-            recorder = try Recorder.start(recorderOptions)
+            recorder = try Recorder.start(options)
         } catch {
             FileHandle.standardError.write(Data("lifecycle host: \(String(describing: error))\n".utf8))
             exit(70)

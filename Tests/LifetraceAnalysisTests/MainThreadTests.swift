@@ -88,3 +88,19 @@ struct MainThreadTests {
         #expect(analysis.violations.isEmpty)
     }
 }
+
+extension MainThreadTests {
+    @Test("a busy interval open at suspension ends there, not at the kill")
+    func busyEndsAtSuspension() {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch()
+        trace.toBackground(1000)
+        trace.wake(1100)
+        trace.state(1110, .suspended)
+        trace.exit(60_000, signal: 9)
+        let lifetime = trace.analyze().lifetimes[0]
+        #expect(lifetime.stalls.isEmpty)
+        #expect(lifetime.end.kind == .killedWhileSuspended)
+        #expect(!lifetime.end.facts.contains { $0.contains("never went idle") })
+    }
+}

@@ -109,6 +109,16 @@ struct CTFExportTests {
         Self.expectMatches(printed, facts)
     }
 
+    @Test("A trace without events gives a trace babeltrace2 reads as empty")
+    func empty() throws {
+        var source = EventListSource(events: [], symbols: SymbolTable(), metadata: TraceMetadata([("app", "x")]))
+        let output = temporaryDirectory() + "/ctf"
+        let exported = try TraceExporter.export(&source, to: .ctf, output: output)
+        #expect(exported.recordCount == 0)
+        guard let printed = Self.read(output) else { return }
+        #expect(printed.names.isEmpty)
+    }
+
     @Test("Metadata with any keys and values becomes a valid env block")
     func metadataEnvironment() throws {
         var symbols = SymbolTable()

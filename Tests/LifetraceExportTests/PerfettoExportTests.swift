@@ -99,6 +99,18 @@ struct PerfettoExportTests {
         #expect(summary.tracks.contains { $0.hasPrefix("thread thread ") }, "worker threads get tracks")
         #expect(summary.tracks.contains { $0.hasPrefix("lane thread ") && $0.hasSuffix(" signposts 1") })
         #expect(summary.tracks.contains("lane main thread signposts 1"))
+        // The constant-memory reading used on the ten-million-event export agrees.
+        let script = ExternalReader.repositoryRoot.appendingPathComponent("scripts/readers/perfetto_summary.py").path
+        let streamed = ExternalReader.run(ExternalReader.python!, [script, output, "--stream"])
+        #expect(streamed.status == 0, "\(streamed.error)")
+        struct Counts: Decodable {
+            var types: [String: Int]
+            var problems: [String: Int]
+        }
+        let counts = try JSONDecoder().decode(Counts.self, from: Data(streamed.output.utf8))
+        #expect(counts.problems.isEmpty)
+        #expect(counts.types["TRACK_DESCRIPTOR"] == summary.tracks.count)
+        for (type, count) in summary.types { #expect(counts.types[type] == count, "\(type)") }
     }
 
     @Test("State lanes follow the system view, the app view and the scene, in order")
@@ -119,6 +131,19 @@ struct PerfettoExportTests {
         // balanced-activation.
         #expect(summary.violations.map(\.name) == ["balanced-activation", "balanced-activation"])
         #expect(summary.violations.map(\.ts) == [1_103_000_000, 1_105_000_000])
+    }
+
+    @Test("A trace without events gives the tracks and nothing on them")
+    func empty() throws {
+        var source = EventListSource(events: [], symbols: SymbolTable(), metadata: TraceMetadata([("app", "x")]))
+        let output = temporaryDirectory() + "/empty.perfetto-trace"
+        let exported = try TraceExporter.export(&source, to: .perfetto, output: output)
+        #expect(exported.recordCount == 0)
+        guard let summary = try Self.read(output) else { return }
+        #expect(summary.problems == [])
+        #expect(summary.types.isEmpty)
+        #expect(summary.tracks.count == 10)
+        #expect(summary.tracks.first == "process app")
     }
 
     @Test("Names with quotes, newlines and non-ASCII characters survive")

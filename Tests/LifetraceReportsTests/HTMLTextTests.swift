@@ -1,3 +1,5 @@
+import Foundation
+import LifetraceAnalysis
 import LifetraceReports
 import Testing
 
@@ -9,5 +11,22 @@ import Testing
 
     @Test func leavesPlainTextAlone() {
         #expect(HTMLText.escape("didFinishLaunching µs") == "didFinishLaunching µs")
+    }
+}
+
+@Suite struct RunSummaryHTMLTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test func summaryPageEscapesPathsAndDrawsHistograms() throws {
+        var runs = try RunFacts.collect(
+            [Self.root + "/Samples/traces/launch-stall.fail.jsonl", Self.root + "/Samples/launches/baseline/run-01.jsonl"],
+            options: AnalysisOptions())
+        runs[0].path = "<script>alert('path')</script>.jsonl"
+        let html = RunSummary(runs: runs).html
+        #expect(!html.contains("<script"))
+        #expect(html.contains("<code>&lt;script&gt;alert(&#39;path&#39;)&lt;/script&gt;.jsonl</code>"))
+        #expect(html.contains("<svg class=\"chart\""))
+        #expect(html.contains("<rect class=\"bar\""))
     }
 }

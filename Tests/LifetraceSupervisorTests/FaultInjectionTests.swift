@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleHost
+import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRecorder
 import Testing
@@ -19,21 +20,18 @@ import Testing
 
     @Test(arguments: RecordFault.allCases)
     func faultLeavesItsWitnessInTheTrace(_ fault: RecordFault) throws {
-        let (outcome, trace, _) = try SampleRecording.record(
+        let (outcome, trace, analysis) = try SampleRecording.record(
             try SampleRecording.scenario(Self.scenario(for: fault)), faults: [fault])
         #expect(outcome == .completed, "\(fault.name): \(outcome)")
         let lines = trace.lifecycleLines
         #expect(Self.witnessed(fault, lines: lines, trace: trace), "\(fault.name):\n\(lines.joined(separator: "\n"))")
+        // The analyzer reports the fault under its rule.
+        #expect(analysis.violatedRules.map(\.id).contains(fault.rule), "\(fault.name): \(analysis.violations.map(\.message))")
     }
 
     @Test func everyFaultNamesARuleOfTheAnalyzer() {
-        let rules: Set<String> = [
-            "no-terminate-while-suspended", "silent-while-suspended", "nothing-after-terminate", "scene-connection",
-            "launch-sequence", "resign-before-background", "foreground-before-active", "balanced-activation",
-            "legal-transition", "main-thread-callbacks", "callback-nesting",
-        ]
         for fault in RecordFault.allCases {
-            #expect(rules.contains(fault.rule), "\(fault.name) -> \(fault.rule)")
+            #expect(Rule(rawValue: fault.rule) != nil, "\(fault.name) -> \(fault.rule)")
             #expect(RecordFault(name: fault.name) == fault)
         }
     }

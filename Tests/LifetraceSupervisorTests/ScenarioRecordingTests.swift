@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRecorder
 import Testing
@@ -11,9 +12,13 @@ import Testing
 
     @Test(arguments: scenarios)
     func sampleScenarioRecordsACleanRun(_ name: String) throws {
-        let (outcome, trace, _) = try SampleRecording.record(try SampleRecording.scenario(name))
+        let (outcome, trace, analysis) = try SampleRecording.record(try SampleRecording.scenario(name))
         #expect(outcome == .completed)
         #expect(trace.brokenInvariants == [], "\(name):\n\(trace.lifecycleLines.joined(separator: "\n"))")
+        // The analyzer finds nothing wrong: no violation, not even a warning.
+        #expect(analysis.violations.map(\.message) == [], "\(name):\n\(trace.lifecycleLines.joined(separator: "\n"))")
+        #expect(analysis.issues.isEmpty)
+        #expect(analysis.lifetimes.count == 1)
     }
 
     @Test func defaultScenarioPlaysTheSeedsLifeCycle() throws {
@@ -52,8 +57,12 @@ import Testing
         #expect(!trace.lifecycleLines.prefix(while: { $0 != "state suspended" }).contains("begin didBecomeActive"))
     }
 
-    @Test func heavyLaunchStallsTheMainThreadInsideItsSignpost() throws {
-        let (_, trace, _) = try SampleRecording.record(.standard, arguments: ["--heavy-launch"])
+    @Test func heavyLaunchIsReportedAsALaunchStallBlamingTheWork() throws {
+        let (_, trace, analysis) = try SampleRecording.record(.standard, arguments: ["--heavy-launch"])
+        #expect(analysis.violatedRules == [.launchStall], "\(analysis.violations.map(\.message))")
+        let stall = analysis.lifetimes.first?.stalls.first
+        #expect((stall?.duration ?? 0) >= 400_000_000)
+        #expect(stall?.blame.contains { $0.name == "IndexSearchCatalog" } == true, "\(String(describing: stall?.blame))")
         let events = trace.merged
         guard let begin = events.first(where: { trace.line($0) == "signpost.begin IndexSearchCatalog" }),
             let end = events.first(where: { trace.line($0) == "signpost.end IndexSearchCatalog" })
@@ -66,5 +75,37 @@ import Testing
         // The main thread does not sleep during the work: one busy interval covers it.
         let sleeps = events.filter { $0.type == .runloopSleep && $0.thread.isMain }
         #expect(!sleeps.contains { $0.timestamp > begin.timestamp && $0.timestamp < end.timestamp })
+    }
+}
+
+/// Background tasks that outlive the system's limit are expired before the app is suspended.
+@Suite struct BackgroundTaskExpirationTests {
+    @Test func slowSaveIsExpiredThenSuspended() throws {
+        let scenario = try Scenario.parse(
+            yaml: """
+                name: slow-save
+                timeouts:
+                  background-tasks: 200ms
+                steps:
+                  - launch
+                  - activate
+                  - home
+                  - suspend
+                  - purge
+                """, source: "slow-save")
+        let (outcome, trace, analysis) = try SampleRecording.record(scenario, arguments: ["--slow-save"])
+        #expect(outcome == .completed)
+        let lines = trace.lifecycleLines
+        // Expired, its handler ended it, and only then was the app suspended.
+        guard let expire = lines.firstIndex(of: "bgtask.expire SaveState"),
+            let end = lines.firstIndex(of: "bgtask.end SaveState"),
+            let suspended = lines.firstIndex(of: "state suspended")
+        else {
+            Issue.record("missing expiration events:\n\(lines.joined(separator: "\n"))")
+            return
+        }
+        #expect(expire < end && end < suspended)
+        #expect(analysis.violatedRules == [.backgroundTime], "\(analysis.violations.map(\.message))")
+        #expect(trace.brokenInvariants.filter { !$0.hasPrefix("app event while suspended: signpost.end") } == [])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRecorder
 import LifetraceSupervisor
@@ -16,7 +17,7 @@ enum SampleRecording {
     /// Records `SampleApp arguments` under `scenario` with `faults` into a temporary binary trace.
     static func record(
         _ scenario: Scenario, arguments: [String] = [], faults: [RecordFault] = []
-    ) throws -> (outcome: RecordOutcome, trace: RecordedTrace, path: String) {
+    ) throws -> (outcome: RecordOutcome, trace: RecordedTrace, analysis: TraceAnalysis) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("run.ltrace").path
@@ -26,7 +27,9 @@ enum SampleRecording {
         let writer = try TraceWriter(path: path, metadata: RecordSession.metadata(for: configuration))
         let outcome = try RecordSession(configuration: configuration, sink: writer).run()
         try writer.close()
-        return (outcome, try RecordedTrace(path: path), path)
+        var reader = try BinaryTraceReader(path: path)
+        let analysis = try LifecycleAnalyzer.analyze(&reader, path: path)
+        return (outcome, try RecordedTrace(path: path), analysis)
     }
 }
 

@@ -21,10 +21,17 @@ guard arguments.count >= 3, let threads = Int(arguments[2]), threads > 0, thread
     exit(2)
 }
 let options: RecorderOptions
+// A pause after every `burst` records: fast enough to be killed mid-write, slow enough that the
+// drainer keeps up even in a debug build on a loaded machine (the supervisor drains in the test
+// process; a standalone recorder's writer thread competes with the probe's own threads).
+let pause: UInt32
+let burst: Int64
 if arguments.count >= 5, arguments[3] == "--standalone" {
     options = RecorderOptions(output: .file(arguments[4]), flushInterval: .milliseconds(50))
+    (pause, burst) = (1000, 16)
 } else {
     options = RecorderOptions()
+    (pause, burst) = (200, 64)
 }
 let recorder: Recorder
 do {
@@ -54,7 +61,7 @@ else {
         recorder.signpostBegin(name, id: id)
         published.store(UInt64(id), ordering: .releasing)
         // Paced so a drainer keeps up: the test is about kills, not about a full ring.
-        if id % 64 == 0 { usleep(200) }
+        if id % burst == 0 { usleep(pause) }
     }
 }
 

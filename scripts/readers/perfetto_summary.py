@@ -2,7 +2,8 @@
 """Reads a Perfetto trace with the official protos (PyPI package `perfetto`) and prints, as
 JSON, what it holds: tracks, slice and instant counts, event names, categories and the
 violation instants with their annotations; with --slices, the names of the slices begun on
-each track, in order. Used by the export tests as an independent reader.
+each track, in order. With --stream it reads packet by packet in constant memory (for exports of
+millions of events) and prints only the counts and the problems. Used by the export tests as an independent reader.
 
 Exit status: 0 read, 1 the file is not a valid trace (unknown interned id, unbalanced slices),
 3 the `perfetto` package is missing.
@@ -101,5 +102,58 @@ def main(path, with_slices):
     return 1 if problems else 0
 
 
+def read_varint(data, position):
+    shift = value = 0
+    while True:
+        byte = data[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, position
+
+
+def stream(path):
+    """Counts packets one by one: each is field 1 (tag 0x0A) of Trace, length-prefixed."""
+    from perfetto.protos.perfetto.trace.perfetto_trace_pb2 import TracePacket
+    import mmap
+    counts = collections.Counter()
+    names = set()
+    depth = collections.Counter()
+    problems = collections.Counter()
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        position = 0
+        while position < len(data):
+            tag, position = read_varint(data, position)
+            if tag != 0x0A:
+                problems[f"unexpected tag {tag}"] += 1
+                break
+            length, position = read_varint(data, position)
+            packet = TracePacket.FromString(data[position:position + length])
+            position += length
+            for entry in packet.interned_data.event_names:
+                names.add(entry.iid)
+            if packet.HasField("track_descriptor"):
+                counts["TRACK_DESCRIPTOR"] += 1
+                continue
+            event = packet.track_event
+            counts[TrackEvent.Type.Name(event.type)] += 1
+            if event.type == TrackEvent.TYPE_SLICE_BEGIN:
+                depth[event.track_uuid] += 1
+            elif event.type == TrackEvent.TYPE_SLICE_END:
+                depth[event.track_uuid] -= 1
+                if depth[event.track_uuid] < 0:
+                    problems["slice end without begin"] += 1
+            if event.type != TrackEvent.TYPE_SLICE_END and event.name_iid not in names:
+                problems["unknown name iid"] += 1
+    problems["tracks left with open slices"] = sum(1 for value in depth.values() if value)
+    problems = {key: value for key, value in problems.items() if value}
+    json.dump({"types": dict(counts), "problems": problems}, sys.stdout, sort_keys=True)
+    print()
+    return 1 if problems else 0
+
+
 if __name__ == "__main__":
+    if "--stream" in sys.argv[2:]:
+        sys.exit(stream(sys.argv[1]))
     sys.exit(main(sys.argv[1], "--slices" in sys.argv[2:]))

@@ -87,7 +87,7 @@ final class RecordingRig: @unchecked Sendable {
     let region: RecorderRegion
     let recorder: Recorder
     let name: RecordedName
-    private let running = Atomic(false)
+    private let running = SharedFlag(false)
 
     init() {
         do {
@@ -169,11 +169,11 @@ final class WriterRig: @unchecked Sendable {
 }
 
 /// A flag shared between the benchmark and its helper threads.
-final class Atomic<Value>: @unchecked Sendable {
+final class SharedFlag: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
+    private var stored: Bool
+    init(_ value: Bool) { stored = value }
+    var value: Bool {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }

@@ -57,6 +57,11 @@ extension LifecycleAnalyzer {
         current.system = state
         current.systemChange = event
         current.silent = state == .suspended || current.terminateEnd != nil
+        // A suspended app runs no code: a run-loop busy interval still open ends here, rather
+        // than stretching over the whole suspension.
+        if state == .suspended && current.runLoopSeen {
+            closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
+        }
         let inBackground = state == .background
         if inBackground != current.systemStretch.inBackground {
             if inBackground {

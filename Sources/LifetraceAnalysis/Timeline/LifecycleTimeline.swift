@@ -105,6 +105,7 @@ public struct LifecycleTimeline {
     }
 
     /// Replays every event of `source` into `sink` and returns the analysis.
+    @inlinable
     public static func analyze<Source: TraceEventSource, Sink: TimelineSink>(
         _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis {
@@ -120,15 +121,16 @@ public struct LifecycleTimeline {
 
     /// Opens and closes state spans where the analyzer's views changed.
     private mutating func followStates<Sink: TimelineSink>(at time: Int64, into sink: inout Sink) {
-        let current = analyzer.current
-        Self.follow(&system, code: current.system?.rawValue, lane: .systemState, at: time, into: &sink)
-        Self.follow(&app, code: current.effective?.rawValue, lane: .appState, at: time, into: &sink)
-        for record in current.scenes {
-            let code = record.app.flatMap { $0 == .unattached ? nil : $0.rawValue }
-            if let index = scenes.firstIndex(where: { $0.name == record.name }) {
-                Self.follow(&scenes[index].state, code: code, lane: .sceneState(record.name), at: time, into: &sink)
+        // Read the analyzer's state in place: copying the lifetime would retain its arrays per event.
+        Self.follow(&system, code: analyzer.current.system?.rawValue, lane: .systemState, at: time, into: &sink)
+        Self.follow(&app, code: analyzer.current.effective?.rawValue, lane: .appState, at: time, into: &sink)
+        for position in analyzer.current.scenes.indices {
+            let name = analyzer.current.scenes[position].name
+            let code = analyzer.current.scenes[position].app.flatMap { $0 == .unattached ? nil : $0.rawValue }
+            if let index = scenes.firstIndex(where: { $0.name == name }) {
+                Self.follow(&scenes[index].state, code: code, lane: .sceneState(name), at: time, into: &sink)
             } else if let code {
-                scenes.append(OpenScene(name: record.name, state: OpenState(code: code, since: time)))
+                scenes.append(OpenScene(name: name, state: OpenState(code: code, since: time)))
             }
         }
     }

@@ -8,7 +8,7 @@ import LifetraceFormat
 /// (`thread_name`) event and ordered by `thread_sort_index`; slices are `B`/`E` pairs, or `X`
 /// with a duration for the analysis's stalls and launch windows; instants are `i` with thread
 /// scope. Times are microseconds with three decimals, so nanoseconds survive.
-public struct ChromeTraceWriter: TimelineSink {
+public struct ChromeTraceWriter: TimelineRecordWriter {
     private let output: ExportOutputFile
     private var line: [UInt8] = []
     private var escapedNames: [[UInt8]?] = []

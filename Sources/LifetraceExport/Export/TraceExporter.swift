@@ -29,12 +29,12 @@ public enum TraceExporter {
         switch format {
         case .perfetto:
             let file = try ExportOutputFile(path: output)
-            var builder = TimelineBuilder(sink: PerfettoTraceWriter(output: file), options: options)
+            var builder = TimelineBuilder(writer: PerfettoTraceWriter(output: file), options: options)
             try replay(&source, into: &builder)
             return summary(of: builder, format: format, bytes: file.byteCount)
         case .chromeJSON:
             let file = try ExportOutputFile(path: output)
-            var builder = TimelineBuilder(sink: ChromeTraceWriter(output: file), options: options)
+            var builder = TimelineBuilder(writer: ChromeTraceWriter(output: file), options: options)
             try replay(&source, into: &builder)
             return summary(of: builder, format: format, bytes: file.byteCount)
         case .ctf:
@@ -42,8 +42,8 @@ public enum TraceExporter {
         }
     }
 
-    private static func replay<Source: TraceEventSource, Sink: TimelineSink>(
-        _ source: inout Source, into builder: inout TimelineBuilder<Sink>
+    private static func replay<Source: TraceEventSource, Writer: TimelineRecordWriter>(
+        _ source: inout Source, into builder: inout TimelineBuilder<Writer>
     ) throws(ExportError) {
         try builder.start(metadata: source.metadata)
         while let event = try next(&source) {
@@ -52,8 +52,8 @@ public enum TraceExporter {
         try builder.finish(symbols: source.symbols)
     }
 
-    private static func summary<Sink: TimelineSink>(
-        of builder: TimelineBuilder<Sink>, format: ExportFormat, bytes: Int64
+    private static func summary<Writer: TimelineRecordWriter>(
+        of builder: TimelineBuilder<Writer>, format: ExportFormat, bytes: Int64
     ) -> ExportSummary {
         ExportSummary(
             format: format, eventCount: builder.analyzer.eventCount, recordCount: builder.recordCount,

@@ -8,7 +8,7 @@ import LifetraceFormat
 /// `interned_data`, later ones refer to it by id, which keeps a ten-million-event export small.
 /// Packets are written as records come, each framed as field 1 of `Trace`, so the file is a
 /// valid `Trace` message at every packet boundary and memory stays constant.
-public struct PerfettoTraceWriter: TimelineSink {
+public struct PerfettoTraceWriter: TimelineRecordWriter {
     private static let sequenceID: UInt64 = 1
 
     private let output: ExportOutputFile

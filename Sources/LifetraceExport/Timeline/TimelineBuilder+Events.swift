@@ -48,7 +48,7 @@ extension TimelineBuilder {
             let track = tasks.open(key: id).map { tasks.lanes[$0].track } ?? violationsTrack
             var args = TimelineArgs()
             args.append(TimelineName.id.symbol, int: id)
-            args.append(TimelineName.reason.symbol, name: exported(name, symbols: symbols))
+            args.append(TimelineName.task.symbol, name: exported(name, symbols: symbols))
             try instant(track, at: time, name: TimelineName.expire.symbol, category: .backgroundTask, args: args)
         case .exit(let code, let signal):
             var args = TimelineArgs()
@@ -65,73 +65,72 @@ extension TimelineBuilder {
     private mutating func callbackBegan(
         _ name: Symbol, scene: Symbol, event: TraceEvent, symbols: SymbolTable
     ) throws(ExportError) {
-        let track = try threadTrack(event.thread)
-        let depth = event.thread.isMain ? main.callbacks.count : threads[event.thread]!.callbacks.count
-        guard depth < Self.callbackDepthLimit else { return }
-        if event.thread.isMain { main.callbacks.append(name) } else { threads[event.thread]!.callbacks.append(name) }
+        let slot = try slot(event.thread)
+        guard threads[slot].callbacks.count < Self.callbackDepthLimit else { return }
+        touch(slot)
+        threads[slot].callbacks.append(name)
         var args = TimelineArgs()
         args.append(TimelineName.scene.symbol, name: exported(scene, symbols: symbols))
-        try begin(track, at: event.timestamp, name: exported(name, symbols: symbols), category: .callback, args: args)
+        try begin(threads[slot].track, at: event.timestamp, name: exported(name, symbols: symbols), category: .callback, args: args)
     }
 
     /// Ends the innermost open callback of that name on the thread, and any left open inside it
     /// (their ends are missing: they close with it so the slices still nest).
     private mutating func callbackEnded(_ name: Symbol, event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
-        let track = try threadTrack(event.thread)
-        let stack = event.thread.isMain ? main.callbacks : threads[event.thread]!.callbacks
-        guard let depth = stack.lastIndex(of: name) else {
+        let slot = try slot(event.thread)
+        guard let depth = threads[slot].callbacks.lastIndex(of: name) else {
             try unmatchedEnd(event, symbols: symbols)
             return
         }
-        for _ in depth..<stack.count { try end(track, at: event.timestamp, category: .callback) }
-        if event.thread.isMain {
-            main.callbacks.removeSubrange(depth...)
-        } else {
-            threads[event.thread]!.callbacks.removeSubrange(depth...)
+        for _ in depth..<threads[slot].callbacks.count {
+            try end(threads[slot].track, at: event.timestamp, category: .callback)
         }
+        threads[slot].callbacks.removeSubrange(depth...)
     }
 
     /// A signpost opens on the lowest free signpost lane of its thread (lanes shown under the
     /// thread), so that signposts that overlap without nesting still draw.
     private mutating func signpostBegan(_ name: Symbol, id: Int64?, event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
-        let thread = try threadTrack(event.thread)
-        var lanes = signposts.removeValue(forKey: event.thread) ?? SliceLanes()
+        let slot = try slot(event.thread)
+        touch(slot)
         let lane: Int
-        if let free = lanes.free {
+        if let free = threads[slot].signposts.free {
             lane = free
         } else {
-            let title = "\(Self.name(of: event.thread)) signposts \(lanes.lanes.count + 1)"
-            do {
-                lane = lanes.add(track: try declare(.lane(parent: thread), name: title))
-            } catch {
-                signposts[event.thread] = lanes
-                throw error
-            }
+            let title = "\(Self.name(of: event.thread)) signposts \(threads[slot].signposts.lanes.count + 1)"
+            let track = try declare(.lane(parent: threads[slot].track), name: title)
+            lane = threads[slot].signposts.add(track: track)
         }
-        lanes.take(lane, thread: event.thread, name: name, key: id ?? .min)
-        let track = lanes.lanes[lane].track
-        signposts[event.thread] = lanes
+        threads[slot].signposts.take(lane, thread: event.thread, name: name, key: id ?? .min)
         var args = TimelineArgs()
         if let id { args.append(TimelineName.id.symbol, int: id) }
-        try begin(track, at: event.timestamp, name: exported(name, symbols: symbols), category: .signpost, args: args)
+        try begin(
+            threads[slot].signposts.lanes[lane].track, at: event.timestamp, name: exported(name, symbols: symbols),
+            category: .signpost, args: args)
     }
 
     /// A signpost closes on its thread's lane, or, for one with an id that ends on another
     /// thread, on the lane of the thread it began on.
     private mutating func signpostEnded(_ name: Symbol, id: Int64?, event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
         let key = id ?? .min
-        var owner: ThreadID?
-        if signposts[event.thread]?.open(name: name, key: key, thread: event.thread) != nil {
-            owner = event.thread
+        let own = try slot(event.thread)
+        var found: (slot: Int, lane: Int)?
+        if let lane = threads[own].signposts.open(name: name, key: key, thread: event.thread) {
+            found = (own, lane)
         } else if id != nil {
-            owner = signposts.keys.sorted().first { signposts[$0]?.open(name: name, key: key, thread: $0) != nil }
+            for slot in touched {
+                if let lane = threads[slot].signposts.open(name: name, key: key, thread: threads[slot].thread) {
+                    found = (slot, lane)
+                    break
+                }
+            }
         }
-        guard let owner, let lane = signposts[owner]?.open(name: name, key: key, thread: owner) else {
+        guard let (slot, lane) = found else {
             try unmatchedEnd(event, symbols: symbols)
             return
         }
-        signposts[owner]!.release(lane)
-        try end(signposts[owner]!.lanes[lane].track, at: event.timestamp, category: .signpost)
+        threads[slot].signposts.release(lane)
+        try end(threads[slot].signposts.lanes[lane].track, at: event.timestamp, category: .signpost)
     }
 
     private mutating func taskBegan(_ id: Int64, name: Symbol, event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
@@ -178,22 +177,19 @@ extension TimelineBuilder {
     mutating func closeLifetime(at time: Int64) throws(ExportError) {
         guard lifetime != nil else { return }
         lifetime = nil
-        for _ in main.callbacks { try end(main.track, at: time, category: .callback) }
-        main.callbacks.removeAll()
-        for thread in threads.keys.sorted() {
-            let lane = threads[thread]!
-            for _ in lane.callbacks { try end(lane.track, at: time, category: .callback) }
-            threads[thread]!.callbacks.removeAll()
+        for slot in touched {
+            for _ in threads[slot].callbacks { try end(threads[slot].track, at: time, category: .callback) }
+            threads[slot].callbacks.removeAll()
+            for lane in threads[slot].signposts.openLanes {
+                threads[slot].signposts.release(lane)
+                try end(threads[slot].signposts.lanes[lane].track, at: time, category: .signpost)
+            }
+            threads[slot].touched = false
         }
+        touched.removeAll(keepingCapacity: true)
         if busyOpen {
             busyOpen = false
             try end(busyTrack, at: time, category: .busy)
-        }
-        for thread in signposts.keys.sorted() {
-            for lane in signposts[thread]!.openLanes {
-                signposts[thread]!.release(lane)
-                try end(signposts[thread]!.lanes[lane].track, at: time, category: .signpost)
-            }
         }
         for lane in tasks.openLanes {
             tasks.release(lane)

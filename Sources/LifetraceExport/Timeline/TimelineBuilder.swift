@@ -3,19 +3,19 @@ import LifetraceAnalysis
 import LifetraceFormat
 
 /// Replays a trace through the ``LifecycleAnalyzer`` and turns its events and the analysis's
-/// findings into timeline records, handed to a ``TimelineSink`` as they come.
+/// findings into timeline records, handed to a ``TimelineRecordWriter`` as they come.
 ///
 /// Memory is bounded by what is open at once (callbacks per thread, signposts, tasks, scenes)
 /// and by the analyzer's own findings, never by the number of events: a record is written as
 /// soon as the event that makes it is read.
 ///
 /// ```swift
-/// var builder = TimelineBuilder(sink: sink, options: options)
+/// var builder = TimelineBuilder(writer: writer, options: options)
 /// try builder.start(metadata: reader.metadata)
 /// while let event = try reader.next() { try builder.consume(event, symbols: reader.symbols) }
 /// try builder.finish(symbols: reader.symbols)
 /// ```
-public struct TimelineBuilder<Sink: TimelineSink> {
+public struct TimelineBuilder<Writer: TimelineRecordWriter> {
     /// Per track: the last begin or end written (slices never go back in time on a track) and
     /// how many slices are open on it.
     struct TrackClock {
@@ -23,10 +23,14 @@ public struct TimelineBuilder<Sink: TimelineSink> {
         var open = 0
     }
 
-    /// A thread's track and the callbacks open on it, innermost last.
+    /// A thread's track, the callbacks open on it (innermost last) and its signpost lanes.
     struct ThreadLane {
+        var thread: ThreadID
         var track: Int
         var callbacks: [Symbol] = []
+        var signposts = SliceLanes()
+        /// Whether something opened on the thread in the current lifetime (it is in `touched`).
+        var touched = false
     }
 
     /// A scene's tracks and the state shown on each.
@@ -39,7 +43,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     }
 
     /// The file format written to.
-    public internal(set) var sink: Sink
+    public internal(set) var writer: Writer
     /// The analysis that runs alongside.
     public internal(set) var analyzer: LifecycleAnalyzer
     /// The names the records use: the fixed ``TimelineName``s, then the trace's strings.
@@ -59,9 +63,12 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     var stallsTrack = 0
     var violationsTrack = 0
     var framesTrack = 0
-    var main = ThreadLane(track: 0)
-    var threads: [ThreadID: ThreadLane] = [:]
-    var signposts: [ThreadID: SliceLanes] = [:]
+    /// Every thread seen, the main thread first; `slots` finds the others.
+    var threads: [ThreadLane] = []
+    var slots: [ThreadID: Int] = [:]
+    /// The threads where something opened in the current lifetime, the only ones to close at
+    /// its end (a long trace has thousands of short-lived worker threads).
+    var touched: [Int] = []
     var tasks = SliceLanes()
     var scenes: [SceneLane] = []
     var lifetime: Int?
@@ -73,15 +80,15 @@ public struct TimelineBuilder<Sink: TimelineSink> {
     /// Callbacks deeper than this on one thread are not drawn (the analyzer's limit too).
     static var callbackDepthLimit: Int { 64 }
 
-    /// A builder writing to `sink`, analysing with `options`.
-    public init(sink: Sink, options: AnalysisOptions = AnalysisOptions()) {
-        self.sink = sink
+    /// A builder writing to `writer`, analysing with `options`.
+    public init(writer: Writer, options: AnalysisOptions = AnalysisOptions()) {
+        self.writer = writer
         analyzer = LifecycleAnalyzer(options: options)
     }
 
     /// Writes the file's header; call once, before the first event.
     public mutating func start(metadata: TraceMetadata) throws(ExportError) {
-        try sink.start(metadata: metadata)
+        try writer.start(metadata: metadata)
     }
 
     /// Replays one event and writes the records it makes. `symbols` is the reader's table.
@@ -102,7 +109,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
         _ = analyzer.finish(symbols: symbols)
         try closeLifetime(at: lastTimestamp)
         try reportFindings(symbols: symbols)
-        try sink.finish()
+        try writer.finish()
     }
 
     // MARK: - Tracks
@@ -121,24 +128,38 @@ public struct TimelineBuilder<Sink: TimelineSink> {
         stallsTrack = try declare(.lane(parent: 0), name: "Stalls")
         violationsTrack = try declare(.lane(parent: 0), name: "Violations")
         framesTrack = try declare(.lane(parent: 0), name: "Frames")
-        main = ThreadLane(track: try declare(.thread(.main, tid: pid), name: "main thread"))
+        threads = [ThreadLane(thread: .main, track: try declare(.thread(.main, tid: pid), name: "main thread"))]
     }
 
     /// Declares a track and returns its index.
     mutating func declare(_ kind: TimelineTrack.Kind, name: String) throws(ExportError) -> Int {
         let index = clocks.count
         clocks.append(TrackClock())
-        try sink.declare(TimelineTrack(index: index, kind: kind, name: name))
+        try writer.declare(TimelineTrack(index: index, kind: kind, name: name))
         return index
+    }
+
+    /// The slot of `thread` in `threads`, its track declared on first use.
+    mutating func slot(_ thread: ThreadID) throws(ExportError) -> Int {
+        if thread.isMain { return 0 }
+        if let slot = slots[thread] { return slot }
+        let tid = pid &+ Int64(truncatingIfNeeded: thread.rawValue)
+        let track = try declare(.thread(thread, tid: tid), name: Self.name(of: thread))
+        threads.append(ThreadLane(thread: thread, track: track))
+        slots[thread] = threads.count - 1
+        return threads.count - 1
     }
 
     /// The track of `thread`, declared on first use.
     mutating func threadTrack(_ thread: ThreadID) throws(ExportError) -> Int {
-        if thread.isMain { return main.track }
-        if let lane = threads[thread] { return lane.track }
-        let track = try declare(.thread(thread, tid: pid &+ Int64(truncatingIfNeeded: thread.rawValue)), name: Self.name(of: thread))
-        threads[thread] = ThreadLane(track: track)
-        return track
+        threads[try slot(thread)].track
+    }
+
+    /// Notes that something opened on the thread in `slot` in this lifetime.
+    mutating func touch(_ slot: Int) {
+        if threads[slot].touched { return }
+        threads[slot].touched = true
+        touched.append(slot)
     }
 
     /// The name of a thread's track.
@@ -200,7 +221,7 @@ public struct TimelineBuilder<Sink: TimelineSink> {
 
     private mutating func write(_ record: TimelineRecord) throws(ExportError) {
         recordCount += 1
-        try sink.write(record, names: names)
+        try writer.write(record, names: names)
     }
 }
 

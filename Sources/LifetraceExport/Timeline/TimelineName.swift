@@ -26,6 +26,7 @@ enum TimelineName: UInt32, CaseIterable {
     case windowEnd
     case busyInWindow
     case events
+    case task
     // State names.
     case notRunning
     case inactive
@@ -69,6 +70,7 @@ enum TimelineName: UInt32, CaseIterable {
         case .windowEnd: "window_end"
         case .busyInWindow: "busy_in_window_ns"
         case .events: "events"
+        case .task: "task"
         case .notRunning: "notRunning"
         case .inactive: "inactive"
         case .active: "active"

@@ -2,8 +2,8 @@ import LifetraceFormat
 
 /// One thing drawn on the timeline: a slice's begin or end, a complete slice, or an instant.
 ///
-/// Names are ``Symbol``s of the exporter's own name table (passed to the sink with each record),
-/// so that a sink can encode each distinct name once (Perfetto interning, cached JSON escapes).
+/// Names are ``Symbol``s of the exporter's own name table (passed to the writer with each record),
+/// so that a writer can encode each distinct name once (Perfetto interning, cached JSON escapes).
 public struct TimelineRecord: Sendable {
     /// What kind of record it is.
     public enum Phase: Sendable, Hashable {

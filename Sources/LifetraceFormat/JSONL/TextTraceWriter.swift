@@ -7,8 +7,8 @@
 ///
 /// ```
 /// # app: com.example.Notes
-///        0.000  system  main  launch          reason=user pid=812
-///       41.250  app     main  callback.begin  name=willFinishLaunching
+///        0.000  system  main     launch          reason=user pid=812
+///       41.250  app     main     callback.begin  name=willFinishLaunching
 /// ```
 public final class TextTraceWriter {
     private let output: TextOutputFile
@@ -59,7 +59,7 @@ public final class TextTraceWriter {
         bytes.append(contentsOf: "  ".utf8)
         pad(event.stream.name, to: 6, right: false, into: &bytes)
         bytes.append(contentsOf: "  ".utf8)
-        pad(event.thread.description, to: 4, right: false, into: &bytes)
+        pad(event.thread.description, to: 7, right: false, into: &bytes)
         bytes.append(contentsOf: "  ".utf8)
         let fields = describe(event.payload, symbols: symbols)
         pad(event.type.name, to: fields.isEmpty ? 0 : 14, right: false, into: &bytes)

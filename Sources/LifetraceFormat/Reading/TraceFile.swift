@@ -44,7 +44,7 @@ public enum TraceFile {
     }
 
     private static func unknown(_ prefix: [UInt8], path: String) -> TraceError {
-        if prefix.allSatisfy(JSONLObject.isWhitespace) {
+        if prefix.count < sniffLength && prefix.allSatisfy(JSONLObject.isWhitespace) {
             return TraceError(.unknownInput, file: path, "empty input: not a trace")
         }
         return TraceError(

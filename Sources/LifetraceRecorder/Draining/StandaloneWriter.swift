@@ -50,7 +50,9 @@ final class StandaloneWriter: @unchecked Sendable {
                     lastFlush = clock.now
                 }
             } catch {
+                // Nothing else would tell: the app goes on, its events are no longer written.
                 failure = error
+                FileHandle.standardError.write(Data("lifetrace recorder: stopped writing: \(error.description)\n".utf8))
                 break
             }
             if last { break }

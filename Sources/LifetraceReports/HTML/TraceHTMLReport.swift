@@ -16,6 +16,11 @@ public struct TraceHTMLReport {
     public static let zoomedStallLimit = 20
     /// The most violations explained (and pinned); the rest are counted.
     public static let listedViolationLimit = 500
+    /// The most lifetimes shown with all their tables; later ones get a row each in a summary
+    /// table (up to ``summarisedLifetimeLimit``).
+    public static let detailedLifetimeLimit = 20
+    /// The most lifetimes in the summary table.
+    public static let summarisedLifetimeLimit = 500
     /// Buckets (pixels) per window.
     public static let defaultBuckets = 1000
 
@@ -128,7 +133,7 @@ public struct TraceHTMLReport {
         var out = ""
         var stallNumber = 0
         let listed = Array(analysis.violations.prefix(Self.listedViolationLimit).enumerated())
-        for lifetime in analysis.lifetimes {
+        for lifetime in analysis.lifetimes.prefix(Self.detailedLifetimeLimit) {
             out += "<h2 id=\"lifetime-\(lifetime.index + 1)\">Lifetime \(lifetime.index + 1): "
                 + "\(HTMLText.escape(text.launchTitle(lifetime.launch)))</h2>\n<table>\n"
             for (label, value) in text.launchRows(lifetime) {
@@ -159,20 +164,55 @@ public struct TraceHTMLReport {
             let total = analysis.violations.count { $0.lifetime == lifetime.index }
             if total == 0 { out += "<p>None.</p>\n" }
             if !mine.isEmpty { out += "<ol class=\"violations\">\n" }
-            for (index, violation) in mine {
-                out += "<li id=\"violation-\(index + 1)\" value=\"\(index + 1)\"><span class=\"\(violation.severity.rawValue)\">"
-                    + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> at \(HTMLText.escape(violation.when)): "
-                    + "\(HTMLText.escape(violation.message))\n<ul>\n"
-                for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
-                out += "</ul>\n<p class=\"fact\">Why: \(HTMLText.escape(violation.fact.description))</p></li>\n"
-            }
+            for (index, violation) in mine { out += item(index, violation) }
             if !mine.isEmpty { out += "</ol>\n" }
             if total > mine.count {
                 out += "<p class=\"note\">\(total - mine.count) more violations in this lifetime are not listed "
                     + "(the page explains the first \(Self.listedViolationLimit)); see the text or JSON report.</p>\n"
             }
         }
+        out += furtherLifetimes(text, listed: listed)
         return out
+    }
+
+    /// Lifetimes past the detailed ones: a row each, then their listed violations.
+    private func furtherLifetimes(_ text: TraceReport, listed: [(offset: Int, element: Violation)]) -> String {
+        let further = analysis.lifetimes.dropFirst(Self.detailedLifetimeLimit)
+        guard let first = further.first else { return "" }
+        var out = "<h2 id=\"further-lifetimes\">Lifetimes \(first.index + 1) to \(analysis.lifetimes.count)</h2>\n"
+        out += "<table>\n<tr><th>#</th><th>launch</th><th>duration</th><th>busy in window</th><th>stalls</th>"
+            + "<th>longest stall</th><th>violations</th><th>end</th></tr>\n"
+        var counts: [Int: Int] = [:]
+        for violation in analysis.violations { counts[violation.lifetime, default: 0] += 1 }
+        for lifetime in further.prefix(Self.summarisedLifetimeLimit) {
+            let longest = lifetime.stalls.map(\.duration).max().map(TimeFormat.duration) ?? "-"
+            out += "<tr><td>\(lifetime.index + 1)</td><td>\(HTMLText.escape(text.launchTitle(lifetime.launch)))</td>"
+                + "<td>\(lifetime.launch.duration.map(TimeFormat.duration) ?? "unfinished")</td>"
+                + "<td>\(TimeFormat.duration(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stalls.count)</td>"
+                + "<td>\(longest)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
+                + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
+        }
+        out += "</table>\n"
+        if further.count > Self.summarisedLifetimeLimit {
+            out += "<p class=\"note\">\(further.count - Self.summarisedLifetimeLimit) more lifetimes are not shown; "
+                + "see the text or JSON report.</p>\n"
+        }
+        let rest = listed.filter { $0.element.lifetime >= first.index }
+        if !rest.isEmpty {
+            out += "<h3>Violations in these lifetimes</h3>\n<ol class=\"violations\">\n"
+            for (index, violation) in rest { out += item(index, violation) }
+            out += "</ol>\n"
+        }
+        return out
+    }
+
+    /// One violation of the list, with its anchor, witnesses and the seed fact behind the rule.
+    private func item(_ index: Int, _ violation: Violation) -> String {
+        var out = "<li id=\"violation-\(index + 1)\" value=\"\(index + 1)\"><span class=\"\(violation.severity.rawValue)\">"
+            + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> (lifetime \(violation.lifetime + 1)) "
+            + "at \(HTMLText.escape(violation.when)): \(HTMLText.escape(violation.message))\n<ul>\n"
+        for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
+        return out + "</ul>\n<p class=\"fact\">Why: \(HTMLText.escape(violation.fact.description))</p></li>\n"
     }
 }
 

@@ -75,7 +75,7 @@ enum TextTable {
         return rows.map { row in
             let cells = row.enumerated().map { index, cell in
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
-                let numeric = index > 0 && (cell.first?.isNumber == true || cell == "-" || cell.hasPrefix("+"))
+                let numeric = index > 0 && (cell.first.map { $0.isNumber || $0 == "-" || $0 == "+" || $0 == "<" } ?? false)
                 return index == row.count - 1 && !numeric ? cell : (numeric ? padding + cell : cell + padding)
             }
             return String(repeating: " ", count: indent) + cells.joined(separator: "  ")

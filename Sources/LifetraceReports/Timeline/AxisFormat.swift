@@ -15,7 +15,8 @@ public enum AxisFormat {
 
     /// An offset from the axis origin, signed.
     public static func offset(_ nanoseconds: Int64) -> String {
-        (nanoseconds < 0 ? "-" : "+") + duration(nanoseconds)
+        if nanoseconds == 0 { return "0" }
+        return (nanoseconds < 0 ? "-" : "+") + duration(nanoseconds)
     }
 
     /// A duration in the largest unit that keeps it readable, with at most three significant

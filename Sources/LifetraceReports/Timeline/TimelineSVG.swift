@@ -9,8 +9,10 @@ public struct TimelineSVG {
     public static let labelWidth = 180
     /// Height of one row (px).
     public static let rowHeight = 16
+    /// Above this many launches in a window, milestones are left out of it.
+    public static let milestoneLaunchLimit = 40
     /// Height of the axis band at the top (px).
-    public static let axisHeight = 30
+    public static let axisHeight = 34
 
     let window: TimelineWindow
     let canvas: TimelineCanvas
@@ -188,21 +190,41 @@ public struct TimelineSVG {
         }
     }
 
+    /// Launch windows merged per pixel; milestones only where launches are few enough to tell
+    /// apart (the zoomed launch views always show them).
     private func drawLaunches(into out: inout String, top: Int, bottom: Int) {
-        for launch in overlay.launches where window.overlaps(launch.start, launch.end) {
-            let from = x(launch.start)
+        let visible = overlay.launches.filter { window.overlaps($0.start, $0.end) }
+        let dense = visible.count > Self.milestoneLaunchLimit
+        var drawnTo = -1
+        for launch in visible {
+            let from = max(x(launch.start), drawnTo)
             let to = max(from + 1, x(launch.end))
-            out += "<rect class=\"launch\" x=\"\(from)\" y=\"\(top - 6)\" width=\"\(to - from)\" height=\"\(bottom - top + 6)\">"
-                + "<title>launch window \(time(launch.start)) to \(time(launch.end))</title></rect>\n"
+            if to > drawnTo {
+                drawnTo = to
+                // Many launches: a band under the axis, so the lanes stay readable.
+                let height = dense ? 5 : bottom - top + 6
+                out += "<rect class=\"launch\" x=\"\(from)\" y=\"\(top - 6)\" width=\"\(to - from)\" height=\"\(height)\">"
+                    + "<title>launch window \(time(launch.start)) to \(time(launch.end))</title></rect>\n"
+            }
+            if dense { continue }
             for (position, milestone) in launch.milestones.enumerated() where window.overlaps(milestone.time, milestone.time) {
                 let at = x(milestone.time)
                 out += "<line class=\"milestone\" x1=\"\(at)\" y1=\"\(top - 6)\" x2=\"\(at)\" y2=\"\(bottom)\">"
                     + "<title>\(milestone.name) \(time(milestone.time))</title></line>\n"
                 if labelMilestones {
-                    out += "<text class=\"milestone\" x=\"\(at + 2)\" y=\"\(top - 8 - (position % 2) * 9)\">"
-                        + "\(milestone.name)</text>\n"
+                    out += "<text class=\"milestone\" x=\"\(at + 2)\" y=\"\(top - 8 - (position % 2) * 8)\">"
+                        + "\(Self.shortName(milestone.name))</text>\n"
                 }
             }
+        }
+    }
+
+    /// The milestone names written on a zoomed axis (the full names are in the titles).
+    static func shortName(_ name: String) -> String {
+        switch name {
+        case "willFinishLaunching": "willFinish"
+        case "didFinishLaunching returned": "didFinish end"
+        default: name
         }
     }
 
@@ -213,7 +235,7 @@ public struct TimelineSVG {
         let originOffset = window.start - window.origin
         var tick = (originOffset / step) * step
         if tick < originOffset { tick += step }
-        let y = labelMilestones ? 8 : 12
+        let y = 10
         while tick <= originOffset + span {
             let at = x(window.origin + tick)
             out += "<line class=\"tick\" x1=\"\(at)\" y1=\"\(y + 2)\" x2=\"\(at)\" y2=\"\(bottom)\"/>"

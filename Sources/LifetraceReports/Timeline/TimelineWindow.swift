@@ -72,7 +72,8 @@ public struct TimelineWindow: Sendable {
         let code = Int(min(code, UInt8(Self.stateCodes - 1)))
         let first = bucket(from)
         counts[row][first] &+= 1
-        forEachOverlap(from, to) { index, time in stateTime[row][index * Self.stateCodes + code] += time }
+        let overlaps = overlapRange(from, to)
+        for index in overlaps { stateTime[row][index * Self.stateCodes + code] += overlap(index, from, to) }
     }
 
     /// Folds an interval into `row`.
@@ -86,7 +87,8 @@ public struct TimelineWindow: Sendable {
             longest[row][first] = duration
             names[row][first] = name
         }
-        forEachOverlap(from, to) { index, time in covered[row][index] += time }
+        let overlaps = overlapRange(from, to)
+        for index in overlaps { covered[row][index] += overlap(index, from, to) }
     }
 
     /// Folds an instant into `row`.
@@ -104,19 +106,24 @@ public struct TimelineWindow: Sendable {
         longest[row] = Array(repeating: -1, count: buckets)
     }
 
-    /// Calls `body` with each bucket `[from, to]` overlaps and the time of the overlap.
+    /// The buckets `[from, to]` overlaps (empty when it has no length inside the window).
     @inline(__always)
-    private func forEachOverlap(_ from: Int64, _ to: Int64, _ body: (Int, Double) -> Void) {
+    private func overlapRange(_ from: Int64, _ to: Int64) -> Range<Int> {
         let low = Double(max(from, start) - start)
         let high = Double(min(to, end) - start)
-        guard high > low else { return }
+        guard high > low else { return 0..<0 }
         let first = max(0, min(buckets - 1, Int(low / bucketWidth)))
         let last = max(0, min(buckets - 1, Int(high / bucketWidth)))
-        for index in first...last {
-            let bucketLow = Double(index) * bucketWidth
-            let overlap = min(high, bucketLow + bucketWidth) - max(low, bucketLow)
-            if overlap > 0 { body(index, overlap) }
-        }
+        return first..<(last + 1)
+    }
+
+    /// How much of bucket `index` `[from, to]` covers (ns).
+    @inline(__always)
+    private func overlap(_ index: Int, _ from: Int64, _ to: Int64) -> Double {
+        let low = Double(max(from, start) - start)
+        let high = Double(min(to, end) - start)
+        let bucketLow = Double(index) * bucketWidth
+        return max(0, min(high, bucketLow + bucketWidth) - max(low, bucketLow))
     }
 
     /// The share of bucket `index` that `row` covers (0 to 1; overlapping intervals clamp at 1).

@@ -6,7 +6,7 @@ import LifetraceFormat
 /// Records of one track come in time order for begins and ends; complete slices and instants of
 /// the analysis (stalls, launch windows, violations) may come after later records of other tracks,
 /// when the analysis has found them. Both formats that conform sort by time when they load.
-public protocol TimelineSink {
+public protocol TimelineRecordWriter {
     /// Writes what comes before any track (the file's header); `metadata` is the trace's.
     mutating func start(metadata: TraceMetadata) throws(ExportError)
     /// Declares a track; it comes before any record on it.

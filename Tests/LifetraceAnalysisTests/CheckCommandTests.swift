@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// `lifetrace check`, `report` and `replay` end to end: the built executable, exit codes, errors.
+struct CheckCommandTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("lifetrace")
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    static func sample(_ name: String) -> String { SampleTraces.path(name) }
+
+    @Test("help lists the options")
+    func help() throws {
+        let result = try Self.run(["check", "--help"])
+        #expect(result.status == 0)
+        for option in ["--format <format>", "--stall-threshold", "--launch-watchdog", "--background-limit", "--only <rule>", "--disable <rule>", "--strict"] {
+            #expect(result.output.contains(option), "\(option)")
+        }
+        #expect(result.output.contains("violation, 1 when one has (or a warning, with --strict), 2 for bad input or\nusage."))
+    }
+
+    @Test("exit 0 when clean, 1 on an error, warnings only with --strict")
+    func exitStatus() throws {
+        #expect(try Self.run(["check", Self.sample("launch-stall.pass.jsonl")]).status == 0)
+        #expect(try Self.run(["check", Self.sample("launch-stall.fail.jsonl")]).status == 1)
+        #expect(try Self.run(["check", Self.sample("unexpected-exit.fail.jsonl")]).status == 0)
+        #expect(try Self.run(["check", "--strict", Self.sample("unexpected-exit.fail.jsonl")]).status == 1)
+        #expect(try Self.run(["check", "--disable", "launch-stall", Self.sample("launch-stall.fail.jsonl")]).status == 0)
+        #expect(try Self.run(["check", "--only", "time-order", Self.sample("launch-stall.fail.jsonl")]).status == 0)
+        #expect(try Self.run(["check", "--stall-threshold", "500ms", Self.sample("launch-stall.fail.jsonl")]).status == 0)
+    }
+
+    @Test("a directory is searched for traces")
+    func directory() throws {
+        let result = try Self.run(["check", SampleTraces.directory.path])
+        #expect(result.status == 1)
+        #expect(result.output.hasSuffix("32 traces checked, 14 failed: 14 errors, 2 warnings\n"))
+    }
+
+    @Test("bad input and usage exit 2 with one line on stderr")
+    func badInput() throws {
+        let missing = try Self.run(["check", "/nonexistent/trace.jsonl"])
+        #expect(missing.status == 2)
+        #expect(missing.error == "lifetrace: /nonexistent/trace.jsonl: no such file or directory\n")
+        let duration = try Self.run(["check", "--launch-watchdog", "soon", Self.sample("launch-stall.pass.jsonl")])
+        #expect(duration.status == 2)
+        #expect(duration.error.split(separator: "\n").count == 1)
+        #expect(duration.error.contains("invalid duration \"soon\": it has no unit"))
+        let rule = try Self.run(["check", "--only", "no-such-rule", Self.sample("launch-stall.pass.jsonl")])
+        #expect(rule.status == 2)
+        #expect(rule.error.contains("unknown rule \"no-such-rule\""))
+    }
+
+    @Test("report and replay")
+    func reportAndReplay() throws {
+        let report = try Self.run(["report", "--format", "markdown", Self.sample("launch-stall.fail.jsonl")])
+        #expect(report.status == 0)
+        #expect(report.output.contains("### Stalls (>= 250 ms)"))
+        let replay = try Self.run(["replay", "--from", "1s", "--to", "1.1s", Self.sample("silent-while-suspended.fail.jsonl")])
+        #expect(replay.status == 0)
+        let lines = replay.output.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("    +1.000 s  state to=inactive") == true)
+        #expect(lines.last?.hasPrefix("    +1.100 s  state to=suspended") == true)
+    }
+}
