@@ -95,6 +95,10 @@ let package = Package(
             dependencies: ["LifetraceFormat"]
         ),
         .testTarget(
+            name: "LifetraceCLITests",
+            dependencies: ["LifetraceFormat", "LifetraceCLI"]
+        ),
+        .testTarget(
             name: "LifecycleModelTests",
             dependencies: ["LifecycleModel", "LifetraceFormat"]
         ),

@@ -29,3 +29,19 @@ struct CRC32CTests {
         #expect(decoded.map(Varint.unzigzag) == value)
     }
 }
+
+/// Division by the chunk's timestamp unit without hardware division.
+struct ExactDivisorTests {
+    @Test(arguments: [1, 2, 3, 7, 10, 100, 1000, 1024, 3000, 999_999_937, UInt64.max] as [UInt64])
+    func agreesWithDivision(divisor: UInt64) {
+        let exact = ExactDivisor(divisor)
+        var random = SeededGenerator(seed: divisor)
+        for _ in 0..<2000 {
+            let value = UInt64.random(in: 0...UInt64.max, using: &random)
+            #expect(exact.divides(value) == (value % divisor == 0))
+            let multiple = (value / divisor) &* divisor
+            #expect(exact.divides(multiple))
+            #expect(exact.quotient(multiple) == value / divisor)
+        }
+    }
+}

@@ -21,6 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     let workload = Workload(count: eventCount)
+
     let encoded = encode(workload)
 
     Benchmark("Encode (1M events, level 3)") { _ in
@@ -38,6 +39,19 @@ let benchmarks: @Sendable () -> Void = {
             while let event = try reader.next() { checksum &+= event.timestamp }
             blackHole(checksum)
         }
+    }
+}
+
+/// The reference workload (`lifetrace synth --seed 1`, docs/PERFORMANCE.md), held in memory.
+struct Workload {
+    var symbols = SymbolTable()
+    var events: [TraceEvent] = []
+
+    init(count: Int) {
+        var synthesizer = TraceSynthesizer(eventCount: count, seed: 1)
+        events.reserveCapacity(count)
+        while let event = synthesizer.next() { events.append(event) }
+        symbols = synthesizer.symbols
     }
 }
 

@@ -114,13 +114,15 @@ struct ChunkEncoder {
     func timestampUnit() -> UInt64 {
         if !rawRecords.isEmpty { return 1 }
         var unit: UInt64 = 0
+        var divisor = ExactDivisor(1)
         var previous = firstTimestamp
         for event in events {
             let magnitude = (event.timestamp &- previous).magnitude
             previous = event.timestamp
-            if magnitude == 0 || (unit != 0 && magnitude % unit == 0) { continue }
+            if magnitude == 0 || (unit != 0 && divisor.divides(magnitude)) { continue }
             unit = greatestCommonDivisor(unit, magnitude)
             if unit == 1 { return 1 }
+            divisor = ExactDivisor(unit)
         }
         return Swift.max(unit, 1)
     }
@@ -137,6 +139,7 @@ struct ChunkEncoder {
         defer { deltaBytes = scratch }
         if scratch.count < deltaBound { scratch.append(contentsOf: repeatElement(0, count: deltaBound - scratch.count)) }
         var deltaCount = 0
+        let divisor = ExactDivisor(unit)
         let structure = bytes.withUnsafeMutableBufferPointer { buffer in
             scratch.withUnsafeMutableBufferPointer { deltaBuffer in
                 let base = buffer.baseAddress!
@@ -172,7 +175,7 @@ struct ChunkEncoder {
                         count += ChunkEncoder.encode(
                             event, negative: delta < 0, first: localIndexOf(first), second: localIndexOf(second),
                             at: base + count)
-                        deltaCount += Varint.write(unit == 1 ? delta.magnitude : delta.magnitude / unit, to: deltaBase + deltaCount)
+                        deltaCount += Varint.write(divisor.quotient(delta.magnitude), to: deltaBase + deltaCount)
                     }
                 }
                 while nextRaw < rawRecords.count {

@@ -32,15 +32,17 @@ public final class TraceWriter {
     private let name: String
     private var descriptor: Int32
     private let ownsDescriptor: Bool
-    private var encoders: [ChunkEncoder]
+    // The per-event state: a writer is used from one thread at a time, so the dynamic
+    // exclusivity checks of class properties would only cost time on every append.
+    @exclusivity(unchecked) private var encoders: [ChunkEncoder]
     private let compressor: ZstdCompressor
     private var compressed: [UInt8]
     private var records: [UInt8] = []
-    private var order = GroupOrder()
+    @exclusivity(unchecked) private var order = GroupOrder()
     private var output: [UInt8] = []
     private var flushGroup: UInt64 = 0
     private var chunkCount: UInt64 = 0
-    private var eventCount: UInt64 = 0
+    @exclusivity(unchecked) private var eventCount: UInt64 = 0
     private var isClosed = false
 
     /// Creates (or truncates) the file at `path` and writes the header.
