@@ -76,13 +76,15 @@ enum StandaloneSystem {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler {
-                try? application.perform(.resignActive)
-                try? application.perform(.enterBackground)
+                // Each step is taken only from a state that has it; a step the app is not in a
+                // state for is skipped, and the termination goes on.
+                _ = try? application.perform(.resignActive)
+                _ = try? application.perform(.enterBackground)
                 let deadline = Date().addingTimeInterval(5)
                 while application.openBackgroundTaskCount > 0 && Date() < deadline {
                     RunLoop.main.run(until: Date().addingTimeInterval(0.01))
                 }
-                try? application.perform(.terminate)
+                _ = try? application.perform(.terminate)
                 onTerminate()
             }
             source.resume()

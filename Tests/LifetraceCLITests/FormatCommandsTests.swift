@@ -19,9 +19,9 @@ struct FormatCommandsTests {
     /// Runs `lifetrace` with `arguments` (and `input` on standard input); output through files.
     static func run(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String, error: String) {
         let base = NSTemporaryDirectory() + "lifetrace-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        FileManager.default.createFile(atPath: base + ".err", contents: nil)
-        FileManager.default.createFile(atPath: base + ".in", contents: input ?? Data())
+        _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".in", contents: input ?? Data())
         defer { for suffix in [".out", ".err", ".in"] { try? FileManager.default.removeItem(atPath: base + suffix) } }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lifetrace)

@@ -45,7 +45,7 @@ public final class StagedOutputFile {
             _ = fcntl(opened, F_SETFD, FD_CLOEXEC)
             descriptor = opened
             owned = true
-            temporaryPath = String(cString: bytes)
+            temporaryPath = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         buffer.reserveCapacity(Self.capacity + 4096)
     }

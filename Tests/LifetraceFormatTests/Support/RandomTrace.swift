@@ -135,11 +135,11 @@ enum BinaryTraceFixture {
         var template = Array("/tmp/lifetrace-test-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         close(descriptor)
-        return String(cString: template)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func readFile(_ path: String) throws -> [UInt8] {
-        var reader = try TraceInputBytes(path: path)
+        let reader = try TraceInputBytes(path: path)
         return reader.all
     }
 }
