@@ -22,11 +22,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product lifetrace
 
-# Swift Testing reports every test; keep the failures and the summary.
+# Swift Testing reports every test; keep the failures (with their details) and the summary.
 test: test-deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 \
-		| awk '!/^[[:space:]]*(◇|✔ Suite|↳|Test Suite|Executed|\[)/ && !(/^✔ Test / && !/^✔ Test run with /) && !/ started\.$$/'
+		| awk -f scripts/test-summary.awk
 
 # Imports a sample run into a binary trace and shows its info and first events; records the sample
 # app under the default scenario and shows its analysis; checks a synthesized trace and the samples.
