@@ -40,7 +40,7 @@ public struct BinaryTraceReader: TraceEventSource {
     @usableFromInline var runEnd = 0
 
     /// The number of events decoded at a time per chunk.
-    static let batchSize = 4096
+    static let batchSize = 512
 
     /// Opens the file at `path` (`-` for standard input) and reads its header.
     public init(path: String, options: Options = .init()) throws(TraceError) {
