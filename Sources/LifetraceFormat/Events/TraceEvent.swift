@@ -4,12 +4,14 @@
 public struct TraceEvent: Hashable, Sendable {
     /// Nanoseconds on the trace's monotonic clock.
     public var timestamp: Int64
-    /// The stream the event is on.
-    public var stream: TraceStream
+    // Stored in this order so that the one-byte stream fills the payload's tail padding: the
+    // event takes 40 bytes instead of 48, and readers move a sixth less memory per event.
     /// The thread the event happened on.
     public var thread: ThreadID
     /// The event's type and fields.
     public var payload: EventPayload
+    /// The stream the event is on.
+    public var stream: TraceStream
 
     /// Creates an event; `stream` defaults to the type's default stream.
     @inlinable

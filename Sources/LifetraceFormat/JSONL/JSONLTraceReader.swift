@@ -14,6 +14,9 @@ public struct JSONLTraceReader: TraceEventSource {
     public private(set) var metadata = TraceMetadata()
     /// The strings behind the events' symbols; grows as events are read.
     public private(set) var symbols = SymbolTable()
+
+    /// The number of strings in ``symbols``.
+    public var symbolCount: Int { symbols.count }
     /// Always empty: every problem in a text trace stops the reading with an error.
     public var issues: [TraceError] { [] }
 

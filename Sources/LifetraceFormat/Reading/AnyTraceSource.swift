@@ -30,6 +30,10 @@ public struct AnyTraceSource: TraceEventSource {
     /// The strings behind the events' symbols.
     public var symbols: SymbolTable { binary?.symbols ?? jsonl!.symbols }
 
+    /// The number of strings in ``symbols``.
+    @inlinable
+    public var symbolCount: Int { binaryReader?.symbolCount ?? jsonlReader!.symbolCount }
+
     /// Problems met and recovered from so far.
     public var issues: [TraceError] { binary?.issues ?? jsonl!.issues }
 

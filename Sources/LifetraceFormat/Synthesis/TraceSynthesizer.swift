@@ -20,6 +20,8 @@ public struct TraceSynthesizer: TraceEventSource {
     public let metadata: TraceMetadata
     /// Every string the trace uses; complete before the first event.
     public var symbols: SymbolTable { names.table }
+    /// The number of strings in ``symbols``.
+    public var symbolCount: Int { names.table.count }
     /// Always empty.
     public var issues: [TraceError] { [] }
     /// The number of events the trace holds.

@@ -27,6 +27,8 @@ public struct BinaryTraceReader: TraceEventSource {
     public private(set) var metadata: TraceMetadata
     /// The strings behind the events' symbols; grows as chunks are read.
     public private(set) var symbols = SymbolTable()
+    /// The number of strings in ``symbols``; kept apart so that reading it per event costs a load.
+    public private(set) var symbolCount = SymbolTable().count
     /// Problems met and recovered from so far.
     public private(set) var issues: [TraceError] = []
     /// Totals over what has been read so far.
@@ -40,7 +42,7 @@ public struct BinaryTraceReader: TraceEventSource {
     @usableFromInline var runEnd = 0
 
     /// The number of events decoded at a time per chunk.
-    static let batchSize = 4096
+    static let batchSize = 512
 
     /// Opens the file at `path` (`-` for standard input) and reads its header.
     public init(path: String, options: Options = .init()) throws(TraceError) {
@@ -75,6 +77,7 @@ public struct BinaryTraceReader: TraceEventSource {
 
     @usableFromInline
     mutating func nextRun() -> TraceEvent? {
+        defer { symbolCount = symbols.count }
         guard let run = groups.nextRun(summary: &summary, symbols: &symbols, issues: &issues, chunks: &chunks) else {
             runIndex = 0
             runEnd = 0
