@@ -23,6 +23,10 @@ struct ChunkEncoder {
     private(set) var estimatedSize = 0
     /// The timestamps of the chunk's event records, in order.
     private(set) var timestamps: [Int64] = []
+    // The greatest common divisor of the deltas so far (0: none yet), kept as events arrive so
+    // that writing the chunk needs no pass of its own to find the timestamp unit.
+    private var unit: UInt64 = 0
+    private var unitDivisor = ExactDivisor(1)
     // The event records' structure bytes, in order; always `structureCount` plus at least
     // `EventRecord.maxEventLength` bytes long, so that a record can be written without a check.
     private var structure: [UInt8]
@@ -54,6 +58,8 @@ struct ChunkEncoder {
         definitions.removeAll(keepingCapacity: true)
         timestamps.removeAll(keepingCapacity: true)
         structureCount = 0
+        unit = 0
+        unitDivisor = ExactDivisor(1)
         rawDeltas.removeAll()
         sequence += 1
         estimatedSize = 0
@@ -94,13 +100,17 @@ struct ChunkEncoder {
         }
         let delta = event.timestamp &- lastTimestamp
         lastTimestamp = event.timestamp
+        let magnitude = delta.magnitude
+        if unit != 1 && magnitude != 0 && (unit == 0 || !unitDivisor.divides(magnitude)) {
+            addToUnit(magnitude)
+        }
         let start = structureCount
         let length = structure.withUnsafeMutableBufferPointer { buffer in
             ChunkEncoder.encode(
                 event, negative: delta < 0, first: firstIndex, second: secondIndex, at: buffer.baseAddress! + start)
         }
         structureCount = start + length
-        estimatedSize += length + Varint.length(delta.magnitude)
+        estimatedSize += length + Varint.length(magnitude)
         timestamps.append(event.timestamp)
         return .added
     }
@@ -122,19 +132,13 @@ struct ChunkEncoder {
 
     /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
     func timestampUnit() -> UInt64 {
-        if !rawDeltas.isEmpty { return 1 }
-        var unit: UInt64 = 0
-        var divisor = ExactDivisor(1)
-        var previous = firstTimestamp
-        for timestamp in timestamps {
-            let magnitude = (timestamp &- previous).magnitude
-            previous = timestamp
-            if magnitude == 0 || (unit != 0 && divisor.divides(magnitude)) { continue }
-            unit = greatestCommonDivisor(unit, magnitude)
-            if unit == 1 { return 1 }
-            divisor = ExactDivisor(unit)
-        }
-        return Swift.max(unit, 1)
+        rawDeltas.isEmpty ? Swift.max(unit, 1) : 1
+    }
+
+    @inline(never)
+    private mutating func addToUnit(_ magnitude: UInt64) {
+        unit = greatestCommonDivisor(unit, magnitude)
+        unitDivisor = ExactDivisor(unit)
     }
 
     /// Encodes the chunk's records with timestamp deltas in `unit`s into `bytes`, replacing its
