@@ -21,15 +21,15 @@ struct ChunkEncoder {
     private(set) var lastTimestamp: Int64 = 0
     /// An upper bound of the encoded size: records encoded with a timestamp unit of 1.
     private(set) var estimatedSize = 0
-    /// The timestamps of the chunk's event records, in order.
-    private(set) var timestamps: [Int64] = []
+    // The chunk's structure bytes and timestamps; `buffer` is shared by copies of the encoder,
+    // which only the writer's own (uniquely held) encoder ever appends to.
+    private var buffer: ChunkBuffer
+    private var timestampCount = 0
     // The greatest common divisor of the deltas so far (0: none yet), kept as events arrive so
     // that writing the chunk needs no pass of its own to find the timestamp unit.
     private var unit: UInt64 = 0
     private var unitDivisor = ExactDivisor(1)
-    // The event records' structure bytes, in order; always `structureCount` plus at least
-    // `EventRecord.maxEventLength` bytes long, so that a record can be written without a check.
-    private var structure: [UInt8]
+    // The length of the event records' structure bytes in `buffer`.
     private var structureCount = 0
     private var definitions: [UInt8] = []
     // Chunk-local index of each global symbol (by raw value), 0 when not yet defined here.
@@ -42,21 +42,29 @@ struct ChunkEncoder {
     init(stream: TraceStream, capacity: Int) {
         self.stream = stream
         self.capacity = capacity
-        structure = [UInt8](repeating: 0, count: capacity + EventRecord.maxEventLength)
+        // An event record adds at least 2 bytes (tag, delta) to `estimatedSize` and is only added
+        // while `maxEventLength` more bytes fit, so these bounds hold for appended events.
+        buffer = ChunkBuffer(byteCapacity: capacity + EventRecord.maxEventLength, timestampCapacity: capacity / 2 + 2)
     }
 
     /// Whether the chunk being built has no events.
-    var isEmpty: Bool { timestamps.isEmpty }
+    var isEmpty: Bool { timestampCount == 0 }
 
     /// The number of event records in the chunk being built.
-    var eventCount: Int { timestamps.count }
+    var eventCount: Int { timestampCount }
+
+    /// The timestamps of the chunk's event records, in order; valid while this encoder is
+    /// neither changed nor destroyed.
+    var timestamps: UnsafeBufferPointer<Int64> {
+        UnsafeBufferPointer(start: buffer.timestamps, count: timestampCount)
+    }
 
     /// Starts the next chunk of the stream.
     mutating func reset() {
         for symbol in definedSymbols { localIndex[Int(symbol)] = 0 }
         definedSymbols.removeAll(keepingCapacity: true)
         definitions.removeAll(keepingCapacity: true)
-        timestamps.removeAll(keepingCapacity: true)
+        timestampCount = 0
         structureCount = 0
         unit = 0
         unitDivisor = ExactDivisor(1)
@@ -104,14 +112,15 @@ struct ChunkEncoder {
         if unit != 1 && magnitude != 0 && (unit == 0 || !unitDivisor.divides(magnitude)) {
             addToUnit(magnitude)
         }
-        let start = structureCount
-        let length = structure.withUnsafeMutableBufferPointer { buffer in
-            ChunkEncoder.encode(
-                event, negative: delta < 0, first: firstIndex, second: secondIndex, at: buffer.baseAddress! + start)
+        if timestampCount == buffer.timestampCapacity || structureCount + EventRecord.maxEventLength > buffer.byteCapacity {
+            grow(bytes: EventRecord.maxEventLength)
         }
-        structureCount = start + length
+        let length = ChunkEncoder.encode(
+            event, negative: delta < 0, first: firstIndex, second: secondIndex, at: buffer.bytes + structureCount)
+        structureCount += length
         estimatedSize += length + Varint.length(magnitude)
-        timestamps.append(event.timestamp)
+        buffer.timestamps[timestampCount] = event.timestamp
+        timestampCount += 1
         return .added
     }
 
@@ -121,13 +130,24 @@ struct ChunkEncoder {
     mutating func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64) {
         if isEmpty { firstTimestamp = timestamp }
         lastTimestamp = timestamp
-        let room = structureCount + record.count + EventRecord.maxEventLength
-        if structure.count < room { structure.append(contentsOf: repeatElement(0, count: room - structure.count)) }
-        structure.replaceSubrange(structureCount..<(structureCount + record.count), with: record)
+        grow(bytes: record.count)
+        record.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { (buffer.bytes + structureCount).update(from: start, count: source.count) }
+        }
         structureCount += record.count
-        rawDeltas.append((timestamps.count, delta))
-        timestamps.append(timestamp)
+        rawDeltas.append((timestampCount, delta))
+        buffer.timestamps[timestampCount] = timestamp
+        timestampCount += 1
         estimatedSize += record.count + delta.count
+    }
+
+    // Makes room for `bytes` more structure bytes and one more timestamp.
+    @inline(never)
+    private mutating func grow(bytes: Int) {
+        if timestampCount < buffer.timestampCapacity && structureCount + bytes <= buffer.byteCapacity { return }
+        buffer = buffer.grown(
+            bytes: structureCount, timestamps: timestampCount,
+            minimumBytes: 2 * (structureCount + bytes), minimumTimestamps: 2 * (timestampCount + 1))
     }
 
     /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
@@ -145,23 +165,22 @@ struct ChunkEncoder {
     /// content: the structure section, then the delta section. Returns both sizes.
     mutating func encode(unit: UInt64, into bytes: inout [UInt8]) -> (raw: Int, structure: Int) {
         let rawDeltaBound = rawDeltas.reduce(0) { $0 + $1.delta.count }
-        let bound = definitions.count + structureCount + timestamps.count * Varint.maxLength + rawDeltaBound
+        let bound = definitions.count + structureCount + timestampCount * Varint.maxLength + rawDeltaBound
         if bytes.count < bound { bytes.append(contentsOf: repeatElement(0, count: bound - bytes.count)) }
         let structureSize = definitions.count + structureCount
         let divisor = ExactDivisor(unit)
-        let deltaCount = bytes.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
+        let deltaCount = bytes.withUnsafeMutableBufferPointer { output in
+            let base = output.baseAddress!
             definitions.withUnsafeBufferPointer { source in
                 if let start = source.baseAddress { base.update(from: start, count: source.count) }
             }
-            structure.withUnsafeBufferPointer { source in
-                (base + definitions.count).update(from: source.baseAddress!, count: structureCount)
-            }
+            (base + definitions.count).update(from: self.buffer.bytes, count: structureCount)
             let deltaBase = base + structureSize
             var count = 0
             var previous = firstTimestamp
             var nextRaw = 0
-            timestamps.withUnsafeBufferPointer { timestamps in
+            do {
+                let timestamps = self.timestamps
                 for position in timestamps.indices {
                     let timestamp = timestamps[position]
                     if nextRaw < rawDeltas.count && rawDeltas[nextRaw].position == position {
