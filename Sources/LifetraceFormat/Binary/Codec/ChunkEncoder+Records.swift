@@ -1,36 +1,5 @@
 /// The byte layout of event records (see `docs/FORMAT.md`, "Event records").
 extension ChunkEncoder {
-    /// The exact size of `event`'s record with a timestamp delta of `magnitude` (unit 1).
-    @inline(__always)
-    static func recordLength(_ event: TraceEvent, magnitude: UInt64, first: UInt32, second: UInt32) -> Int {
-        var length = 1 + Varint.length(magnitude)
-        if !event.thread.isMain { length += Varint.length(event.thread.rawValue) }
-        switch event.payload {
-        case .launch(_, _, _, let pid):
-            length += 1 + Varint.length(UInt64(first)) + (pid.map { Varint.length(Varint.zigzag($0)) } ?? 0)
-        case .state:
-            length += 1 + Varint.length(UInt64(first))
-        case .callbackBegin, .callbackEnd:
-            length += Varint.length(UInt64(first)) + Varint.length(UInt64(second))
-        case .runloopWake, .runloopSleep:
-            break
-        case .signpostBegin(_, let id), .signpostEnd(_, let id):
-            length += Varint.length(UInt64(first)) + 1 + (id.map { Varint.length(Varint.zigzag($0)) } ?? 0)
-        case .mark:
-            length += Varint.length(UInt64(first))
-        case .frame:
-            length += 1
-        case .bgtaskBegin(let id, _), .bgtaskEnd(let id, _), .bgtaskExpire(let id, _):
-            length += Varint.length(Varint.zigzag(id)) + Varint.length(UInt64(first))
-        case .exit(let code, let signal):
-            length += 1 + (code.map { Varint.length(Varint.zigzag(Int64($0))) } ?? 0)
-                + (signal.map { Varint.length(Varint.zigzag(Int64($0))) } ?? 0)
-        case .dropped(let count):
-            length += Varint.length(Varint.zigzag(count))
-        }
-        return length
-    }
-
     /// Writes `event`'s record, without its timestamp delta (which goes to the delta section), at
     /// `pointer`, which has room for ``EventRecord/maxEventLength`` bytes; returns its size.
     @inline(__always)

@@ -1,11 +1,13 @@
 /// Collects one stream's events for the chunk being built and encodes them into raw records.
 ///
-/// Events are kept until the chunk is written, so that the chunk's timestamp unit (the greatest
-/// common divisor of its timestamp deltas) is known before any delta is encoded: traces from
-/// clocks with microsecond resolution then store deltas in microseconds. Strings are interned
-/// per chunk as events arrive: the first use of a symbol gives it the next chunk-local index
-/// (from 1) and a string definition record; all definitions are written at the start of the
-/// chunk's records, before the events that use them.
+/// Each event's record structure (everything but its timestamp delta) is written as the event
+/// arrives, since it does not depend on the chunk's timestamp unit; only the timestamps are kept
+/// until the chunk is written, so that the unit (the greatest common divisor of the chunk's
+/// timestamp deltas) is known before any delta is encoded: traces from clocks with microsecond
+/// resolution then store deltas in microseconds. Strings are interned per chunk as events
+/// arrive: the first use of a symbol gives it the next chunk-local index (from 1) and a string
+/// definition record; all definitions are written at the start of the chunk's records, before
+/// the events that use them.
 struct ChunkEncoder {
     /// The stream this encoder's chunks belong to.
     let stream: TraceStream
@@ -19,34 +21,54 @@ struct ChunkEncoder {
     private(set) var lastTimestamp: Int64 = 0
     /// An upper bound of the encoded size: records encoded with a timestamp unit of 1.
     private(set) var estimatedSize = 0
-    private var events: [TraceEvent] = []
+    // The chunk's structure bytes and timestamps; `buffer` is shared by copies of the encoder,
+    // which only the writer's own (uniquely held) encoder ever appends to.
+    private var buffer: ChunkBuffer
+    private var timestampCount = 0
+    // The greatest common divisor of the deltas so far (0: none yet), kept as events arrive so
+    // that writing the chunk needs no pass of its own to find the timestamp unit.
+    private var unit: UInt64 = 0
+    private var unitDivisor = ExactDivisor(1)
+    // The length of the event records' structure bytes in `buffer`.
+    private var structureCount = 0
     private var definitions: [UInt8] = []
     // Chunk-local index of each global symbol (by raw value), 0 when not yet defined here.
     private var localIndex: [UInt32] = []
     private var definedSymbols: [UInt32] = []
-    // Records given as bytes (tests of readers), each inserted before the event at `position`.
-    private var rawRecords: [(position: Int, bytes: [UInt8], delta: [UInt8], timestamp: Int64)] = []
-    private var deltaBytes: [UInt8] = []
+    // Delta-section bytes of records given as bytes (tests of readers), by record position.
+    private var rawDeltas: [(position: Int, delta: [UInt8])] = []
 
     /// Creates an encoder for `stream` with chunks of at most `capacity` raw bytes.
     init(stream: TraceStream, capacity: Int) {
         self.stream = stream
         self.capacity = capacity
+        // An event record adds at least 2 bytes (tag, delta) to `estimatedSize` and is only added
+        // while `maxEventLength` more bytes fit, so these bounds hold for appended events.
+        buffer = ChunkBuffer(byteCapacity: capacity + EventRecord.maxEventLength, timestampCapacity: capacity / 2 + 2)
     }
 
     /// Whether the chunk being built has no events.
-    var isEmpty: Bool { events.isEmpty && rawRecords.isEmpty }
+    var isEmpty: Bool { timestampCount == 0 }
 
     /// The number of event records in the chunk being built.
-    var eventCount: Int { events.count + rawRecords.count }
+    var eventCount: Int { timestampCount }
+
+    /// The timestamps of the chunk's event records, in order; valid while this encoder is
+    /// neither changed nor destroyed.
+    var timestamps: UnsafeBufferPointer<Int64> {
+        UnsafeBufferPointer(start: buffer.timestamps, count: timestampCount)
+    }
 
     /// Starts the next chunk of the stream.
     mutating func reset() {
         for symbol in definedSymbols { localIndex[Int(symbol)] = 0 }
         definedSymbols.removeAll(keepingCapacity: true)
         definitions.removeAll(keepingCapacity: true)
-        events.removeAll(keepingCapacity: true)
-        rawRecords.removeAll()
+        timestampCount = 0
+        structureCount = 0
+        unit = 0
+        unitDivisor = ExactDivisor(1)
+        rawDeltas.removeAll()
         sequence += 1
         estimatedSize = 0
     }
@@ -65,22 +87,40 @@ struct ChunkEncoder {
     @inline(__always)
     mutating func append(_ event: TraceEvent, symbols: SymbolTable) -> Fit {
         let (first, second) = event.payload.symbols
-        var needed = EventRecord.maxEventLength
-        if !first.isNone && localIndexOf(first) == 0 { needed += definitionLength(first, symbols) }
-        if !second.isNone && localIndexOf(second) == 0 && second != first { needed += definitionLength(second, symbols) }
-        if estimatedSize + needed > capacity {
+        var firstIndex = localIndexOf(first)
+        var secondIndex = localIndexOf(second)
+        if (firstIndex == 0 && !first.isNone) || (secondIndex == 0 && !second.isNone) {
+            var needed = EventRecord.maxEventLength
+            if !first.isNone && firstIndex == 0 { needed += definitionLength(first, symbols) }
+            if !second.isNone && secondIndex == 0 && second != first { needed += definitionLength(second, symbols) }
+            if estimatedSize + needed > capacity {
+                return isEmpty ? .tooLarge : .full
+            }
+            if firstIndex == 0 && !first.isNone { firstIndex = defineNew(first, symbols) }
+            if !second.isNone { secondIndex = localIndexOf(second) }
+            if secondIndex == 0 && !second.isNone { secondIndex = defineNew(second, symbols) }
+        } else if estimatedSize + EventRecord.maxEventLength > capacity {
             return isEmpty ? .tooLarge : .full
         }
-        let firstIndex = define(first, symbols)
-        let secondIndex = define(second, symbols)
         if isEmpty {
             firstTimestamp = event.timestamp
             lastTimestamp = event.timestamp
         }
         let delta = event.timestamp &- lastTimestamp
         lastTimestamp = event.timestamp
-        estimatedSize += ChunkEncoder.recordLength(event, magnitude: delta.magnitude, first: firstIndex, second: secondIndex)
-        events.append(event)
+        let magnitude = delta.magnitude
+        if unit != 1 && magnitude != 0 && (unit == 0 || !unitDivisor.divides(magnitude)) {
+            addToUnit(magnitude)
+        }
+        if timestampCount == buffer.timestampCapacity || structureCount + EventRecord.maxEventLength > buffer.byteCapacity {
+            grow(bytes: EventRecord.maxEventLength)
+        }
+        let length = ChunkEncoder.encode(
+            event, negative: delta < 0, first: firstIndex, second: secondIndex, at: buffer.bytes + structureCount)
+        structureCount += length
+        estimatedSize += length + Varint.length(magnitude)
+        buffer.timestamps[timestampCount] = event.timestamp
+        timestampCount += 1
         return .added
     }
 
@@ -90,103 +130,74 @@ struct ChunkEncoder {
     mutating func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64) {
         if isEmpty { firstTimestamp = timestamp }
         lastTimestamp = timestamp
-        rawRecords.append((events.count, record, delta, timestamp))
+        grow(bytes: record.count)
+        record.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { (buffer.bytes + structureCount).update(from: start, count: source.count) }
+        }
+        structureCount += record.count
+        rawDeltas.append((timestampCount, delta))
+        buffer.timestamps[timestampCount] = timestamp
+        timestampCount += 1
         estimatedSize += record.count + delta.count
     }
 
-    /// The timestamps of the chunk's event records, in order.
-    var timestamps: [Int64] {
-        var result: [Int64] = []
-        result.reserveCapacity(eventCount)
-        var nextRaw = 0
-        for (position, event) in events.enumerated() {
-            while nextRaw < rawRecords.count && rawRecords[nextRaw].position == position {
-                result.append(rawRecords[nextRaw].timestamp)
-                nextRaw += 1
-            }
-            result.append(event.timestamp)
-        }
-        result += rawRecords[nextRaw...].map(\.timestamp)
-        return result
+    // Makes room for `bytes` more structure bytes and one more timestamp.
+    @inline(never)
+    private mutating func grow(bytes: Int) {
+        if timestampCount < buffer.timestampCapacity && structureCount + bytes <= buffer.byteCapacity { return }
+        buffer = buffer.grown(
+            bytes: structureCount, timestamps: timestampCount,
+            minimumBytes: 2 * (structureCount + bytes), minimumTimestamps: 2 * (timestampCount + 1))
     }
 
     /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
     func timestampUnit() -> UInt64 {
-        if !rawRecords.isEmpty { return 1 }
-        var unit: UInt64 = 0
-        var divisor = ExactDivisor(1)
-        var previous = firstTimestamp
-        for event in events {
-            let magnitude = (event.timestamp &- previous).magnitude
-            previous = event.timestamp
-            if magnitude == 0 || (unit != 0 && divisor.divides(magnitude)) { continue }
-            unit = greatestCommonDivisor(unit, magnitude)
-            if unit == 1 { return 1 }
-            divisor = ExactDivisor(unit)
-        }
-        return Swift.max(unit, 1)
+        rawDeltas.isEmpty ? Swift.max(unit, 1) : 1
+    }
+
+    @inline(never)
+    private mutating func addToUnit(_ magnitude: UInt64) {
+        unit = greatestCommonDivisor(unit, magnitude)
+        unitDivisor = ExactDivisor(unit)
     }
 
     /// Encodes the chunk's records with timestamp deltas in `unit`s into `bytes`, replacing its
     /// content: the structure section, then the delta section. Returns both sizes.
     mutating func encode(unit: UInt64, into bytes: inout [UInt8]) -> (raw: Int, structure: Int) {
-        let rawBound = rawRecords.reduce(0) { $0 + $1.bytes.count + $1.delta.count }
-        let bound = definitions.count + events.count * EventRecord.maxEventLength + rawBound
+        let rawDeltaBound = rawDeltas.reduce(0) { $0 + $1.delta.count }
+        let bound = definitions.count + structureCount + timestampCount * Varint.maxLength + rawDeltaBound
         if bytes.count < bound { bytes.append(contentsOf: repeatElement(0, count: bound - bytes.count)) }
-        let deltaBound = events.count * Varint.maxLength + rawBound
-        var scratch = deltaBytes
-        deltaBytes = []
-        defer { deltaBytes = scratch }
-        if scratch.count < deltaBound { scratch.append(contentsOf: repeatElement(0, count: deltaBound - scratch.count)) }
-        var deltaCount = 0
+        let structureSize = definitions.count + structureCount
         let divisor = ExactDivisor(unit)
-        let structure = bytes.withUnsafeMutableBufferPointer { buffer in
-            scratch.withUnsafeMutableBufferPointer { deltaBuffer in
-                let base = buffer.baseAddress!
-                let deltaBase = deltaBuffer.baseAddress!
-                var count = 0
-                definitions.withUnsafeBufferPointer { source in
-                    if let start = source.baseAddress { base.update(from: start, count: source.count) }
-                }
-                count += definitions.count
-                var previous = firstTimestamp
-                var nextRaw = 0
-                func appendRaw(_ record: (position: Int, bytes: [UInt8], delta: [UInt8], timestamp: Int64)) {
-                    for byte in record.bytes {
-                        base[count] = byte
-                        count += 1
-                    }
-                    for byte in record.delta {
-                        deltaBase[deltaCount] = byte
-                        deltaCount += 1
-                    }
-                    previous = record.timestamp
-                }
-                events.withUnsafeBufferPointer { events in
-                    for position in events.indices {
-                        while nextRaw < rawRecords.count && rawRecords[nextRaw].position == position {
-                            appendRaw(rawRecords[nextRaw])
-                            nextRaw += 1
-                        }
-                        let event = events[position]
-                        let delta = event.timestamp &- previous
-                        previous = event.timestamp
-                        let (first, second) = event.payload.symbols
-                        count += ChunkEncoder.encode(
-                            event, negative: delta < 0, first: localIndexOf(first), second: localIndexOf(second),
-                            at: base + count)
-                        deltaCount += Varint.write(divisor.quotient(delta.magnitude), to: deltaBase + deltaCount)
-                    }
-                }
-                while nextRaw < rawRecords.count {
-                    appendRaw(rawRecords[nextRaw])
-                    nextRaw += 1
-                }
-                (base + count).update(from: deltaBase, count: deltaCount)
-                return count
+        let deltaCount = bytes.withUnsafeMutableBufferPointer { output in
+            let base = output.baseAddress!
+            definitions.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { base.update(from: start, count: source.count) }
             }
+            (base + definitions.count).update(from: self.buffer.bytes, count: structureCount)
+            let deltaBase = base + structureSize
+            var count = 0
+            var previous = firstTimestamp
+            var nextRaw = 0
+            do {
+                let timestamps = self.timestamps
+                for position in timestamps.indices {
+                    let timestamp = timestamps[position]
+                    if nextRaw < rawDeltas.count && rawDeltas[nextRaw].position == position {
+                        for byte in rawDeltas[nextRaw].delta {
+                            deltaBase[count] = byte
+                            count += 1
+                        }
+                        nextRaw += 1
+                    } else {
+                        count += Varint.write(divisor.quotient((timestamp &- previous).magnitude), to: deltaBase + count)
+                    }
+                    previous = timestamp
+                }
+            }
+            return count
         }
-        return (structure + deltaCount, structure)
+        return (structureSize + deltaCount, structureSize)
     }
 
     @inline(__always)

@@ -43,15 +43,10 @@ enum Varint {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
-    /// The number of bytes `value` takes.
+    /// The number of bytes `value` takes: one per started group of 7 significant bits, at least one.
+    @inline(__always)
     static func length(_ value: UInt64) -> Int {
-        var value = value
-        var count = 1
-        while value >= 0x80 {
-            value >>= 7
-            count += 1
-        }
-        return count
+        (64 - (value | 1).leadingZeroBitCount + 6) / 7
     }
 }
 
