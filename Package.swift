@@ -94,9 +94,14 @@ let package = Package(
             name: "LifetraceFormatTests",
             dependencies: ["LifetraceFormat"]
         ),
+        // Runs the built `lifetrace` for the command tests of several modules.
+        .target(
+            name: "LifetraceTestSupport",
+            path: "Tests/LifetraceTestSupport"
+        ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceCLI"]
+            dependencies: ["LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifecycleModelTests",
@@ -104,11 +109,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceAnalysisTests",
-            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat"]
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceReportsTests",
-            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI"]
+            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceExportTests",

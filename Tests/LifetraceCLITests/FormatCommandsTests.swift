@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceTestSupport
 import LifetraceFormat
 import Testing
 
@@ -6,34 +7,15 @@ import Testing
 /// messages and exit codes.
 @Suite("lifetrace import, dump and info")
 struct FormatCommandsTests {
-    static var lifetrace: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifetrace").path
-    }
-
     static let samples: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
         return parts.joined(separator: "/") + "/Samples/"
     }()
 
-    /// Runs `lifetrace` with `arguments` (and `input` on standard input); output through files.
-    static func run(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String, error: String) {
-        let base = NSTemporaryDirectory() + "lifetrace-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
-        _ = FileManager.default.createFile(atPath: base + ".in", contents: input ?? Data())
-        defer { for suffix in [".out", ".err", ".in"] { try? FileManager.default.removeItem(atPath: base + suffix) } }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: lifetrace)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: base + ".in"))
-        try process.run()
-        process.waitUntilExit()
-        let output = try String(contentsOfFile: base + ".out", encoding: .utf8)
-        let error = try String(contentsOfFile: base + ".err", encoding: .utf8)
-        return (process.terminationStatus, output, error)
+    /// Runs `lifetrace` with `arguments` (and `input` on standard input).
+    static func run(_ arguments: [String], input: Data? = nil) throws -> LifetraceCommand.Result {
+        try LifetraceCommand.run(arguments, input: input)
     }
 
     static func temporaryDirectory() throws -> String {

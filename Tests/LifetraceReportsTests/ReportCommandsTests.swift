@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceTestSupport
 import Testing
 
 /// `lifetrace report` (HTML, many runs) and `lifetrace diff` end to end: the built executable,
@@ -9,21 +10,7 @@ import Testing
     static let baseline = root + "/Samples/launches/baseline"
     static let candidate = root + "/Samples/launches/candidate"
 
-    static func lifetrace(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("lifetrace")
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
+    static func lifetrace(_ arguments: [String]) throws -> LifetraceCommand.Result { try LifetraceCommand.run(arguments) }
 
     @Test func diffFailsOnASignificantRegression() throws {
         let result = try Self.lifetrace(["diff", "--max-regression", "10%", Self.baseline, "--", Self.candidate])
