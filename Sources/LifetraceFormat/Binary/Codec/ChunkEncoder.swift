@@ -21,29 +21,37 @@ struct ChunkEncoder {
     private(set) var lastTimestamp: Int64 = 0
     /// An upper bound of the encoded size: records encoded with a timestamp unit of 1.
     private(set) var estimatedSize = 0
-    // The chunk's structure bytes and timestamps; `buffer` is shared by copies of the encoder,
-    // which only the writer's own (uniquely held) encoder ever appends to.
-    private var buffer: ChunkBuffer
+    /// The chunk's structure bytes and timestamps; shared by copies of the encoder, which only
+    /// the writer's own encoder ever appends to.
+    private(set) var buffer: ChunkBuffer
     private var timestampCount = 0
     // The greatest common divisor of the deltas so far (0: none yet), kept as events arrive so
-    // that writing the chunk needs no pass of its own to find the timestamp unit.
+    // that writing the chunk needs no pass of its own to find the timestamp unit; `unitDivisor`
+    // tests a delta against it (``ExactDivisor/onlyZero`` while there is none).
     private var unit: UInt64 = 0
-    private var unitDivisor = ExactDivisor(1)
-    // The length of the event records' structure bytes in `buffer`.
-    private var structureCount = 0
+    private var unitDivisor = ExactDivisor.onlyZero
+    /// The length of the event records' structure bytes in `buffer`.
+    private(set) var structureCount = 0
     private var definitions: [UInt8] = []
-    // Chunk-local index of each global symbol (by raw value), 0 when not yet defined here.
-    private var localIndex: [UInt32] = []
+    /// The chunk-local index of each global symbol (by raw value): ``undefined`` when the chunk
+    /// has no definition of it yet, 0 for ``Symbol/none``. Symbols past the end are undefined.
+    private(set) var localIndexes: [UInt32] = [0]
     private var definedSymbols: [UInt32] = []
     // Delta-section bytes of records given as bytes (tests of readers), by record position.
     private var rawDeltas: [(position: Int, delta: [UInt8])] = []
+
+    /// The ``localIndexes`` entry of a symbol without a definition in the chunk. The bit is never
+    /// set in a real index (a chunk holds far fewer strings), so that one test of the indexes of
+    /// an event's strings OR-ed together finds any of them undefined.
+    static let undefined: UInt32 = 0x8000_0000
 
     /// Creates an encoder for `stream` with chunks of at most `capacity` raw bytes.
     init(stream: TraceStream, capacity: Int) {
         self.stream = stream
         self.capacity = capacity
         // An event record adds at least 2 bytes (tag, delta) to `estimatedSize` and is only added
-        // while `maxEventLength` more bytes fit, so these bounds hold for appended events.
+        // while `maxEventLength` more bytes fit, so these bounds hold for appended events and
+        // `append` need not check them (`appendRawRecord` keeps them too).
         buffer = ChunkBuffer(byteCapacity: capacity + EventRecord.maxEventLength, timestampCapacity: capacity / 2 + 2)
     }
 
@@ -61,13 +69,13 @@ struct ChunkEncoder {
 
     /// Starts the next chunk of the stream.
     mutating func reset() {
-        for symbol in definedSymbols { localIndex[Int(symbol)] = 0 }
+        for symbol in definedSymbols { localIndexes[Int(symbol)] = ChunkEncoder.undefined }
         definedSymbols.removeAll(keepingCapacity: true)
         definitions.removeAll(keepingCapacity: true)
         timestampCount = 0
         structureCount = 0
         unit = 0
-        unitDivisor = ExactDivisor(1)
+        unitDivisor = .onlyZero
         rawDeltas.removeAll()
         sequence += 1
         estimatedSize = 0
@@ -84,43 +92,51 @@ struct ChunkEncoder {
     }
 
     /// Adds `event`, whose symbols belong to `symbols`.
+    ///
+    /// The record is written in one pass over the payload, looking up its strings' local indexes
+    /// on the way; only when one of them has no definition in the chunk yet (at most once per
+    /// string and chunk) does a slower path check the room for the definitions and add them.
     @inline(__always)
     mutating func append(_ event: TraceEvent, symbols: SymbolTable) -> Fit {
-        let (first, second) = event.payload.symbols
-        var firstIndex = localIndexOf(first)
-        var secondIndex = localIndexOf(second)
-        if (firstIndex == 0 && !first.isNone) || (secondIndex == 0 && !second.isNone) {
-            var needed = EventRecord.maxEventLength
-            if !first.isNone && firstIndex == 0 { needed += definitionLength(first, symbols) }
-            if !second.isNone && secondIndex == 0 && second != first { needed += definitionLength(second, symbols) }
-            if estimatedSize + needed > capacity {
-                return isEmpty ? .tooLarge : .full
-            }
-            if firstIndex == 0 && !first.isNone { firstIndex = defineNew(first, symbols) }
-            if !second.isNone { secondIndex = localIndexOf(second) }
-            if secondIndex == 0 && !second.isNone { secondIndex = defineNew(second, symbols) }
-        } else if estimatedSize + EventRecord.maxEventLength > capacity {
+        if estimatedSize + EventRecord.maxEventLength > capacity {
             return isEmpty ? .tooLarge : .full
         }
-        if isEmpty {
-            firstTimestamp = event.timestamp
-            lastTimestamp = event.timestamp
-        }
-        let delta = event.timestamp &- lastTimestamp
-        lastTimestamp = event.timestamp
+        let delta = event.timestamp &- (isEmpty ? event.timestamp : lastTimestamp)
+        let length = writeRecord(event, negative: delta < 0)
+        if length == 0 { return appendDefiningStrings(event, symbols: symbols, delta: delta) }
+        commit(event.timestamp, delta: delta, length: length)
+        return .added
+    }
+
+    // Counts the record just written at the end of the structure bytes and keeps its timestamp.
+    @inline(__always)
+    private mutating func commit(_ timestamp: Int64, delta: Int64, length: Int) {
+        if isEmpty { firstTimestamp = timestamp }
+        lastTimestamp = timestamp
         let magnitude = delta.magnitude
-        if unit != 1 && magnitude != 0 && (unit == 0 || !unitDivisor.divides(magnitude)) {
-            addToUnit(magnitude)
-        }
-        if timestampCount == buffer.timestampCapacity || structureCount + EventRecord.maxEventLength > buffer.byteCapacity {
-            grow(bytes: EventRecord.maxEventLength)
-        }
-        let length = ChunkEncoder.encode(
-            event, negative: delta < 0, first: firstIndex, second: secondIndex, at: buffer.bytes + structureCount)
+        if !unitDivisor.divides(magnitude) { addToUnit(magnitude) }
         structureCount += length
         estimatedSize += length + Varint.length(magnitude)
-        buffer.timestamps[timestampCount] = event.timestamp
+        buffer.timestamps[timestampCount] = timestamp
         timestampCount += 1
+    }
+
+    // `append` for an event naming a string the chunk has not defined yet.
+    @inline(never)
+    private mutating func appendDefiningStrings(_ event: TraceEvent, symbols: SymbolTable, delta: Int64) -> Fit {
+        let (first, second) = event.payload.symbols
+        let definesFirst = localIndex(of: first) == ChunkEncoder.undefined
+        let definesSecond = localIndex(of: second) == ChunkEncoder.undefined && second != first
+        var needed = EventRecord.maxEventLength
+        if definesFirst { needed += definitionLength(first, symbols) }
+        if definesSecond { needed += definitionLength(second, symbols) }
+        if estimatedSize + needed > capacity {
+            return isEmpty ? .tooLarge : .full
+        }
+        if definesFirst { define(first, symbols) }
+        if definesSecond { define(second, symbols) }
+        let length = writeRecord(event, negative: delta < 0)
+        commit(event.timestamp, delta: delta, length: length)
         return .added
     }
 
@@ -130,7 +146,8 @@ struct ChunkEncoder {
     mutating func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64) {
         if isEmpty { firstTimestamp = timestamp }
         lastTimestamp = timestamp
-        grow(bytes: record.count)
+        // Room for this record and for the events `append` may still add: `append` relies on it.
+        grow(bytes: record.count + EventRecord.maxEventLength, timestamps: 1 + capacity / 2 + 2)
         record.withUnsafeBufferPointer { source in
             if let start = source.baseAddress { (buffer.bytes + structureCount).update(from: start, count: source.count) }
         }
@@ -141,13 +158,12 @@ struct ChunkEncoder {
         estimatedSize += record.count + delta.count
     }
 
-    // Makes room for `bytes` more structure bytes and one more timestamp.
-    @inline(never)
-    private mutating func grow(bytes: Int) {
-        if timestampCount < buffer.timestampCapacity && structureCount + bytes <= buffer.byteCapacity { return }
+    // Makes room for `bytes` more structure bytes and `timestamps` more timestamps.
+    private mutating func grow(bytes: Int, timestamps: Int) {
+        if timestampCount + timestamps <= buffer.timestampCapacity && structureCount + bytes <= buffer.byteCapacity { return }
         buffer = buffer.grown(
             bytes: structureCount, timestamps: timestampCount,
-            minimumBytes: 2 * (structureCount + bytes), minimumTimestamps: 2 * (timestampCount + 1))
+            minimumBytes: 2 * (structureCount + bytes), minimumTimestamps: 2 * (timestampCount + timestamps))
     }
 
     /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
@@ -161,49 +177,12 @@ struct ChunkEncoder {
         unitDivisor = ExactDivisor(unit)
     }
 
-    /// Encodes the chunk's records with timestamp deltas in `unit`s into `bytes`, replacing its
-    /// content: the structure section, then the delta section. Returns both sizes.
-    mutating func encode(unit: UInt64, into bytes: inout [UInt8]) -> (raw: Int, structure: Int) {
-        let rawDeltaBound = rawDeltas.reduce(0) { $0 + $1.delta.count }
-        let bound = definitions.count + structureCount + timestampCount * Varint.maxLength + rawDeltaBound
-        if bytes.count < bound { bytes.append(contentsOf: repeatElement(0, count: bound - bytes.count)) }
-        let structureSize = definitions.count + structureCount
-        let divisor = ExactDivisor(unit)
-        let deltaCount = bytes.withUnsafeMutableBufferPointer { output in
-            let base = output.baseAddress!
-            definitions.withUnsafeBufferPointer { source in
-                if let start = source.baseAddress { base.update(from: start, count: source.count) }
-            }
-            (base + definitions.count).update(from: self.buffer.bytes, count: structureCount)
-            let deltaBase = base + structureSize
-            var count = 0
-            var previous = firstTimestamp
-            var nextRaw = 0
-            do {
-                let timestamps = self.timestamps
-                for position in timestamps.indices {
-                    let timestamp = timestamps[position]
-                    if nextRaw < rawDeltas.count && rawDeltas[nextRaw].position == position {
-                        for byte in rawDeltas[nextRaw].delta {
-                            deltaBase[count] = byte
-                            count += 1
-                        }
-                        nextRaw += 1
-                    } else {
-                        count += Varint.write(divisor.quotient((timestamp &- previous).magnitude), to: deltaBase + count)
-                    }
-                    previous = timestamp
-                }
-            }
-            return count
-        }
-        return (structureSize + deltaCount, structureSize)
-    }
-
+    /// The chunk-local index of `symbol`: 0 for ``Symbol/none``, ``undefined`` when the chunk has
+    /// not defined it.
     @inline(__always)
-    private func localIndexOf(_ symbol: Symbol) -> UInt32 {
+    func localIndex(of symbol: Symbol) -> UInt32 {
         let raw = Int(symbol.rawValue)
-        return raw < localIndex.count ? localIndex[raw] : 0
+        return localIndexes.withUnsafeBufferPointer { raw < $0.count ? $0[raw] : ChunkEncoder.undefined }
     }
 
     private func definitionLength(_ symbol: Symbol, _ symbols: SymbolTable) -> Int {
@@ -211,23 +190,14 @@ struct ChunkEncoder {
         return 1 + Varint.length(UInt64(length)) + length
     }
 
-    // The chunk-local index of `symbol`, adding its definition record if needed.
-    @inline(__always)
-    private mutating func define(_ symbol: Symbol, _ symbols: SymbolTable) -> UInt32 {
-        if symbol.isNone { return 0 }
-        let known = localIndexOf(symbol)
-        if known != 0 { return known }
-        return defineNew(symbol, symbols)
-    }
-
-    @inline(never)
-    private mutating func defineNew(_ symbol: Symbol, _ symbols: SymbolTable) -> UInt32 {
+    // Gives `symbol` the next chunk-local index and adds its definition record.
+    private mutating func define(_ symbol: Symbol, _ symbols: SymbolTable) {
         let raw = Int(symbol.rawValue)
-        if raw >= localIndex.count {
-            localIndex.append(contentsOf: repeatElement(0, count: Swift.max(raw + 1, symbols.count) - localIndex.count))
+        if raw >= localIndexes.count {
+            localIndexes.append(
+                contentsOf: repeatElement(ChunkEncoder.undefined, count: Swift.max(raw + 1, symbols.count) - localIndexes.count))
         }
-        let index = UInt32(definedSymbols.count + 1)
-        localIndex[raw] = index
+        localIndexes[raw] = UInt32(definedSymbols.count + 1)
         definedSymbols.append(symbol.rawValue)
         let utf8 = Array(symbols[symbol].utf8)
         let start = definitions.count
@@ -235,7 +205,58 @@ struct ChunkEncoder {
         Varint.append(UInt64(utf8.count), to: &definitions)
         definitions.append(contentsOf: utf8)
         estimatedSize += definitions.count - start
-        return index
+    }
+
+    /// Encodes the chunk's records with timestamp deltas in `unit`s into `bytes`, replacing its
+    /// content: the structure section, then the delta section. Returns both sizes.
+    mutating func encode(unit: UInt64, into bytes: inout [UInt8]) -> (raw: Int, structure: Int) {
+        let rawDeltaBound = rawDeltas.reduce(0) { $0 + $1.delta.count }
+        let bound = definitions.count + structureCount + timestampCount * Varint.maxLength + rawDeltaBound
+        if bytes.count < bound { bytes.append(contentsOf: repeatElement(0, count: bound - bytes.count)) }
+        let structureSize = definitions.count + structureCount
+        let deltaCount = bytes.withUnsafeMutableBufferPointer { output in
+            let base = output.baseAddress!
+            definitions.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { base.update(from: start, count: source.count) }
+            }
+            (base + definitions.count).update(from: self.buffer.bytes, count: structureCount)
+            if rawDeltas.isEmpty {
+                return encodeDeltas(unit: ExactDivisor(unit), to: base + structureSize)
+            }
+            return encodeDeltasWithRawRecords(to: base + structureSize)
+        }
+        return (structureSize + deltaCount, structureSize)
+    }
+
+    // The delta section of a chunk of appended events only, at `output`; returns its size.
+    private func encodeDeltas(unit: ExactDivisor, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        var previous = firstTimestamp
+        for timestamp in timestamps {
+            count += Varint.write(unit.quotient((timestamp &- previous).magnitude), to: output + count)
+            previous = timestamp
+        }
+        return count
+    }
+
+    // The delta section of a chunk with records given as bytes (whose unit is 1), at `output`.
+    private func encodeDeltasWithRawRecords(to output: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        var previous = firstTimestamp
+        var nextRaw = 0
+        for (position, timestamp) in timestamps.enumerated() {
+            if nextRaw < rawDeltas.count && rawDeltas[nextRaw].position == position {
+                for byte in rawDeltas[nextRaw].delta {
+                    output[count] = byte
+                    count += 1
+                }
+                nextRaw += 1
+            } else {
+                count += Varint.write((timestamp &- previous).magnitude, to: output + count)
+            }
+            previous = timestamp
+        }
+        return count
     }
 }
 

@@ -19,13 +19,12 @@ struct GroupOrder: Equatable {
     /// Creates an order from runs.
     init(runs: [Run]) { self.runs = runs }
 
-    /// Notes one more appended event of `stream`.
-    @inline(__always)
-    mutating func record(_ stream: UInt8) {
+    /// Notes `count` more appended events of `stream`.
+    mutating func record(_ stream: UInt8, count: UInt64 = 1) {
         if let last = runs.indices.last, runs[last].stream == stream {
-            runs[last].count += 1
+            runs[last].count += count
         } else {
-            runs.append(Run(stream: stream, count: 1))
+            runs.append(Run(stream: stream, count: count))
         }
     }
 

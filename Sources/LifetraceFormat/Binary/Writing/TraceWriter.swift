@@ -32,17 +32,24 @@ public final class TraceWriter {
     private let name: String
     private var descriptor: Int32
     private let ownsDescriptor: Bool
-    // The per-event state: a writer is used from one thread at a time, so the dynamic
-    // exclusivity checks of class properties would only cost time on every append.
-    @exclusivity(unchecked) private var encoders: [ChunkEncoder]
+    // One encoder per stream, by stream code. Raw storage rather than an array: changing an
+    // array element checks that the array is uniquely referenced, on every append.
+    private let encoders: UnsafeMutableBufferPointer<ChunkEncoder>
     private let compressor: ZstdCompressor
     private var compressed: [UInt8]
     private var records: [UInt8] = []
+    // The per-event state: a writer is used from one thread at a time, so the dynamic
+    // exclusivity checks of class properties would only cost time on every append.
     @exclusivity(unchecked) private var order = GroupOrder()
+    // The latest run of events of one stream, not yet in `order`: most events continue it, and
+    // counting them here costs no array access.
+    @exclusivity(unchecked) private var runStream: UInt8 = 0
+    @exclusivity(unchecked) private var runLength: UInt64 = 0
     private var output: [UInt8] = []
     private var flushGroup: UInt64 = 0
     private var chunkCount: UInt64 = 0
-    @exclusivity(unchecked) private var eventCount: UInt64 = 0
+    // The events of the chunks written so far.
+    private var eventCount: UInt64 = 0
     private var isClosed = false
 
     /// Creates (or truncates) the file at `path` and writes the header.
@@ -78,7 +85,8 @@ public final class TraceWriter {
         self.name = name
         self.descriptor = descriptor
         ownsDescriptor = owned
-        encoders = TraceStream.allCases.map { ChunkEncoder(stream: $0, capacity: options.chunkSize) }
+        encoders = .allocate(capacity: TraceStream.allCases.count)
+        _ = encoders.initialize(from: TraceStream.allCases.map { ChunkEncoder(stream: $0, capacity: options.chunkSize) })
         do {
             compressor = try ZstdCompressor(level: Int32(options.compressionLevel))
         } catch {
@@ -95,22 +103,21 @@ public final class TraceWriter {
 
     deinit {
         if ownsDescriptor && descriptor >= 0 { _ = Glibc.close(descriptor) }
+        encoders.deinitialize().deallocate()
     }
 
     /// Adds `event`, whose symbols belong to `symbols`.
     public func append(_ event: TraceEvent, symbols: SymbolTable) throws(TraceError) {
-        let stream = Int(event.stream.rawValue)
-        switch encoders[stream].append(event, symbols: symbols) {
+        let stream = event.stream.rawValue
+        switch encoders[Int(stream)].append(event, symbols: symbols) {
         case .added:
-            eventCount += 1
-            order.record(event.stream.rawValue)
+            if stream == runStream { runLength += 1 } else { startRun(of: stream) }
         case .full:
             try flush()
-            guard case .added = encoders[stream].append(event, symbols: symbols) else {
+            guard case .added = encoders[Int(stream)].append(event, symbols: symbols) else {
                 throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
             }
-            eventCount += 1
-            order.record(event.stream.rawValue)
+            startRun(of: stream)
         case .tooLarge:
             try checkOpen()
             throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
@@ -122,9 +129,11 @@ public final class TraceWriter {
         try checkOpen()
         guard encoders.contains(where: { !$0.isEmpty }) else { return }
         output.removeAll(keepingCapacity: true)
+        endRun()
         let needsOrder = !order.isReproduced(byMerging: encoders.filter { !$0.isEmpty })
         for index in encoders.indices where !encoders[index].isEmpty {
             try appendChunk(of: index)
+            eventCount += UInt64(encoders[index].eventCount)
             encoders[index].reset()
         }
         if needsOrder { output.append(contentsOf: order.encoded(flushGroup: flushGroup)) }
@@ -150,8 +159,21 @@ public final class TraceWriter {
     /// this version does not write.
     func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64, stream: TraceStream) {
         encoders[Int(stream.rawValue)].appendRawRecord(record, delta: delta, timestamp: timestamp)
-        eventCount += 1
-        order.record(stream.rawValue)
+        if stream.rawValue == runStream { runLength += 1 } else { startRun(of: stream.rawValue) }
+    }
+
+    // Notes the first event of a run of `stream`'s events.
+    @inline(never)
+    private func startRun(of stream: UInt8) {
+        endRun()
+        runStream = stream
+        runLength = 1
+    }
+
+    // Moves the latest run into `order`.
+    private func endRun() {
+        if runLength > 0 { order.record(runStream, count: runLength) }
+        runLength = 0
     }
 
     private func appendChunk(of index: Int) throws(TraceError) {
