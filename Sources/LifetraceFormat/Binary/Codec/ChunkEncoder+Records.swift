@@ -13,7 +13,7 @@ extension ChunkEncoder {
         var count = 1
         if !event.thread.isMain {
             tag |= EventRecord.threadFlag
-            count += Varint.write(event.thread.rawValue, to: pointer + count)
+            count &+= Varint.write(event.thread.rawValue, to: pointer + count)
         }
         // The local indexes written, OR-ed together: an undefined one sets `undefined`.
         var indexes: UInt32 = 0
@@ -25,61 +25,61 @@ extension ChunkEncoder {
             if prewarm { flags |= EventRecord.launchPrewarm }
             if pid != nil { flags |= EventRecord.launchPID }
             pointer[count] = flags
-            count += 1
+            count &+= 1
             indexes = localIndex(of: reason)
-            count += Varint.write(UInt64(indexes), to: pointer + count)
-            if let pid { count += Varint.write(Varint.zigzag(pid), to: pointer + count) }
+            count &+= Varint.write(UInt64(indexes), to: pointer + count)
+            if let pid { count &+= Varint.write(Varint.zigzag(pid), to: pointer + count) }
         case .state(let to, let scene):
             tag |= EventType.state.rawValue
             pointer[count] = to.rawValue
-            count += 1
+            count &+= 1
             indexes = localIndex(of: scene)
-            count += Varint.write(UInt64(indexes), to: pointer + count)
+            count &+= Varint.write(UInt64(indexes), to: pointer + count)
         case .callbackBegin(let name, let scene):
             tag |= EventType.callbackBegin.rawValue
-            count += writeStrings(name, scene, at: pointer + count, indexes: &indexes)
+            count &+= writeStrings(name, scene, at: pointer + count, indexes: &indexes)
         case .callbackEnd(let name, let scene):
             tag |= EventType.callbackEnd.rawValue
-            count += writeStrings(name, scene, at: pointer + count, indexes: &indexes)
+            count &+= writeStrings(name, scene, at: pointer + count, indexes: &indexes)
         case .runloopWake:
             tag |= EventType.runloopWake.rawValue
         case .runloopSleep:
             tag |= EventType.runloopSleep.rawValue
         case .signpostBegin(let name, let id):
             tag |= EventType.signpostBegin.rawValue
-            count += writeSignpost(name, id, at: pointer + count, indexes: &indexes)
+            count &+= writeSignpost(name, id, at: pointer + count, indexes: &indexes)
         case .signpostEnd(let name, let id):
             tag |= EventType.signpostEnd.rawValue
-            count += writeSignpost(name, id, at: pointer + count, indexes: &indexes)
+            count &+= writeSignpost(name, id, at: pointer + count, indexes: &indexes)
         case .mark(let name):
             tag |= EventType.mark.rawValue
             indexes = localIndex(of: name)
-            count += Varint.write(UInt64(indexes), to: pointer + count)
+            count &+= Varint.write(UInt64(indexes), to: pointer + count)
         case .frame(let isFirst):
             tag |= EventType.frame.rawValue
             pointer[count] = isFirst.map { $0 ? 2 : 1 } ?? 0
-            count += 1
+            count &+= 1
         case .bgtaskBegin(let id, let name):
             tag |= EventType.bgtaskBegin.rawValue
-            count += writeBackgroundTask(id, name, at: pointer + count, indexes: &indexes)
+            count &+= writeBackgroundTask(id, name, at: pointer + count, indexes: &indexes)
         case .bgtaskEnd(let id, let name):
             tag |= EventType.bgtaskEnd.rawValue
-            count += writeBackgroundTask(id, name, at: pointer + count, indexes: &indexes)
+            count &+= writeBackgroundTask(id, name, at: pointer + count, indexes: &indexes)
         case .bgtaskExpire(let id, let name):
             tag |= EventType.bgtaskExpire.rawValue
-            count += writeBackgroundTask(id, name, at: pointer + count, indexes: &indexes)
+            count &+= writeBackgroundTask(id, name, at: pointer + count, indexes: &indexes)
         case .exit(let code, let signal):
             tag |= EventType.exit.rawValue
             var flags: UInt8 = 0
             if code != nil { flags |= EventRecord.exitCode }
             if signal != nil { flags |= EventRecord.exitSignal }
             pointer[count] = flags
-            count += 1
-            if let code { count += Varint.write(Varint.zigzag(Int64(code)), to: pointer + count) }
-            if let signal { count += Varint.write(Varint.zigzag(Int64(signal)), to: pointer + count) }
+            count &+= 1
+            if let code { count &+= Varint.write(Varint.zigzag(Int64(code)), to: pointer + count) }
+            if let signal { count &+= Varint.write(Varint.zigzag(Int64(signal)), to: pointer + count) }
         case .dropped(let dropped):
             tag |= EventType.dropped.rawValue
-            count += Varint.write(Varint.zigzag(dropped), to: pointer + count)
+            count &+= Varint.write(Varint.zigzag(dropped), to: pointer + count)
         }
         pointer[0] = tag
         return indexes & ChunkEncoder.undefined == 0 ? count : 0
@@ -106,11 +106,11 @@ extension ChunkEncoder {
         var count = Varint.write(UInt64(indexes), to: pointer)
         if let id {
             pointer[count] = 1
-            count += 1
-            count += Varint.write(Varint.zigzag(id), to: pointer + count)
+            count &+= 1
+            count &+= Varint.write(Varint.zigzag(id), to: pointer + count)
         } else {
             pointer[count] = 0
-            count += 1
+            count &+= 1
         }
         return count
     }

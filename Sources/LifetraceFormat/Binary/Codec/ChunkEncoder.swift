@@ -98,7 +98,7 @@ struct ChunkEncoder {
     /// string and chunk) does a slower path check the room for the definitions and add them.
     @inline(__always)
     mutating func append(_ event: TraceEvent, symbols: SymbolTable) -> Fit {
-        if estimatedSize + EventRecord.maxEventLength > capacity {
+        if estimatedSize &+ EventRecord.maxEventLength > capacity {
             return isEmpty ? .tooLarge : .full
         }
         let delta = event.timestamp &- (isEmpty ? event.timestamp : lastTimestamp)
@@ -115,10 +115,11 @@ struct ChunkEncoder {
         lastTimestamp = timestamp
         let magnitude = delta.magnitude
         if !unitDivisor.divides(magnitude) { addToUnit(magnitude) }
-        structureCount += length
-        estimatedSize += length + Varint.length(magnitude)
+        // Wrapping arithmetic: these stay below `capacity` (see `init`).
+        structureCount &+= length
+        estimatedSize &+= length &+ Varint.length(magnitude)
         buffer.timestamps[timestampCount] = timestamp
-        timestampCount += 1
+        timestampCount &+= 1
     }
 
     // `append` for an event naming a string the chunk has not defined yet.

@@ -27,10 +27,10 @@ enum Varint {
         while value >= 0x80 {
             pointer[count] = UInt8(truncatingIfNeeded: value) | 0x80
             value >>= 7
-            count += 1
+            count &+= 1
         }
         pointer[count] = UInt8(truncatingIfNeeded: value)
-        return count + 1
+        return count &+ 1
     }
 
     /// Appends `value` to `bytes`.

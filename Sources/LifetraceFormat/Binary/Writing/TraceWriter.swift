@@ -109,19 +109,26 @@ public final class TraceWriter {
     /// Adds `event`, whose symbols belong to `symbols`.
     public func append(_ event: TraceEvent, symbols: SymbolTable) throws(TraceError) {
         let stream = event.stream.rawValue
-        switch encoders[Int(stream)].append(event, symbols: symbols) {
-        case .added:
-            if stream == runStream { runLength += 1 } else { startRun(of: stream) }
-        case .full:
-            try flush()
-            guard case .added = encoders[Int(stream)].append(event, symbols: symbols) else {
-                throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
-            }
-            startRun(of: stream)
-        case .tooLarge:
-            try checkOpen()
-            throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
+        guard case .added = encoders[Int(stream)].append(event, symbols: symbols) else {
+            return try appendToNextGroup(event, symbols: symbols)
         }
+        if stream == runStream { runLength &+= 1 } else { startRun(of: stream) }
+    }
+
+    // `append` for an event that does not fit in its stream's chunk. Kept out of `append`, which
+    // would otherwise inline a second copy of the encoder's append and spill more registers.
+    @inline(never)
+    private func appendToNextGroup(_ event: TraceEvent, symbols: SymbolTable) throws(TraceError) {
+        let stream = event.stream.rawValue
+        if !encoders[Int(stream)].isEmpty {
+            try flush()
+            if case .added = encoders[Int(stream)].append(event, symbols: symbols) {
+                startRun(of: stream)
+                return
+            }
+        }
+        try checkOpen()
+        throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
     }
 
     /// Writes the pending chunks of all streams as one flush group.
