@@ -44,4 +44,9 @@ struct ExactDivisorTests {
             #expect(exact.quotient(multiple) == value / divisor)
         }
     }
+
+    @Test func onlyZeroDividesNothingElse() {
+        #expect(ExactDivisor.onlyZero.divides(0))
+        for value in [1, 2, 1000, 1 << 63, UInt64.max] as [UInt64] { #expect(!ExactDivisor.onlyZero.divides(value)) }
+    }
 }
