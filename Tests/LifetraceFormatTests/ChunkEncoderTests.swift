@@ -4,11 +4,10 @@ import Testing
 /// The records and chunk limits of ``ChunkEncoder``, checked against `docs/FORMAT.md`.
 struct ChunkEncoderTests {
     /// The chunk's raw content (structure section, then delta section) and its timestamp unit.
-    private func encoded(_ encoder: inout ChunkEncoder) -> (bytes: [UInt8], structure: Int, unit: UInt64) {
+    private func encoded(_ encoder: ChunkEncoder) -> (bytes: [UInt8], structure: Int, unit: UInt64) {
         var bytes: [UInt8] = []
-        let unit = encoder.timestampUnit()
-        let (raw, structure) = encoder.encode(unit: unit, into: &bytes)
-        return (Array(bytes[0..<raw]), structure, unit)
+        let (raw, structure) = encoder.encode(into: &bytes)
+        return (Array(bytes[0..<raw]), structure, encoder.timestampUnit())
     }
 
     @Test func recordsFollowTheSpecifiedLayout() {
@@ -24,7 +23,7 @@ struct ChunkEncoderTests {
             TraceEvent(timestamp: 2_000, payload: .frame(first: true)),
         ]
         for event in events { #expect(encoder.append(event, symbols: symbols) == .added) }
-        let (bytes, structure, unit) = encoded(&encoder)
+        let (bytes, structure, unit) = encoded(encoder)
         #expect(unit == 1_000)
         let definitions: [UInt8] = [0x00, 18] + Array("didFinishLaunching".utf8) + [0x00, 4] + Array("main".utf8)
         let records: [UInt8] = [
@@ -46,12 +45,12 @@ struct ChunkEncoderTests {
         let event = TraceEvent(timestamp: 1, payload: .callbackBegin(name: name, scene: name))
         #expect(encoder.append(event, symbols: symbols) == .added)
         #expect(encoder.append(event, symbols: symbols) == .added)
-        let first = encoded(&encoder)
+        let first = encoded(encoder)
         #expect(Array(first.bytes[0..<first.structure]) == [0x00, 4] + Array("tick".utf8) + [0x03, 1, 1, 0x03, 1, 1])
         encoder.reset()
         #expect(encoder.localIndex(of: name) == ChunkEncoder.undefined)
         #expect(encoder.append(event, symbols: symbols) == .added)
-        let second = encoded(&encoder)
+        let second = encoded(encoder)
         #expect(Array(second.bytes[0..<second.structure]) == [0x00, 4] + Array("tick".utf8) + [0x03, 1, 1])
     }
 
@@ -75,12 +74,12 @@ struct ChunkEncoderTests {
         for timestamp in 0..<400 {
             #expect(encoder.append(TraceEvent(timestamp: Int64(timestamp), payload: .mark(name: short)), symbols: symbols) == .added)
         }
-        let before = encoded(&encoder).bytes
+        let before = encoded(encoder).bytes
         let event = TraceEvent(timestamp: 500, payload: .callbackBegin(name: short, scene: long))
         #expect(encoder.append(event, symbols: symbols) == .full)
         #expect(encoder.eventCount == 400)
         #expect(encoder.localIndex(of: long) == ChunkEncoder.undefined)
-        #expect(encoded(&encoder).bytes == before)
+        #expect(encoded(encoder).bytes == before)
         encoder.reset()
         #expect(encoder.append(event, symbols: symbols) == .added)
     }
@@ -100,15 +99,24 @@ struct ChunkEncoderTests {
         let name = symbols.intern("work")
         var encoder = ChunkEncoder(stream: .app, capacity: 4096)
         // One byte per record and no delta: more records than the buffer was first made for.
-        for timestamp in 0..<2000 { encoder.appendRawRecord([0x05], delta: [], timestamp: Int64(timestamp)) }
+        for index in 0..<2000 { encoder.appendRawRecord([0x05], delta: [], timestamp: 8 * Int64(index)) }
         var appended = 0
-        while encoder.append(TraceEvent(timestamp: 2000 + Int64(appended), payload: .signpostBegin(name: name, id: nil)), symbols: symbols) == .added {
+        // Deltas of 1000 ns, which do not divide the records' deltas of 8 ns: the chunk's unit is 1.
+        while encoder.append(TraceEvent(timestamp: 8 * 1999 + 1000 * Int64(appended + 1), payload: .signpostBegin(name: name, id: nil)), symbols: symbols) == .added {
             appended += 1
             #expect(encoder.eventCount <= encoder.buffer.timestampCapacity)
             #expect(encoder.structureCount + EventRecord.maxEventLength <= encoder.buffer.byteCapacity)
+            #expect(encoder.deltaCount + Varint.maxLength <= encoder.buffer.deltaCapacity)
         }
         #expect(appended > 100)
         #expect(encoder.estimatedSize <= 4096)
-        #expect(Array(encoder.timestamps) == (0..<Int64(2000 + appended)).map { $0 })
+        let recordTimestamps: [Int64] = (0..<2000).map { 8 * Int64($0) }
+        let eventTimestamps: [Int64] = (1...appended).map { 8 * 1999 + 1000 * Int64($0) }
+        #expect(Array(encoder.timestamps) == recordTimestamps + eventTimestamps)
+        #expect(encoder.timestampUnit() == 1)
+        let (bytes, structure, _) = encoded(encoder)
+        // The records' deltas are empty; each event's is 1000 in a unit of 1.
+        let deltas: [[UInt8]] = Array(repeating: [0xE8, 0x07], count: appended)
+        #expect(Array(bytes[structure...]) == Array(deltas.joined()))
     }
 }

@@ -1,10 +1,11 @@
 /// Collects one stream's events for the chunk being built and encodes them into raw records.
 ///
 /// Each event's record structure (everything but its timestamp delta) is written as the event
-/// arrives, since it does not depend on the chunk's timestamp unit; only the timestamps are kept
-/// until the chunk is written, so that the unit (the greatest common divisor of the chunk's
-/// timestamp deltas) is known before any delta is encoded: traces from clocks with microsecond
-/// resolution then store deltas in microseconds. Strings are interned per chunk as events
+/// arrives. Its delta is written too, in the chunk's timestamp unit so far (the greatest common
+/// divisor of the chunk's deltas, so that traces from clocks with microsecond resolution store
+/// deltas in microseconds); when a later delta makes the unit smaller, which happens a few times
+/// near the start of a chunk, the deltas so far are written again from the kept timestamps.
+/// Writing the chunk then only copies the sections. Strings are interned per chunk as events
 /// arrive: the first use of a symbol gives it the next chunk-local index (from 1) and a string
 /// definition record; all definitions are written at the start of the chunk's records, before
 /// the events that use them.
@@ -21,13 +22,15 @@ struct ChunkEncoder {
     private(set) var lastTimestamp: Int64 = 0
     /// An upper bound of the encoded size: records encoded with a timestamp unit of 1.
     private(set) var estimatedSize = 0
-    /// The chunk's structure bytes and timestamps; shared by copies of the encoder, which only
-    /// the writer's own encoder ever appends to.
+    /// The chunk's structure bytes, timestamps and deltas; shared by copies of the encoder, which
+    /// only the writer's own encoder ever appends to.
     private(set) var buffer: ChunkBuffer
     private var timestampCount = 0
-    // The greatest common divisor of the deltas so far (0: none yet), kept as events arrive so
-    // that writing the chunk needs no pass of its own to find the timestamp unit; `unitDivisor`
-    // tests a delta against it (``ExactDivisor/onlyZero`` while there is none).
+    /// The length of the appended events' deltas in `buffer`, in the unit so far.
+    private(set) var deltaCount = 0
+    // The greatest common divisor of the deltas so far (0: none yet); `unitDivisor` tests a delta
+    // against it and divides by it (``ExactDivisor/onlyZero`` while there is none: every delta
+    // so far is 0, and its quotient 0 is right for any unit).
     private var unit: UInt64 = 0
     private var unitDivisor = ExactDivisor.onlyZero
     /// The length of the event records' structure bytes in `buffer`.
@@ -51,8 +54,11 @@ struct ChunkEncoder {
         self.capacity = capacity
         // An event record adds at least 2 bytes (tag, delta) to `estimatedSize` and is only added
         // while `maxEventLength` more bytes fit, so these bounds hold for appended events and
-        // `append` need not check them (`appendRawRecord` keeps them too).
-        buffer = ChunkBuffer(byteCapacity: capacity + EventRecord.maxEventLength, timestampCapacity: capacity / 2 + 2)
+        // `append` need not check them (`appendRawRecord` keeps them too). The deltas in the
+        // unit so far take at most as many bytes as in a unit of 1, which `estimatedSize` counts.
+        buffer = ChunkBuffer(
+            byteCapacity: capacity + EventRecord.maxEventLength, timestampCapacity: capacity / 2 + 2,
+            deltaCapacity: capacity + Varint.maxLength)
     }
 
     /// Whether the chunk being built has no events.
@@ -74,6 +80,7 @@ struct ChunkEncoder {
         definitions.removeAll(keepingCapacity: true)
         timestampCount = 0
         structureCount = 0
+        deltaCount = 0
         unit = 0
         unitDivisor = .onlyZero
         rawDeltas.removeAll()
@@ -116,6 +123,7 @@ struct ChunkEncoder {
         let magnitude = delta.magnitude
         if !unitDivisor.divides(magnitude) { addToUnit(magnitude) }
         // Wrapping arithmetic: these stay below `capacity` (see `init`).
+        deltaCount &+= Varint.write(unitDivisor.quotient(magnitude), to: buffer.deltas + deltaCount)
         structureCount &+= length
         estimatedSize &+= length &+ Varint.length(magnitude)
         buffer.timestamps[timestampCount] = timestamp
@@ -163,8 +171,9 @@ struct ChunkEncoder {
     private mutating func grow(bytes: Int, timestamps: Int) {
         if timestampCount + timestamps <= buffer.timestampCapacity && structureCount + bytes <= buffer.byteCapacity { return }
         buffer = buffer.grown(
-            bytes: structureCount, timestamps: timestampCount,
-            minimumBytes: 2 * (structureCount + bytes), minimumTimestamps: 2 * (timestampCount + timestamps))
+            bytes: structureCount, timestamps: timestampCount, deltas: deltaCount,
+            minimumBytes: 2 * (structureCount + bytes), minimumTimestamps: 2 * (timestampCount + timestamps),
+            minimumDeltas: buffer.deltaCapacity)
     }
 
     /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
@@ -172,10 +181,14 @@ struct ChunkEncoder {
         rawDeltas.isEmpty ? Swift.max(unit, 1) : 1
     }
 
+    // Makes the unit a divisor of `magnitude` too, and writes the deltas so far in the new unit.
     @inline(never)
     private mutating func addToUnit(_ magnitude: UInt64) {
         unit = greatestCommonDivisor(unit, magnitude)
         unitDivisor = ExactDivisor(unit)
+        // A chunk with records given as bytes has a unit of 1 and writes its deltas from the
+        // timestamps (`encode(into:)`); the deltas of those records need not divide this unit.
+        if rawDeltas.isEmpty { deltaCount = encodeDeltas(unit: unitDivisor, to: buffer.deltas) }
     }
 
     /// The chunk-local index of `symbol`: 0 for ``Symbol/none``, ``undefined`` when the chunk has
@@ -208,28 +221,29 @@ struct ChunkEncoder {
         estimatedSize += definitions.count - start
     }
 
-    /// Encodes the chunk's records with timestamp deltas in `unit`s into `bytes`, replacing its
-    /// content: the structure section, then the delta section. Returns both sizes.
-    mutating func encode(unit: UInt64, into bytes: inout [UInt8]) -> (raw: Int, structure: Int) {
+    /// Encodes the chunk's records with timestamp deltas in ``timestampUnit()``s into `bytes`,
+    /// replacing its content: the structure section, then the delta section. Returns both sizes.
+    func encode(into bytes: inout [UInt8]) -> (raw: Int, structure: Int) {
         let rawDeltaBound = rawDeltas.reduce(0) { $0 + $1.delta.count }
-        let bound = definitions.count + structureCount + timestampCount * Varint.maxLength + rawDeltaBound
+        let bound = definitions.count + structureCount + deltaCount + timestampCount * Varint.maxLength + rawDeltaBound
         if bytes.count < bound { bytes.append(contentsOf: repeatElement(0, count: bound - bytes.count)) }
         let structureSize = definitions.count + structureCount
-        let deltaCount = bytes.withUnsafeMutableBufferPointer { output in
+        let deltaSize = bytes.withUnsafeMutableBufferPointer { output in
             let base = output.baseAddress!
             definitions.withUnsafeBufferPointer { source in
                 if let start = source.baseAddress { base.update(from: start, count: source.count) }
             }
             (base + definitions.count).update(from: self.buffer.bytes, count: structureCount)
             if rawDeltas.isEmpty {
-                return encodeDeltas(unit: ExactDivisor(unit), to: base + structureSize)
+                (base + structureSize).update(from: self.buffer.deltas, count: deltaCount)
+                return deltaCount
             }
             return encodeDeltasWithRawRecords(to: base + structureSize)
         }
-        return (structureSize + deltaCount, structureSize)
+        return (structureSize + deltaSize, structureSize)
     }
 
-    // The delta section of a chunk of appended events only, at `output`; returns its size.
+    // The deltas of the events so far in `unit`, at `output`; returns their size.
     private func encodeDeltas(unit: ExactDivisor, to output: UnsafeMutablePointer<UInt8>) -> Int {
         var count = 0
         var previous = firstTimestamp

@@ -185,7 +185,7 @@ public final class TraceWriter {
 
     private func appendChunk(of index: Int) throws(TraceError) {
         let unit = encoders[index].timestampUnit()
-        let (rawSize, structureSize) = encoders[index].encode(unit: unit, into: &records)
+        let (rawSize, structureSize) = encoders[index].encode(into: &records)
         let encoder = encoders[index]
         let result: Result<Int, ZstdError> = records.withUnsafeBytes { records in
             compressed.withUnsafeMutableBytes { destination in
