@@ -8,7 +8,7 @@ extension ChunkEncoder {
     /// the buffer has room for ``EventRecord/maxEventLength`` more bytes (see ``append(_:symbols:)``).
     @inline(__always)
     func writeRecord(_ event: TraceEvent, negative: Bool) -> Int {
-        let pointer = buffer.bytes + structureCount
+        let pointer = structureBase + structureCount
         var tag: UInt8 = negative ? EventRecord.negativeDeltaFlag : 0
         var count = 1
         if !event.thread.isMain {

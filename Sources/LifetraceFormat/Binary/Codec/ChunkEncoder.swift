@@ -24,7 +24,13 @@ struct ChunkEncoder {
     private(set) var estimatedSize = 0
     /// The chunk's structure bytes, timestamps and deltas; shared by copies of the encoder, which
     /// only the writer's own encoder ever appends to.
-    private(set) var buffer: ChunkBuffer
+    private(set) var buffer: ChunkBuffer {
+        didSet { (structureBase, timestampBase, deltaBase) = (buffer.bytes, buffer.timestamps, buffer.deltas) }
+    }
+    /// `buffer`'s storage, kept here so that an append reaches it with one dependent load less.
+    private(set) var structureBase: UnsafeMutablePointer<UInt8>
+    private var timestampBase: UnsafeMutablePointer<Int64>
+    private var deltaBase: UnsafeMutablePointer<UInt8>
     private var timestampCount = 0
     /// The length of the appended events' deltas in `buffer`, in the unit so far.
     private(set) var deltaCount = 0
@@ -59,6 +65,7 @@ struct ChunkEncoder {
         buffer = ChunkBuffer(
             byteCapacity: capacity + EventRecord.maxEventLength, timestampCapacity: capacity / 2 + 2,
             deltaCapacity: capacity + Varint.maxLength)
+        (structureBase, timestampBase, deltaBase) = (buffer.bytes, buffer.timestamps, buffer.deltas)
     }
 
     /// Whether the chunk being built has no events.
@@ -70,7 +77,7 @@ struct ChunkEncoder {
     /// The timestamps of the chunk's event records, in order; valid while this encoder is
     /// neither changed nor destroyed.
     var timestamps: UnsafeBufferPointer<Int64> {
-        UnsafeBufferPointer(start: buffer.timestamps, count: timestampCount)
+        UnsafeBufferPointer(start: timestampBase, count: timestampCount)
     }
 
     /// Starts the next chunk of the stream.
@@ -123,10 +130,10 @@ struct ChunkEncoder {
         let magnitude = delta.magnitude
         if !unitDivisor.divides(magnitude) { addToUnit(magnitude) }
         // Wrapping arithmetic: these stay below `capacity` (see `init`).
-        deltaCount &+= Varint.write(unitDivisor.quotient(magnitude), to: buffer.deltas + deltaCount)
+        deltaCount &+= Varint.write(unitDivisor.quotient(magnitude), to: deltaBase + deltaCount)
         structureCount &+= length
         estimatedSize &+= length &+ Varint.length(magnitude)
-        buffer.timestamps[timestampCount] = timestamp
+        timestampBase[timestampCount] = timestamp
         timestampCount &+= 1
     }
 
@@ -158,11 +165,11 @@ struct ChunkEncoder {
         // Room for this record and for the events `append` may still add: `append` relies on it.
         grow(bytes: record.count + EventRecord.maxEventLength, timestamps: 1 + capacity / 2 + 2)
         record.withUnsafeBufferPointer { source in
-            if let start = source.baseAddress { (buffer.bytes + structureCount).update(from: start, count: source.count) }
+            if let start = source.baseAddress { (structureBase + structureCount).update(from: start, count: source.count) }
         }
         structureCount += record.count
         rawDeltas.append((timestampCount, delta))
-        buffer.timestamps[timestampCount] = timestamp
+        timestampBase[timestampCount] = timestamp
         timestampCount += 1
         estimatedSize += record.count + delta.count
     }
@@ -188,7 +195,7 @@ struct ChunkEncoder {
         unitDivisor = ExactDivisor(unit)
         // A chunk with records given as bytes has a unit of 1 and writes its deltas from the
         // timestamps (`encode(into:)`); the deltas of those records need not divide this unit.
-        if rawDeltas.isEmpty { deltaCount = encodeDeltas(unit: unitDivisor, to: buffer.deltas) }
+        if rawDeltas.isEmpty { deltaCount = encodeDeltas(unit: unitDivisor, to: deltaBase) }
     }
 
     /// The chunk-local index of `symbol`: 0 for ``Symbol/none``, ``undefined`` when the chunk has
@@ -233,9 +240,9 @@ struct ChunkEncoder {
             definitions.withUnsafeBufferPointer { source in
                 if let start = source.baseAddress { base.update(from: start, count: source.count) }
             }
-            (base + definitions.count).update(from: self.buffer.bytes, count: structureCount)
+            (base + definitions.count).update(from: structureBase, count: structureCount)
             if rawDeltas.isEmpty {
-                (base + structureSize).update(from: self.buffer.deltas, count: deltaCount)
+                (base + structureSize).update(from: deltaBase, count: deltaCount)
                 return deltaCount
             }
             return encodeDeltasWithRawRecords(to: base + structureSize)
