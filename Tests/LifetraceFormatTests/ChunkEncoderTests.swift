@@ -109,7 +109,7 @@ struct ChunkEncoderTests {
             #expect(encoder.deltaCount + Varint.maxLength <= encoder.buffer.deltaCapacity)
         }
         #expect(appended > 100)
-        #expect(encoder.estimatedSize <= 4096)
+        #expect(encoder.rawSize <= 4096)
         let recordTimestamps: [Int64] = (0..<2000).map { 8 * Int64($0) }
         let eventTimestamps: [Int64] = (1...appended).map { 8 * 1999 + 1000 * Int64($0) }
         #expect(Array(encoder.timestamps) == recordTimestamps + eventTimestamps)

@@ -20,8 +20,8 @@ struct ChunkEncoder {
     private(set) var firstTimestamp: Int64 = 0
     /// The timestamp of the chunk's last event.
     private(set) var lastTimestamp: Int64 = 0
-    /// An upper bound of the encoded size: records encoded with a timestamp unit of 1.
-    private(set) var estimatedSize = 0
+    /// The size of the chunk's raw content (both sections) if it were written now.
+    private(set) var rawSize = 0
     /// The chunk's structure bytes, timestamps and deltas; shared by copies of the encoder, which
     /// only the writer's own encoder ever appends to.
     private(set) var buffer: ChunkBuffer {
@@ -58,10 +58,9 @@ struct ChunkEncoder {
     init(stream: TraceStream, capacity: Int) {
         self.stream = stream
         self.capacity = capacity
-        // An event record adds at least 2 bytes (tag, delta) to `estimatedSize` and is only added
-        // while `maxEventLength` more bytes fit, so these bounds hold for appended events and
-        // `append` need not check them (`appendRawRecord` keeps them too). The deltas in the
-        // unit so far take at most as many bytes as in a unit of 1, which `estimatedSize` counts.
+        // An event record adds at least 2 bytes (tag, delta) to `rawSize` and is only added while
+        // `maxEventLength` more bytes fit, so these bounds hold for appended events and `append`
+        // need not check them (`appendRawRecord` keeps them too).
         buffer = ChunkBuffer(
             byteCapacity: capacity + EventRecord.maxEventLength, timestampCapacity: capacity / 2 + 2,
             deltaCapacity: capacity + Varint.maxLength)
@@ -92,7 +91,7 @@ struct ChunkEncoder {
         unitDivisor = .onlyZero
         rawDeltas.removeAll()
         sequence += 1
-        estimatedSize = 0
+        rawSize = 0
     }
 
     /// The outcome of ``append(_:symbols:)``.
@@ -108,51 +107,64 @@ struct ChunkEncoder {
     /// Adds `event`, whose symbols belong to `symbols`.
     ///
     /// The record is written in one pass over the payload, looking up its strings' local indexes
-    /// on the way; only when one of them has no definition in the chunk yet (at most once per
-    /// string and chunk) does a slower path check the room for the definitions and add them.
+    /// on the way. Two rarer cases change more than the event's own bytes and take a slower path
+    /// that checks the room first: a string without a definition in the chunk yet (at most once
+    /// per string and chunk), and a delta that the chunk's unit does not divide.
     @inline(__always)
     mutating func append(_ event: TraceEvent, symbols: SymbolTable) -> Fit {
-        if estimatedSize &+ EventRecord.maxEventLength > capacity {
+        if rawSize &+ EventRecord.maxEventLength > capacity {
             return isEmpty ? .tooLarge : .full
         }
         let delta = event.timestamp &- (isEmpty ? event.timestamp : lastTimestamp)
+        let magnitude = delta.magnitude
+        if !unitDivisor.divides(magnitude) { return appendSlowly(event, symbols: symbols, delta: delta) }
         let length = writeRecord(event, negative: delta < 0)
-        if length == 0 { return appendDefiningStrings(event, symbols: symbols, delta: delta) }
-        commit(event.timestamp, delta: delta, length: length)
+        if length == 0 { return appendSlowly(event, symbols: symbols, delta: delta) }
+        commit(event.timestamp, magnitude: magnitude, length: length)
         return .added
     }
 
-    // Counts the record just written at the end of the structure bytes and keeps its timestamp.
+    // Counts the record just written at the end of the structure bytes, writes its delta in the
+    // chunk's unit and keeps its timestamp.
     @inline(__always)
-    private mutating func commit(_ timestamp: Int64, delta: Int64, length: Int) {
+    private mutating func commit(_ timestamp: Int64, magnitude: UInt64, length: Int) {
         if isEmpty { firstTimestamp = timestamp }
         lastTimestamp = timestamp
-        let magnitude = delta.magnitude
-        if !unitDivisor.divides(magnitude) { addToUnit(magnitude) }
         // Wrapping arithmetic: these stay below `capacity` (see `init`).
-        deltaCount &+= Varint.write(unitDivisor.quotient(magnitude), to: deltaBase + deltaCount)
+        let deltaLength = Varint.write(unitDivisor.quotient(magnitude), to: deltaBase + deltaCount)
+        deltaCount &+= deltaLength
         structureCount &+= length
-        estimatedSize &+= length &+ Varint.length(magnitude)
+        rawSize &+= length &+ deltaLength
         timestampBase[timestampCount] = timestamp
         timestampCount &+= 1
     }
 
-    // `append` for an event naming a string the chunk has not defined yet.
+    // `append` for an event that names a string the chunk has not defined yet, or whose delta
+    // the chunk's unit does not divide (the deltas so far are then written again in a smaller
+    // unit, and take more room).
     @inline(never)
-    private mutating func appendDefiningStrings(_ event: TraceEvent, symbols: SymbolTable, delta: Int64) -> Fit {
+    private mutating func appendSlowly(_ event: TraceEvent, symbols: SymbolTable, delta: Int64) -> Fit {
         let (first, second) = event.payload.symbols
         let definesFirst = localIndex(of: first) == ChunkEncoder.undefined
         let definesSecond = localIndex(of: second) == ChunkEncoder.undefined && second != first
         var needed = EventRecord.maxEventLength
         if definesFirst { needed += definitionLength(first, symbols) }
         if definesSecond { needed += definitionLength(second, symbols) }
-        if estimatedSize + needed > capacity {
+        let magnitude = delta.magnitude
+        var newUnit: ExactDivisor?
+        if !unitDivisor.divides(magnitude) {
+            let divisor = ExactDivisor(greatestCommonDivisor(unit, magnitude))
+            needed += deltaLength(in: divisor) - deltaCount
+            newUnit = divisor
+        }
+        if rawSize + needed > capacity {
             return isEmpty ? .tooLarge : .full
         }
         if definesFirst { define(first, symbols) }
         if definesSecond { define(second, symbols) }
+        if let newUnit { setUnit(newUnit) }
         let length = writeRecord(event, negative: delta < 0)
-        commit(event.timestamp, delta: delta, length: length)
+        commit(event.timestamp, magnitude: magnitude, length: length)
         return .added
     }
 
@@ -160,10 +172,18 @@ struct ChunkEncoder {
     /// readers against records this writer never makes; `timestamp` is the time the record's
     /// delta leads to, in a chunk whose unit is 1.
     mutating func appendRawRecord(_ record: [UInt8], delta: [UInt8], timestamp: Int64) {
+        if rawDeltas.isEmpty {
+            // The chunk's unit becomes 1: the deltas so far take their size in that unit, and
+            // those of events appended later are counted in it.
+            let unitOne = ExactDivisor(1)
+            let length = deltaLength(in: unitOne)
+            grow(bytes: 0, timestamps: 0, deltas: length + Varint.maxLength)
+            setUnit(unitOne)
+        }
         if isEmpty { firstTimestamp = timestamp }
         lastTimestamp = timestamp
         // Room for this record and for the events `append` may still add: `append` relies on it.
-        grow(bytes: record.count + EventRecord.maxEventLength, timestamps: 1 + capacity / 2 + 2)
+        grow(bytes: record.count + EventRecord.maxEventLength, timestamps: 1 + capacity / 2 + 2, deltas: 0)
         record.withUnsafeBufferPointer { source in
             if let start = source.baseAddress { (structureBase + structureCount).update(from: start, count: source.count) }
         }
@@ -171,16 +191,20 @@ struct ChunkEncoder {
         rawDeltas.append((timestampCount, delta))
         timestampBase[timestampCount] = timestamp
         timestampCount += 1
-        estimatedSize += record.count + delta.count
+        rawSize += record.count + delta.count
     }
 
-    // Makes room for `bytes` more structure bytes and `timestamps` more timestamps.
-    private mutating func grow(bytes: Int, timestamps: Int) {
-        if timestampCount + timestamps <= buffer.timestampCapacity && structureCount + bytes <= buffer.byteCapacity { return }
+    // Makes room for `bytes` more structure bytes, `timestamps` more timestamps and `deltas`
+    // delta bytes in all.
+    private mutating func grow(bytes: Int, timestamps: Int, deltas: Int) {
+        if timestampCount + timestamps <= buffer.timestampCapacity && structureCount + bytes <= buffer.byteCapacity
+            && deltas <= buffer.deltaCapacity {
+            return
+        }
         buffer = buffer.grown(
             bytes: structureCount, timestamps: timestampCount, deltas: deltaCount,
             minimumBytes: 2 * (structureCount + bytes), minimumTimestamps: 2 * (timestampCount + timestamps),
-            minimumDeltas: buffer.deltaCapacity)
+            minimumDeltas: deltas)
     }
 
     /// The timestamp unit of the chunk: the greatest common divisor of its deltas, at least 1.
@@ -188,14 +212,24 @@ struct ChunkEncoder {
         rawDeltas.isEmpty ? Swift.max(unit, 1) : 1
     }
 
-    // Makes the unit a divisor of `magnitude` too, and writes the deltas so far in the new unit.
-    @inline(never)
-    private mutating func addToUnit(_ magnitude: UInt64) {
-        unit = greatestCommonDivisor(unit, magnitude)
-        unitDivisor = ExactDivisor(unit)
-        // A chunk with records given as bytes has a unit of 1 and writes its deltas from the
-        // timestamps (`encode(into:)`); the deltas of those records need not divide this unit.
-        if rawDeltas.isEmpty { deltaCount = encodeDeltas(unit: unitDivisor, to: deltaBase) }
+    // Makes `divisor` the chunk's unit and writes the deltas so far in it; `buffer` has room.
+    private mutating func setUnit(_ divisor: ExactDivisor) {
+        unit = divisor.divisor
+        unitDivisor = divisor
+        let length = encodeDeltas(unit: divisor, to: deltaBase)
+        rawSize += length - deltaCount
+        deltaCount = length
+    }
+
+    // The size of the deltas so far in `unit`, which divides them.
+    private func deltaLength(in unit: ExactDivisor) -> Int {
+        var length = 0
+        var previous = firstTimestamp
+        for timestamp in timestamps {
+            length += Varint.length(unit.quotient((timestamp &- previous).magnitude))
+            previous = timestamp
+        }
+        return length
     }
 
     /// The chunk-local index of `symbol`: 0 for ``Symbol/none``, ``undefined`` when the chunk has
@@ -225,7 +259,7 @@ struct ChunkEncoder {
         definitions.append(EventRecord.stringDefinition)
         Varint.append(UInt64(utf8.count), to: &definitions)
         definitions.append(contentsOf: utf8)
-        estimatedSize += definitions.count - start
+        rawSize += definitions.count - start
     }
 
     /// Encodes the chunk's records with timestamp deltas in ``timestampUnit()``s into `bytes`,
