@@ -84,6 +84,43 @@ struct ChunkEncoderTests {
         #expect(encoder.append(event, symbols: symbols) == .added)
     }
 
+    /// An encoder with `count` run loop wakes one millisecond apart.
+    private func millisecondWakes(_ count: Int) -> ChunkEncoder {
+        var encoder = ChunkEncoder(stream: .app, capacity: 4096)
+        for index in 0..<count {
+            #expect(encoder.append(TraceEvent(timestamp: Int64(index) * 1_000_000, payload: .runloopWake), symbols: SymbolTable()) == .added)
+        }
+        #expect(encoder.timestampUnit() == 1_000_000)
+        return encoder
+    }
+
+    /// Appends a run loop wake one nanosecond after the last of `millisecondWakes(count)`.
+    private func appendNanosecondLater(after count: Int, to encoder: inout ChunkEncoder) -> ChunkEncoder.Fit {
+        encoder.append(TraceEvent(timestamp: Int64(count - 1) * 1_000_000 + 1, payload: .runloopWake), symbols: SymbolTable())
+    }
+
+    @Test func aSmallerUnitWritesTheDeltasSoFarAgain() {
+        var encoder = millisecondWakes(100)
+        #expect(appendNanosecondLater(after: 100, to: &encoder) == .added)
+        #expect(encoder.timestampUnit() == 1)
+        let (bytes, structure, _) = encoded(encoder)
+        let millisecond: [UInt8] = [0xC0, 0x84, 0x3D]
+        let deltas: [[UInt8]] = [[0]] + Array(repeating: millisecond, count: 99) + [[1]]
+        #expect(Array(bytes[structure...]) == Array(deltas.joined()))
+        #expect(encoder.rawSize == bytes.count)
+    }
+
+    @Test func aSmallerUnitWhoseDeltasDoNotFitEndsTheChunkWithoutChangingIt() {
+        // 1750 events of 2 bytes: one more event fits, but not the deltas in nanoseconds.
+        let before = encoded(millisecondWakes(1750)).bytes
+        var encoder = millisecondWakes(1750)
+        #expect(appendNanosecondLater(after: 1750, to: &encoder) == .full)
+        #expect(encoder.timestampUnit() == 1_000_000)
+        #expect(encoder.eventCount == 1750)
+        #expect(encoder.rawSize == before.count)
+        #expect(encoded(encoder).bytes == before)
+    }
+
     @Test func anEventLargerThanAnEmptyChunkIsTooLarge() throws {
         var symbols = SymbolTable()
         let huge = symbols.intern(String(repeating: "y", count: 5000))
