@@ -43,9 +43,17 @@ public struct LifecycleAnalyzer {
         replay(event, symbols: symbols)
     }
 
-    // The body of `consume`, inlined into the batch loop of `analyze`.
+    // The body of `consume`, inlined into the batch loop of `analyze`: the common events take
+    // the short path, everything else the full one.
     @inline(__always)
     mutating func replay(_ event: TraceEvent, symbols: SymbolTable) {
+        if !replayCommon(event, symbols: symbols) { replayInFull(event, symbols: symbols) }
+    }
+
+    // Every event can take this path; it is kept out of the batch loop so that the loop stays
+    // small enough for its state to live in registers.
+    @inline(never)
+    mutating func replayInFull(_ event: TraceEvent, symbols: SymbolTable) {
         eventCount &+= 1
         checkTimeOrder(event, symbols: symbols)
         if case .launch(let reason, let background, let prewarm, let pid) = event.payload {
