@@ -10,31 +10,37 @@ import LifetraceFormat
 extension LifecycleAnalyzer {
     @inline(__always)
     mutating func replayCommon(_ event: TraceEvent, symbols: SymbolTable) -> Bool {
-        guard event.stream == .app, inLifetime, !current.silent,
-            event.timestamp >= previousAppEvent.timestamp, event.timestamp >= current.lastTimestamp
+        withUnsafePointer(to: event) { replayCommon(at: $0, symbols: symbols) }
+    }
+
+    @inline(__always)
+    mutating func replayCommon(at pointer: UnsafePointer<TraceEvent>, symbols: SymbolTable) -> Bool {
+        let timestamp = pointer.pointee.timestamp
+        guard pointer.pointee.stream == .app, inLifetime, !current.silent,
+            timestamp >= previousAppEvent.timestamp, timestamp >= current.lastTimestamp
         else { return false }
-        let main = event.thread.isMain
-        switch event.payload {
+        let main = pointer.pointee.thread.isMain
+        switch pointer.pointee.payload {
         case .runloopWake:
             guard !main || current.runLoopSeen else { return false }
-            countCommon(event)
-            if main { busy.open(event) }
+            countCommon(pointer)
+            if main { busy.open(pointer.pointee) }
         case .runloopSleep:
             guard !main || current.runLoopSeen else { return false }
-            countCommon(event)
-            if main { closeBusy(at: event.timestamp, unfinished: false, symbols: symbols) }
+            countCommon(pointer)
+            if main { closeBusy(at: timestamp, unfinished: false, symbols: symbols) }
         case .frame:
             guard current.firstFrame != nil else { return false }
-            countCommon(event)
+            countCommon(pointer)
         case .signpostBegin(let name, let id):
             guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
-            countCommon(event)
-            stacks.slots[0].signposts.append(OpenInterval(begin: event, name: name, key: id ?? .min))
+            countCommon(pointer)
+            stacks.slots[0].signposts.append(OpenInterval(begin: pointer.pointee, name: name, key: id ?? .min))
         case .signpostEnd(let name, let id):
             guard main, let top = stacks.slots[0].signposts.last, top.name == name, top.key == id ?? .min else { return false }
-            countCommon(event)
+            countCommon(pointer)
             stacks.slots[0].signposts.removeLast()
-            mainIntervalEnded(.signpost, top, at: event.timestamp, symbols: symbols)
+            mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols)
         default:
             return false
         }
@@ -43,11 +49,11 @@ extension LifecycleAnalyzer {
 
     // What every app-side event in order does to the counters and clocks.
     @inline(__always)
-    private mutating func countCommon(_ event: TraceEvent) {
+    private mutating func countCommon(_ event: UnsafePointer<TraceEvent>) {
         eventCount &+= 1
-        previousAppEvent = event
+        previousAppEvent = event.pointee
         current.eventCount &+= 1
-        current.lastTimestamp = event.timestamp
-        current.lastAppActivity = event.timestamp
+        current.lastTimestamp = event.pointee.timestamp
+        current.lastAppActivity = event.pointee.timestamp
     }
 }

@@ -50,6 +50,12 @@ public struct LifecycleAnalyzer {
         if !replayCommon(event, symbols: symbols) { replayInFull(event, symbols: symbols) }
     }
 
+    // The same for an event in a batch: the short path reads the fields it needs in place.
+    @inline(__always)
+    mutating func replay(at event: UnsafePointer<TraceEvent>, symbols: SymbolTable) {
+        if !replayCommon(at: event, symbols: symbols) { replayInFull(event.pointee, symbols: symbols) }
+    }
+
     // Every event can take this path; it is kept out of the batch loop so that the loop stays
     // small enough for its state to live in registers.
     @inline(never)
@@ -141,7 +147,8 @@ public struct LifecycleAnalyzer {
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
         // inlined into it and the symbol table fetched once per batch.
         while try source.nextBatch({ events, symbols in
-            for event in events { analyzer.replay(event, symbols: symbols) }
+            guard let base = events.baseAddress else { return }
+            for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols) }
         }) {}
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(

@@ -110,7 +110,7 @@ struct ChunkDecoder {
         var cursor = ByteCursor(position: base + progress.position, end: base + structureSize)
         var deltas = ByteCursor(position: base + progress.deltaPosition, end: base + buffer.count)
         var timestamp = progress.timestamp
-        var decodedCount = progress.decodedCount
+        var skipped: UInt32 = 0
         var decoded = 0
         var problem: Problem?
         var recordStart = cursor.position
@@ -131,7 +131,7 @@ struct ChunkDecoder {
                     // A newer type: its timestamp still counts, the event is not returned.
                     guard let magnitude = deltas.varint() else { problem = .message("the delta section ends early"); break records }
                     timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
-                    decodedCount &+= 1
+                    skipped &+= 1
                     continue records
                 case .failed(let failure):
                     problem = failure
@@ -180,7 +180,6 @@ struct ChunkDecoder {
             }
             guard let magnitude = deltas.varint() else { problem = .message("the delta section ends early"); break }
             timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
-            decodedCount &+= 1
             (events + decoded).initialize(to: TraceEvent(
                 timestamp: timestamp, payload: payload, stream: stream, thread: ThreadID(rawValue: thread)))
             decoded &+= 1
@@ -188,7 +187,8 @@ struct ChunkDecoder {
         progress.position = (problem == nil ? cursor.position : recordStart) - base
         progress.deltaPosition = deltas.position - base
         progress.timestamp = timestamp
-        progress.decodedCount = decodedCount
+        // Records decoded, skipped ones included; a chunk holds at most 2^31 events.
+        progress.decodedCount &+= UInt32(truncatingIfNeeded: decoded) &+ skipped
         return (decoded, problem)
     }
 
