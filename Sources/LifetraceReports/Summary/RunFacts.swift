@@ -63,7 +63,7 @@ public struct RunFacts: Sendable, Hashable {
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let result: Result<RunFacts, TraceError>
             do throws(TraceError) {
-                result = .success(RunFacts(try TraceInputs.analyze(path: paths[index], options: options)))
+                result = .success(RunFacts(try TraceInputs.analyze(path: paths[index], options: options, prefetch: paths.count == 1)))
             } catch {
                 result = .failure(error)
             }
