@@ -29,10 +29,12 @@ struct CheckCommand: ParsableCommand {
         var analyses: [TraceAnalysis] = []
         var badInput = false
         do throws(TraceError) {
-            for path in try TraceInputs.expand(paths) {
-                do throws(TraceError) {
-                    analyses.append(try TraceInputs.analyze(path: path, options: options))
-                } catch {
+            // Analysed on every core; errors are reported in the order of the paths.
+            for result in TraceInputs.analyze(paths: try TraceInputs.expand(paths), options: options) {
+                switch result {
+                case .success(let analysis):
+                    analyses.append(analysis)
+                case .failure(let error):
                     printError(error.description)
                     badInput = true
                 }

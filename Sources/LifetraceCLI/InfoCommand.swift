@@ -24,7 +24,7 @@ struct InfoCommand: ParsableCommand {
             var summary = TraceInfo()
             if input != "-" && Self.isBinary(path: input) {
                 var reader = try BinaryTraceReader(path: input, options: .init(collectsChunkStatistics: true))
-                while let event = try reader.next() { summary.add(event) }
+                while try reader.nextBatch({ events, _ in for event in events { summary.add(event) } }) {}
                 print(summary.report(name: input, metadata: reader.metadata, issues: reader.issues, binary: reader.summary, chunks: chunks ? reader.chunks : nil), terminator: "")
             } else {
                 let source = try TraceFile.open(path: input)

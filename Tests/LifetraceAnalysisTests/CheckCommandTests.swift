@@ -36,6 +36,28 @@ struct CheckCommandTests {
         #expect(result.output.hasSuffix("32 traces checked, 14 failed: 14 errors, 2 warnings\n"))
     }
 
+    @Test("several traces: results and input errors in the order given, whatever finishes first")
+    func severalTraces() throws {
+        let directory = NSTemporaryDirectory() + "lifetrace-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let broken = directory + "/broken.jsonl"
+        try Data("{\"ts\": 1, \"type\": \"launch\"}\n{\"ts\": oops}\n".utf8).write(to: URL(fileURLWithPath: broken))
+        let empty = directory + "/empty.ltrace"
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let names = ["launch-stall.fail.jsonl", "launch-stall.pass.jsonl", "unexpected-exit.fail.jsonl"]
+        let result = try Self.run(["check", Self.sample(names[0]), broken, Self.sample(names[1]), empty, Self.sample(names[2])])
+        #expect(result.status == 2)
+        let errors = result.error.split(separator: "\n")
+        #expect(errors.count == 2)
+        #expect(errors.first?.contains("broken.jsonl:2:") == true)
+        #expect(errors.last?.contains("empty.ltrace") == true)
+        // Each trace's verdict line, in the order the paths were given.
+        let verdicts = result.output.split(separator: "\n").compactMap { line in names.firstIndex { line.hasPrefix(Self.sample($0) + ":") } }
+        #expect(verdicts == [0, 1, 2])
+        #expect(result.output.hasSuffix("3 traces checked, 1 failed: 1 error, 1 warning\n"))
+    }
+
     @Test("bad input and usage exit 2 with one line on stderr")
     func badInput() throws {
         let missing = try Self.run(["check", "/nonexistent/trace.jsonl"])

@@ -33,7 +33,7 @@ enum Workload {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .peakMemoryResident],
+        metrics: [.wallClock, .cpuTotal, .throughput, .peakMemoryResident],
         scalingFactor: .mega,
         maxDuration: .seconds(10),
         maxIterations: 10)
@@ -51,6 +51,17 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         do {
             var reader = try BinaryTraceReader(bytes: bytes, name: "workload.ltrace")
+            blackHole(try LifecycleAnalyzer.analyze(&reader, path: "workload.ltrace"))
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    Benchmark("Analyzer: read and check a binary trace, decoding on a second thread (1M)") { benchmark in
+        let bytes = Workload.binary
+        benchmark.startMeasurement()
+        do {
+            var reader = PrefetchingTraceReader(try BinaryTraceReader(bytes: bytes, name: "workload.ltrace"))
             blackHole(try LifecycleAnalyzer.analyze(&reader, path: "workload.ltrace"))
         } catch {
             fatalError("\(error)")

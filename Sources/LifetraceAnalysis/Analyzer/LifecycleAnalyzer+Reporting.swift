@@ -46,13 +46,13 @@ extension LifecycleAnalyzer {
     @inline(__always)
     mutating func checkTimeOrder(_ event: TraceEvent, symbols: SymbolTable) {
         if event.stream == .app {
-            if let previous = previousAppEvent, event.timestamp < previous.timestamp {
-                reportTimeOrder(event, previous: previous, symbols: symbols)
+            if event.timestamp < previousAppEvent.timestamp {
+                reportTimeOrder(event, previous: previousAppEvent, symbols: symbols)
             }
             previousAppEvent = event
         } else {
-            if let previous = previousSystemEvent, event.timestamp < previous.timestamp {
-                reportTimeOrder(event, previous: previous, symbols: symbols)
+            if event.timestamp < previousSystemEvent.timestamp {
+                reportTimeOrder(event, previous: previousSystemEvent, symbols: symbols)
             }
             previousSystemEvent = event
         }

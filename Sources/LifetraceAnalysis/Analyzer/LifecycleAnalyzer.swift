@@ -24,8 +24,11 @@ public struct LifecycleAnalyzer {
     var reports: [LifetimeReport] = []
     /// The violations found so far, in the order they were found.
     public internal(set) var violations: [Violation] = []
-    var previousSystemEvent: TraceEvent?
-    var previousAppEvent: TraceEvent?
+    // The last event of each stream; a timestamp of Int64.min until the first. Plain values
+    // rather than optionals: storing an optional event costs several times the plain copy.
+    var previousSystemEvent = LifecycleAnalyzer.noEvent
+    var previousAppEvent = LifecycleAnalyzer.noEvent
+    static let noEvent = TraceEvent(timestamp: .min, payload: .runloopWake, stream: .app)
     /// How many events were consumed.
     public internal(set) var eventCount = 0
 
@@ -37,6 +40,26 @@ public struct LifecycleAnalyzer {
 
     /// Replays one event. `symbols` resolves the event's symbols (the reader's table).
     public mutating func consume(_ event: TraceEvent, symbols: SymbolTable) {
+        replay(event, symbols: symbols)
+    }
+
+    // The body of `consume`, inlined into the batch loop of `analyze`: the common events take
+    // the short path, everything else the full one.
+    @inline(__always)
+    mutating func replay(_ event: TraceEvent, symbols: SymbolTable) {
+        if !replayCommon(event, symbols: symbols) { replayInFull(event, symbols: symbols) }
+    }
+
+    // The same for an event in a batch: the short path reads the fields it needs in place.
+    @inline(__always)
+    mutating func replay(at event: UnsafePointer<TraceEvent>, symbols: SymbolTable) {
+        if !replayCommon(at: event, symbols: symbols) { replayInFull(event.pointee, symbols: symbols) }
+    }
+
+    // Every event can take this path; it is kept out of the batch loop so that the loop stays
+    // small enough for its state to live in registers.
+    @inline(never)
+    mutating func replayInFull(_ event: TraceEvent, symbols: SymbolTable) {
         eventCount &+= 1
         checkTimeOrder(event, symbols: symbols)
         if case .launch(let reason, let background, let prewarm, let pid) = event.payload {
@@ -117,24 +140,16 @@ public struct LifecycleAnalyzer {
     }
 
     /// Analyses every event of `source` and returns the result; `path` names the trace in it.
-    @inlinable
     public static func analyze<Source: TraceEventSource>(
         _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions()
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options)
-        // The reader's table only grows, so a copy stays valid for every symbol it holds; it is
-        // refreshed only when the table has grown (fetching it per event costs retains). Comparing
-        // counts rather than the event's symbols spares a switch on the payload, whose jump
-        // mispredicts on a mixed workload.
-        var symbols = source.symbols
-        var known = symbols.count
-        while let event = try source.next() {
-            if source.symbolCount != known {
-                symbols = source.symbols
-                known = symbols.count
-            }
-            analyzer.consume(event, symbols: symbols)
-        }
+        // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
+        // inlined into it and the symbol table fetched once per batch.
+        while try source.nextBatch({ events, symbols in
+            guard let base = events.baseAddress else { return }
+            for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols) }
+        }) {}
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,

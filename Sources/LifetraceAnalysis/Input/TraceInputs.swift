@@ -49,10 +49,17 @@ public enum TraceInputs {
     /// Opens and analyses the trace at `path`.
     ///
     /// The reader is taken out of ``AnyTraceSource`` once, so that the loop is specialised for
-    /// the concrete reader instead of switching (and copying the reader) at every event.
-    public static func analyze(path: String, options: AnalysisOptions) throws(TraceError) -> TraceAnalysis {
+    /// the concrete reader instead of switching (and copying the reader) at every event. With
+    /// `prefetch` and more than one core, a binary trace is decoded on a second thread while it
+    /// is analysed (``PrefetchingTraceReader``); callers that already analyse several traces at
+    /// once on every core pass false.
+    public static func analyze(path: String, options: AnalysisOptions, prefetch: Bool = true) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
+            if prefetch && ProcessInfo.processInfo.activeProcessorCount > 1 {
+                var prefetching = PrefetchingTraceReader(reader)
+                return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options)
+            }
             return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
         }
         var reader = source.jsonl!

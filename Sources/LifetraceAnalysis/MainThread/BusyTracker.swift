@@ -44,12 +44,16 @@ struct BusyTracker {
 
     private mutating func insert(_ entry: PendingBlame) {
         if blameCount < Stall.blameLimit { blameCount += 1 }
-        var position = blameCount - 1
-        while position > 0 && blame[position - 1].duration < entry.duration {
-            blame[position] = blame[position - 1]
-            position -= 1
+        let count = blameCount
+        // One uniqueness check for the whole insertion rather than one per moved entry.
+        blame.withUnsafeMutableBufferPointer { entries in
+            var position = count - 1
+            while position > 0 && entries[position - 1].duration < entry.duration {
+                entries[position] = entries[position - 1]
+                position -= 1
+            }
+            entries[position] = entry
         }
-        blame[position] = entry
     }
 
     /// Closes the interval at `end`; returns its start and the blame with the still-open

@@ -43,4 +43,11 @@ public struct AnyTraceSource: TraceEventSource {
         if binaryReader != nil { return try binaryReader!.next() }
         return try jsonlReader!.next()
     }
+
+    /// Calls `body` with the next events, or returns false at the end.
+    @inlinable
+    public mutating func nextBatch(_ body: (UnsafeBufferPointer<TraceEvent>, SymbolTable) -> Void) throws(TraceError) -> Bool {
+        if binaryReader != nil { return try binaryReader!.nextBatch(body) }
+        return try jsonlReader!.nextBatch(body)
+    }
 }

@@ -14,10 +14,26 @@ public protocol TraceEventSource {
     var issues: [TraceError] { get }
     /// The next event, or nil at the end. Throws only when nothing more can be read.
     mutating func next() throws(TraceError) -> TraceEvent?
+    /// Reads the next events and calls `body` with them, in order, and with the table that
+    /// resolves their symbols; returns false, without calling `body`, at the end.
+    ///
+    /// The buffer is only valid during the call. It holds the same events ``next()`` would
+    /// return, as many as the source has at hand: a binary trace passes a decoded run of events
+    /// at a time, so that a consumer's loop costs no call and no symbol-table check per event.
+    /// Throws only when nothing more can be read.
+    mutating func nextBatch(_ body: (UnsafeBufferPointer<TraceEvent>, SymbolTable) -> Void) throws(TraceError) -> Bool
 }
 
 extension TraceEventSource {
     /// The number of strings in ``symbols`` (a source that can tell it without copying the table
     /// should say so).
     public var symbolCount: Int { symbols.count }
+
+    /// One event at a time, from ``next()``.
+    public mutating func nextBatch(_ body: (UnsafeBufferPointer<TraceEvent>, SymbolTable) -> Void) throws(TraceError) -> Bool {
+        guard let event = try next() else { return false }
+        let symbols = self.symbols
+        withUnsafePointer(to: event) { body(UnsafeBufferPointer(start: $0, count: 1), symbols) }
+        return true
+    }
 }

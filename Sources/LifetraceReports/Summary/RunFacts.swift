@@ -59,49 +59,11 @@ public struct RunFacts: Sendable, Hashable {
     public static func collect(
         _ paths: [String], options: AnalysisOptions, progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) throws(TraceError) -> [RunFacts] {
-        let results = ResultSlots(count: paths.count)
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result: Result<RunFacts, TraceError>
-            do throws(TraceError) {
-                result = .success(RunFacts(try TraceInputs.analyze(path: paths[index], options: options)))
-            } catch {
-                result = .failure(error)
-            }
-            progress(results.store(result, at: index))
-        }
         var facts: [RunFacts] = []
         facts.reserveCapacity(paths.count)
-        for result in results.take() {
-            switch result {
-            case .success(let run): facts.append(run)
-            case .failure(let error): throw error
-            case nil: throw TraceError(.io, file: "(traces)", "a trace was not analysed")
-            }
+        for result in TraceInputs.analyze(paths: paths, options: options, progress: progress) {
+            facts.append(RunFacts(try result.get()))
         }
         return facts
-    }
-}
-
-/// Results written from many threads, one slot each.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<RunFacts, TraceError>?]
-    private var done = 0
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    /// Stores a result and returns how many are stored.
-    func store(_ result: Result<RunFacts, TraceError>, at index: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = result
-        done += 1
-        return done
-    }
-
-    func take() -> [Result<RunFacts, TraceError>?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
     }
 }

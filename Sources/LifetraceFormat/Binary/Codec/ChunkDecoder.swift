@@ -71,135 +71,235 @@ struct ChunkDecoder {
     mutating func decode(
         into events: UnsafeMutablePointer<TraceEvent>, capacity: Int, symbols: inout SymbolTable
     ) throws(Failure) -> Int {
-        // Everything the loop touches is local: calling a method of `self` from a closure that
-        // also mutates `self` would copy the whole decoder for every event.
-        let stream = self.stream
-        let unit = header.timestampUnit
-        let structureSize = Int(header.structureSize)
-        var timestamp = self.timestamp
-        var position = self.position
-        var deltaPosition = self.deltaPosition
-        var decodedCount = self.decodedCount
+        var progress = Progress(
+            position: position, deltaPosition: deltaPosition, timestamp: timestamp, decodedCount: decodedCount)
         var localSymbols = self.localSymbols
         self.localSymbols = []
-        var decoded = 0
-        var reason: String?
-        var failedAt = 0
         let records = self.records
-        records.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var cursor = ByteCursor(position: base + position, end: base + structureSize)
-            var deltas = ByteCursor(position: base + deltaPosition, end: base + buffer.count)
-            var recordStart = cursor.position
-            while decoded < capacity {
-                recordStart = cursor.position
-                guard let tag = cursor.byte() else { break }
-                let type = tag & EventRecord.typeMask
-                if type == EventRecord.stringDefinition {
-                    if tag != EventRecord.stringDefinition { reason = "string definition with flags 0x\(hex(tag))"; break }
-                    guard let length = cursor.varint(), length <= UInt64(cursor.remaining) else {
-                        reason = "string definition length runs past the chunk"; break
-                    }
-                    let bytes = UnsafeBufferPointer(start: cursor.position, count: Int(length))
-                    guard let string = String(validating: bytes, as: UTF8.self) else {
-                        reason = "string definition is not UTF-8"; break
-                    }
-                    _ = cursor.skip(length)
-                    localSymbols.append(symbols.intern(string))
-                    continue
+        let (decoded, problem) = records.withUnsafeBufferPointer { buffer in
+            ChunkDecoder.decodeRecords(
+                buffer, structureSize: Int(header.structureSize), unit: header.timestampUnit, stream: stream,
+                into: events, capacity: capacity, progress: &progress, localSymbols: &localSymbols, symbols: &symbols)
+        }
+        position = progress.position
+        deltaPosition = progress.deltaPosition
+        timestamp = progress.timestamp
+        decodedCount = progress.decodedCount
+        self.localSymbols = localSymbols
+        if let problem { throw Failure(recordOffset: progress.position, reason: problem.description) }
+        return decoded
+    }
+
+    /// Where decoding stands; on a bad record, `position` is that record's offset.
+    private struct Progress {
+        var position: Int
+        var deltaPosition: Int
+        var timestamp: Int64
+        var decodedCount: UInt32
+    }
+
+    // The loop over records. A static function whose state is all local, so that the compiler
+    // keeps it in registers (variables captured by a closure live in memory), and whose common
+    // records (no length prefix) are read from one cursor with one switch on the type.
+    private static func decodeRecords(
+        _ buffer: UnsafeBufferPointer<UInt8>, structureSize: Int, unit: UInt64, stream: TraceStream,
+        into events: UnsafeMutablePointer<TraceEvent>, capacity: Int, progress: inout Progress,
+        localSymbols: inout [Symbol], symbols: inout SymbolTable
+    ) -> (decoded: Int, problem: Problem?) {
+        guard let base = buffer.baseAddress else { return (0, nil) }
+        var cursor = ByteCursor(position: base + progress.position, end: base + structureSize)
+        var deltas = ByteCursor(position: base + progress.deltaPosition, end: base + buffer.count)
+        var timestamp = progress.timestamp
+        var skipped: UInt32 = 0
+        var decoded = 0
+        var problem: Problem?
+        var recordStart = cursor.position
+        records: while decoded < capacity {
+            recordStart = cursor.position
+            guard let tag = cursor.byte() else { break }
+            let type = tag & EventRecord.typeMask
+            var thread: UInt64 = 0
+            let payload: EventPayload
+            if type == EventRecord.stringDefinition || tag & EventRecord.delimitedFlag != 0 {
+                switch ChunkDecoder.decodeOther(tag: tag, from: &cursor, localSymbols: &localSymbols, symbols: &symbols) {
+                case .defined:
+                    continue records
+                case .event(let value, let on):
+                    payload = value
+                    thread = on
+                case .skipped:
+                    // A newer type: its timestamp still counts, the event is not returned.
+                    guard let magnitude = deltas.varint() else { problem = .message("the delta section ends early"); break records }
+                    timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
+                    skipped &+= 1
+                    continue records
+                case .failed(let failure):
+                    problem = failure
+                    break records
                 }
-                var body = cursor
-                let delimited = tag & EventRecord.delimitedFlag != 0
-                if delimited {
-                    guard let length = cursor.varint(), length <= UInt64(cursor.remaining) else {
-                        reason = "record length runs past the chunk"; break
-                    }
-                    body = ByteCursor(position: cursor.position, end: cursor.position + Int(length))
-                    cursor.position += Int(length)
-                }
-                var thread: UInt64 = 0
+            } else {
                 if tag & EventRecord.threadFlag != 0 {
-                    guard let value = body.varint() else { reason = "truncated thread"; break }
+                    guard let value = cursor.varint() else { problem = .message("truncated thread"); break }
                     thread = value
                 }
-                guard let magnitude = deltas.varint() else { reason = "the delta section ends early"; break }
-                let step = Int64(bitPattern: magnitude &* unit)
-                if tag & EventRecord.negativeDeltaFlag != 0 { timestamp &-= step } else { timestamp &+= step }
-                decodedCount &+= 1
-                let payload: EventPayload
-                switch ChunkDecoder.decodePayload(type: type, from: &body, symbols: localSymbols) {
-                case .payload(let value):
-                    payload = value
-                case .unknown:
-                    if delimited { continue }
-                    reason = "unknown record type 0x\(hex(type)) without a length"
+                switch type {
+                case EventType.runloopWake.rawValue:
                     payload = .runloopWake
-                case .invalid(let problem):
-                    reason = problem
-                    payload = .runloopWake
+                case EventType.runloopSleep.rawValue:
+                    payload = .runloopSleep
+                case EventType.frame.rawValue:
+                    guard let first = cursor.byte(), first <= 2 else { problem = .message("bad frame first value"); break records }
+                    payload = .frame(first: first == 0 ? nil : first == 2)
+                case EventType.signpostBegin.rawValue, EventType.signpostEnd.rawValue:
+                    guard let name = cursor.symbol(localSymbols) else { problem = .message("signpost name is not a defined string"); break records }
+                    guard let present = cursor.byte(), present <= 1 else { problem = .message("bad signpost id presence"); break records }
+                    var id: Int64?
+                    if present == 1 {
+                        guard let value = cursor.signed() else { problem = .message("truncated signpost id"); break records }
+                        id = value
+                    }
+                    payload = type == EventType.signpostBegin.rawValue ? .signpostBegin(name: name, id: id) : .signpostEnd(name: name, id: id)
+                case EventType.callbackBegin.rawValue, EventType.callbackEnd.rawValue:
+                    guard let name = cursor.symbol(localSymbols), let scene = cursor.symbol(localSymbols) else {
+                        problem = .message("callback name or scene is not a defined string")
+                        break records
+                    }
+                    payload = type == EventType.callbackBegin.rawValue ? .callbackBegin(name: name, scene: scene) : .callbackEnd(name: name, scene: scene)
+                default:
+                    switch ChunkDecoder.decodeRarePayload(type: type, from: &cursor, symbols: localSymbols) {
+                    case .payload(let value):
+                        payload = value
+                    case .unknown:
+                        problem = .unknownType(type)
+                        break records
+                    case .invalid(let message):
+                        problem = .message(message)
+                        break records
+                    }
                 }
-                if reason != nil { break }
-                if !delimited { cursor = body }
-                (events + decoded).pointee = TraceEvent(
-                    timestamp: timestamp, payload: payload, stream: stream, thread: ThreadID(rawValue: thread))
-                decoded += 1
             }
-            failedAt = recordStart - base
-            deltaPosition = deltas.position - base
-            position = reason == nil ? cursor.position - base : failedAt
+            guard let magnitude = deltas.varint() else { problem = .message("the delta section ends early"); break }
+            timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
+            (events + decoded).initialize(to: TraceEvent(
+                timestamp: timestamp, payload: payload, stream: stream, thread: ThreadID(rawValue: thread)))
+            decoded &+= 1
         }
-        self.position = position
-        self.deltaPosition = deltaPosition
-        self.decodedCount = decodedCount
-        self.localSymbols = localSymbols
-        self.timestamp = timestamp
-        if let reason { throw Failure(recordOffset: failedAt, reason: reason) }
-        return decoded
+        progress.position = (problem == nil ? cursor.position : recordStart) - base
+        progress.deltaPosition = deltas.position - base
+        progress.timestamp = timestamp
+        // Records decoded, skipped ones included; a chunk holds at most 2^31 events.
+        progress.decodedCount &+= UInt32(truncatingIfNeeded: decoded) &+ skipped
+        return (decoded, problem)
+    }
+
+    /// The timestamp after a record's delta: `magnitude` units, backwards when the tag says so.
+    @inline(__always)
+    private static func advance(_ timestamp: Int64, by magnitude: UInt64, unit: UInt64, tag: UInt8) -> Int64 {
+        let step = Int64(bitPattern: magnitude &* unit)
+        return tag & EventRecord.negativeDeltaFlag != 0 ? timestamp &- step : timestamp &+ step
+    }
+
+    /// What ``decodeOther`` found.
+    private enum OtherRecord {
+        /// A string definition, now in the local symbols.
+        case defined
+        /// A length-prefixed event of a known type, on `thread`.
+        case event(EventPayload, thread: UInt64)
+        /// A length-prefixed event of a type this reader does not know.
+        case skipped
+        case failed(Problem)
+    }
+
+    // A string definition or a length-prefixed record (tag already read), out of the loop: both
+    // are rare in a trace written by this writer.
+    @inline(never)
+    private static func decodeOther(
+        tag: UInt8, from cursor: inout ByteCursor, localSymbols: inout [Symbol], symbols: inout SymbolTable
+    ) -> OtherRecord {
+        let type = tag & EventRecord.typeMask
+        if type == EventRecord.stringDefinition {
+            if tag != EventRecord.stringDefinition { return .failed(.stringFlags(tag)) }
+            guard let length = cursor.varint(), length <= UInt64(cursor.remaining) else {
+                return .failed(.message("string definition length runs past the chunk"))
+            }
+            let bytes = UnsafeBufferPointer(start: cursor.position, count: Int(length))
+            guard let string = String(validating: bytes, as: UTF8.self) else { return .failed(.message("string definition is not UTF-8")) }
+            _ = cursor.skip(length)
+            localSymbols.append(symbols.intern(string))
+            return .defined
+        }
+        guard let length = cursor.varint(), length <= UInt64(cursor.remaining) else {
+            return .failed(.message("record length runs past the chunk"))
+        }
+        var body = ByteCursor(position: cursor.position, end: cursor.position + Int(length))
+        cursor.position += Int(length)
+        var thread: UInt64 = 0
+        if tag & EventRecord.threadFlag != 0 {
+            guard let value = body.varint() else { return .failed(.message("truncated thread")) }
+            thread = value
+        }
+        switch type {
+        case EventType.runloopWake.rawValue:
+            return .event(.runloopWake, thread: thread)
+        case EventType.runloopSleep.rawValue:
+            return .event(.runloopSleep, thread: thread)
+        case EventType.frame.rawValue:
+            guard let first = body.byte(), first <= 2 else { return .failed(.message("bad frame first value")) }
+            return .event(.frame(first: first == 0 ? nil : first == 2), thread: thread)
+        case EventType.signpostBegin.rawValue, EventType.signpostEnd.rawValue:
+            guard let name = body.symbol(localSymbols) else { return .failed(.message("signpost name is not a defined string")) }
+            guard let present = body.byte(), present <= 1 else { return .failed(.message("bad signpost id presence")) }
+            var id: Int64?
+            if present == 1 {
+                guard let value = body.signed() else { return .failed(.message("truncated signpost id")) }
+                id = value
+            }
+            return .event(type == EventType.signpostBegin.rawValue ? .signpostBegin(name: name, id: id) : .signpostEnd(name: name, id: id), thread: thread)
+        case EventType.callbackBegin.rawValue, EventType.callbackEnd.rawValue:
+            guard let name = body.symbol(localSymbols), let scene = body.symbol(localSymbols) else {
+                return .failed(.message("callback name or scene is not a defined string"))
+            }
+            return .event(type == EventType.callbackBegin.rawValue ? .callbackBegin(name: name, scene: scene) : .callbackEnd(name: name, scene: scene), thread: thread)
+        default:
+            switch decodeRarePayload(type: type, from: &body, symbols: localSymbols) {
+            case .payload(let value): return .event(value, thread: thread)
+            case .unknown: return .skipped
+            case .invalid(let message): return .failed(.message(message))
+            }
+        }
+    }
+
+    /// What is wrong with a record; a plain value so that the loop carries no string.
+    private enum Problem: CustomStringConvertible {
+        case message(StaticString)
+        case stringFlags(UInt8)
+        case unknownType(UInt8)
+
+        var description: String {
+            switch self {
+            case .message(let text): "\(text)"
+            case .stringFlags(let tag): "string definition with flags 0x\(hex(tag))"
+            case .unknownType(let type): "unknown record type 0x\(hex(type)) without a length"
+            }
+        }
     }
 
     private enum Decoded {
         case payload(EventPayload)
         case unknown
-        case invalid(String)
+        case invalid(StaticString)
     }
 
-    @inline(__always)
-    private static func decodePayload(type: UInt8, from body: inout ByteCursor, symbols: [Symbol]) -> Decoded {
-        @inline(__always)
-        func symbol(_ index: UInt64?) -> Symbol? {
-            guard let index, index < UInt64(symbols.count) else { return nil }
-            return symbols[Int(index)]
-        }
+    // The payloads of the types that are rare in a trace (a few per lifetime), out of the loop.
+    @inline(never)
+    private static func decodeRarePayload(type: UInt8, from body: inout ByteCursor, symbols: [Symbol]) -> Decoded {
         switch type {
-        case EventType.runloopWake.rawValue:
-            return .payload(.runloopWake)
-        case EventType.runloopSleep.rawValue:
-            return .payload(.runloopSleep)
-        case EventType.callbackBegin.rawValue, EventType.callbackEnd.rawValue:
-            guard let name = symbol(body.varint()), let scene = symbol(body.varint()) else {
-                return .invalid("callback name or scene is not a defined string")
-            }
-            return .payload(type == EventType.callbackBegin.rawValue
-                ? .callbackBegin(name: name, scene: scene) : .callbackEnd(name: name, scene: scene))
-        case EventType.signpostBegin.rawValue, EventType.signpostEnd.rawValue:
-            guard let name = symbol(body.varint()) else { return .invalid("signpost name is not a defined string") }
-            guard let present = body.byte(), present <= 1 else { return .invalid("bad signpost id presence") }
-            var id: Int64?
-            if present == 1 {
-                guard let value = body.signed() else { return .invalid("truncated signpost id") }
-                id = value
-            }
-            return .payload(type == EventType.signpostBegin.rawValue
-                ? .signpostBegin(name: name, id: id) : .signpostEnd(name: name, id: id))
         case EventType.mark.rawValue:
-            guard let name = symbol(body.varint()) else { return .invalid("mark name is not a defined string") }
+            guard let name = body.symbol(symbols) else { return .invalid("mark name is not a defined string") }
             return .payload(.mark(name: name))
-        case EventType.frame.rawValue:
-            guard let first = body.byte(), first <= 2 else { return .invalid("bad frame first value") }
-            return .payload(.frame(first: first == 0 ? nil : first == 2))
         case EventType.launch.rawValue:
             guard let flags = body.byte(), flags & ~0x07 == 0 else { return .invalid("bad launch flags") }
-            guard let reason = symbol(body.varint()) else { return .invalid("launch reason is not a defined string") }
+            guard let reason = body.symbol(symbols) else { return .invalid("launch reason is not a defined string") }
             var pid: Int64?
             if flags & EventRecord.launchPID != 0 {
                 guard let value = body.signed() else { return .invalid("truncated launch pid") }
@@ -210,11 +310,11 @@ struct ChunkDecoder {
                 prewarm: flags & EventRecord.launchPrewarm != 0, pid: pid))
         case EventType.state.rawValue:
             guard let code = body.byte(), let to = LifecycleState(rawValue: code) else { return .invalid("bad state code") }
-            guard let scene = symbol(body.varint()) else { return .invalid("state scene is not a defined string") }
+            guard let scene = body.symbol(symbols) else { return .invalid("state scene is not a defined string") }
             return .payload(.state(to: to, scene: scene))
         case EventType.bgtaskBegin.rawValue, EventType.bgtaskEnd.rawValue, EventType.bgtaskExpire.rawValue:
             guard let id = body.signed() else { return .invalid("truncated background task id") }
-            guard let name = symbol(body.varint()) else { return .invalid("background task name is not a defined string") }
+            guard let name = body.symbol(symbols) else { return .invalid("background task name is not a defined string") }
             switch type {
             case EventType.bgtaskBegin.rawValue: return .payload(.bgtaskBegin(id: id, name: name))
             case EventType.bgtaskEnd.rawValue: return .payload(.bgtaskEnd(id: id, name: name))
@@ -239,6 +339,15 @@ struct ChunkDecoder {
         default:
             return .unknown
         }
+    }
+}
+
+extension ByteCursor {
+    /// The next varint as an index into a chunk's local symbols, or nil when it is not one.
+    @inline(__always)
+    mutating func symbol(_ symbols: [Symbol]) -> Symbol? {
+        guard let index = varint(), index < UInt64(symbols.count) else { return nil }
+        return symbols[Int(index)]
     }
 }
 

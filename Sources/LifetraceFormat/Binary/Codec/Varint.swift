@@ -86,11 +86,18 @@ struct ByteCursor {
             position += 1
             return UInt64(first)
         }
-        if end - position >= 2 {
+        // Two and three bytes (timestamp deltas of a few milliseconds) are common enough to
+        // read without the general loop.
+        if end - position >= 3 {
             let second = position[1]
             if second < 0x80 {
                 position += 2
                 return UInt64(first & 0x7F) | UInt64(second) << 7
+            }
+            let third = position[2]
+            if third < 0x80 {
+                position += 3
+                return UInt64(first & 0x7F) | UInt64(second & 0x7F) << 7 | UInt64(third) << 14
             }
         }
         return slowVarint()

@@ -67,25 +67,35 @@ public struct BinaryTraceReader: TraceEventSource {
     /// The next event in timestamp order within each flush group, or nil at the end.
     @inlinable
     public mutating func next() throws(TraceError) -> TraceEvent? {
-        if runIndex < runEnd {
-            let event = groups.events[runIndex]
-            runIndex &+= 1
-            return event
-        }
-        return nextRun()
+        if runIndex == runEnd && !advanceRun() { return nil }
+        let event = groups.events[runIndex]
+        runIndex &+= 1
+        return event
     }
 
+    /// Calls `body` with the rest of the current run of merged events (the events of one chunk
+    /// that come next in timestamp order), decoding the next run first when none is left.
+    @inlinable
+    public mutating func nextBatch(_ body: (UnsafeBufferPointer<TraceEvent>, SymbolTable) -> Void) throws(TraceError) -> Bool {
+        if runIndex == runEnd && !advanceRun() { return false }
+        let batch = UnsafeBufferPointer(start: groups.events.base + runIndex, count: runEnd &- runIndex)
+        runIndex = runEnd
+        body(batch, symbols)
+        return true
+    }
+
+    // Makes the next merged run current; false at the end of the trace.
     @usableFromInline
-    mutating func nextRun() -> TraceEvent? {
+    mutating func advanceRun() -> Bool {
         defer { symbolCount = symbols.count }
         guard let run = groups.nextRun(summary: &summary, symbols: &symbols, issues: &issues, chunks: &chunks) else {
             runIndex = 0
             runEnd = 0
-            return nil
+            return false
         }
         summary.eventCount += run.count
-        runIndex = run.lowerBound + 1
+        runIndex = run.lowerBound
         runEnd = run.upperBound
-        return groups.events[run.lowerBound]
+        return true
     }
 }

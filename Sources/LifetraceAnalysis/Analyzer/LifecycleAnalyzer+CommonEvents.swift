@@ -1,0 +1,59 @@
+import LifetraceFormat
+
+/// The short path for the events that make up almost all of a recording: the main run loop's
+/// wakes and sleeps, frames after the first, and main-thread signposts, on the app stream of a
+/// lifetime that is running (not silent) with timestamps in order.
+///
+/// For these events ``replayInFull(_:symbols:)`` would do exactly what this path does (the
+/// tests replay every sample trace both ways and compare); this path only skips the checks that
+/// cannot fire. Whatever it does not handle, it leaves untouched and returns false for.
+extension LifecycleAnalyzer {
+    @inline(__always)
+    mutating func replayCommon(_ event: TraceEvent, symbols: SymbolTable) -> Bool {
+        withUnsafePointer(to: event) { replayCommon(at: $0, symbols: symbols) }
+    }
+
+    @inline(__always)
+    mutating func replayCommon(at pointer: UnsafePointer<TraceEvent>, symbols: SymbolTable) -> Bool {
+        let timestamp = pointer.pointee.timestamp
+        guard pointer.pointee.stream == .app, inLifetime, !current.silent,
+            timestamp >= previousAppEvent.timestamp, timestamp >= current.lastTimestamp
+        else { return false }
+        let main = pointer.pointee.thread.isMain
+        switch pointer.pointee.payload {
+        case .runloopWake:
+            guard !main || current.runLoopSeen else { return false }
+            countCommon(pointer)
+            if main { busy.open(pointer.pointee) }
+        case .runloopSleep:
+            guard !main || current.runLoopSeen else { return false }
+            countCommon(pointer)
+            if main { closeBusy(at: timestamp, unfinished: false, symbols: symbols) }
+        case .frame:
+            guard current.firstFrame != nil else { return false }
+            countCommon(pointer)
+        case .signpostBegin(let name, let id):
+            guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
+            countCommon(pointer)
+            stacks.slots[0].signposts.append(OpenInterval(begin: pointer.pointee, name: name, key: id ?? .min))
+        case .signpostEnd(let name, let id):
+            guard main, let top = stacks.slots[0].signposts.last, top.name == name, top.key == id ?? .min else { return false }
+            countCommon(pointer)
+            stacks.slots[0].signposts.removeLast()
+            mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols)
+        default:
+            return false
+        }
+        return true
+    }
+
+    // What every app-side event in order does to the counters and clocks.
+    @inline(__always)
+    private mutating func countCommon(_ event: UnsafePointer<TraceEvent>) {
+        eventCount &+= 1
+        previousAppEvent = event.pointee
+        current.eventCount &+= 1
+        current.lastTimestamp = event.pointee.timestamp
+        current.lastAppActivity = event.pointee.timestamp
+    }
+}
