@@ -28,9 +28,10 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
+        .target(name: "CCRC32C"),
         .target(
             name: "LifetraceFormat",
-            dependencies: ["CZstd", .product(name: "HeapModule", package: "swift-collections")]
+            dependencies: ["CZstd", "CCRC32C", .product(name: "HeapModule", package: "swift-collections")]
         ),
         .target(
             name: "LifecycleModel",

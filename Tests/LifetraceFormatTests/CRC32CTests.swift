@@ -17,6 +17,28 @@ struct CRC32CTests {
         #expect(crc.value == CRC32C.checksum(bytes))
     }
 
+    @Test func processorInstructionAgreesWithTables() {
+        // On x86-64 every processor this runs on has SSE 4.2; elsewhere the tables are used.
+        #if arch(x86_64)
+        #expect(CRC32C.usesHardware)
+        #endif
+        var random = SeededGenerator(seed: 32)
+        let bytes = (0..<4099).map { _ in UInt8.random(in: 0...255, using: &random) }
+        bytes.withUnsafeBytes { all in
+            // Every length around the 8-byte steps, from every alignment.
+            for start in 0..<9 {
+                for count in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, all.count - start] {
+                    let slice = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
+                    var either = CRC32C()
+                    either.update(slice)
+                    var tables = CRC32C()
+                    tables.updateWithTables(slice)
+                    #expect(either.value == tables.value, "start \(start), count \(count)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [0, 1, -1, 63, -64, 64, Int64.max, Int64.min, 1_000_000_007] as [Int64])
     func varintsRoundTrip(value: Int64) {
         var bytes: [UInt8] = []

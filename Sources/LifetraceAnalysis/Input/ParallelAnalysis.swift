@@ -51,3 +51,21 @@ private final class ResultSlots<Value>: @unchecked Sendable {
         return slots.map { $0! }
     }
 }
+
+extension TraceInputs {
+    /// The cores this process may run on: its CPU affinity on Linux (so that `taskset` and
+    /// CPU-pinned containers are respected), else the cores that are online.
+    public static var usableCores: Int {
+        #if os(Linux)
+        // `Cpus_allowed` is the affinity mask in hexadecimal, in groups of 32 bits.
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) {
+            let count = line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
+                count + (character.hexDigitValue?.nonzeroBitCount ?? 0)
+            }
+            if count > 0 { return count }
+        }
+        #endif
+        return ProcessInfo.processInfo.activeProcessorCount
+    }
+}

@@ -56,7 +56,7 @@ public enum TraceInputs {
     public static func analyze(path: String, options: AnalysisOptions, prefetch: Bool = true) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
-            if prefetch && ProcessInfo.processInfo.activeProcessorCount > 1 {
+            if prefetch && usableCores > 1 {
                 var prefetching = PrefetchingTraceReader(reader)
                 return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options)
             }
