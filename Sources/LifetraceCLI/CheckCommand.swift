@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let options = try analysis.options()
         var analyses: [TraceAnalysis] = []
-        var badInput = false
+        var unreadable = 0
         do throws(TraceError) {
             // Analysed on every core; errors are reported in the order of the paths.
             for result in TraceInputs.analyze(paths: try TraceInputs.expand(paths), options: options) {
@@ -36,16 +36,16 @@ struct CheckCommand: ParsableCommand {
                     analyses.append(analysis)
                 case .failure(let error):
                     printError(error.description)
-                    badInput = true
+                    unreadable += 1
                 }
             }
         } catch {
             printError(error.description)
             throw ExitCode(2)
         }
-        let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict)
+        let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict, unreadable: unreadable)
         print(output.rendered(format), terminator: "")
-        if badInput { throw ExitCode(2) }
+        if unreadable > 0 { throw ExitCode(2) }
         if !output.passed { throw ExitCode(1) }
     }
 }

@@ -55,7 +55,7 @@ struct CheckCommandTests {
         // Each trace's verdict line, in the order the paths were given.
         let verdicts = result.output.split(separator: "\n").compactMap { line in names.firstIndex { line.hasPrefix(Self.sample($0) + ":") } }
         #expect(verdicts == [0, 1, 2])
-        #expect(result.output.hasSuffix("3 traces checked, 1 failed: 1 error, 1 warning\n"))
+        #expect(result.output.hasSuffix("3 traces checked, 1 failed: 1 error, 1 warning; 2 traces could not be read\n"))
     }
 
     @Test("bad input and usage exit 2 with one line on stderr")

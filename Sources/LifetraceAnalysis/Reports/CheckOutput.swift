@@ -20,12 +20,15 @@ public struct CheckOutput: Sendable {
     public var rules: RuleSet
     /// Whether warnings fail the check.
     public var strict: Bool
+    /// The traces that could not be read at all (their errors are reported on their own).
+    public var unreadable: Int
 
     /// Creates the output.
-    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool) {
+    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: Int = 0) {
         self.analyses = analyses
         self.rules = rules
         self.strict = strict
+        self.unreadable = unreadable
     }
 
     /// Whether the check passes: no trace fails.
@@ -65,7 +68,8 @@ public struct CheckOutput: Sendable {
         let failed = analyses.filter { $0.fails(strict: strict) }.count
         output += "\(plural(analyses.count, "trace")) checked, \(failed) failed: "
             + "\(plural(errors, "error")), \(plural(warnings, "warning"))"
-            + (strict ? " (strict: warnings fail)" : "") + "\n"
+            + (strict ? " (strict: warnings fail)" : "")
+            + (unreadable > 0 ? "; \(plural(unreadable, "trace")) could not be read" : "") + "\n"
         return output
     }
 }
