@@ -25,7 +25,10 @@ struct CheckCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let options = try analysis.options()
+        var options = try analysis.options()
+        // Only the JSON document lists lifetimes; the other formats count them, and keeping
+        // their reports would make memory grow with the trace's length.
+        options.keepsLifetimes = format == .json
         var analyses: [TraceAnalysis] = []
         var unreadable = 0
         do throws(TraceError) {

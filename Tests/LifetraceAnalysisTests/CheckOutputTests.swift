@@ -89,4 +89,18 @@ struct CheckOutputTests {
         #expect(try !Self.output(["background-time.fail.jsonl"], strict: true).passed)
         #expect(try !Self.output(["time-order.fail.jsonl"]).passed)
     }
+
+    @Test("without lifetime reports, an analysis finds the same violations and counts the same lifetimes")
+    func withoutLifetimeReports() throws {
+        for name in SampleTraces.files(suffix: ".jsonl") {
+            let kept = try SampleTraces.analyze(name)
+            let counted = try SampleTraces.analyze(name, options: AnalysisOptions(keepsLifetimes: false))
+            #expect(counted.violations == kept.violations, "\(name)")
+            #expect(counted.lifetimeCount == kept.lifetimes.count, "\(name)")
+            #expect(kept.lifetimeCount == kept.lifetimes.count, "\(name)")
+            #expect(counted.lifetimes.isEmpty, "\(name)")
+            let text = CheckOutput(analyses: [counted], rules: .all, strict: false).text
+            #expect(text == CheckOutput(analyses: [kept], rules: .all, strict: false).text, "\(name)")
+        }
+    }
 }

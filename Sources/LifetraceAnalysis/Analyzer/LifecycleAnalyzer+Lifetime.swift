@@ -81,7 +81,8 @@ extension LifecycleAnalyzer {
                 kind: kind, timestamp: end, sinceLaunch: current.launchTime.map { end - $0 }, code: code,
                 signal: signal, facts: facts),
             droppedEvents: current.dropped, eventCount: current.eventCount)
-        reports.append(report)
+        lifetimesEnded += 1
+        if options.keepsLifetimes { reports.append(report) }
         stacks.removeAll()
         busy.reset()
         inLifetime = false

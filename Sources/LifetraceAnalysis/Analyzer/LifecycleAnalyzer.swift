@@ -22,6 +22,8 @@ public struct LifecycleAnalyzer {
     var stacks = ThreadStacks()
     var busy = BusyTracker()
     var reports: [LifetimeReport] = []
+    /// How many lifetimes have ended, their reports kept or not.
+    public internal(set) var lifetimesEnded = 0
     /// The violations found so far, in the order they were found.
     public internal(set) var violations: [Violation] = []
     // The last event of each stream; a timestamp of Int64.min until the first. Plain values
@@ -153,7 +155,7 @@ public struct LifecycleAnalyzer {
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
-            violations: violations, lifetimes: lifetimes, issues: source.issues)
+            violations: violations, lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
     }
 
     /// Analyses an in-memory list of events.
@@ -166,7 +168,7 @@ public struct LifecycleAnalyzer {
         let (violations, lifetimes) = analyzer.finish(symbols: symbols)
         return TraceAnalysis(
             path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
-            lifetimes: lifetimes, issues: [])
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [])
     }
 }
 

@@ -9,17 +9,24 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// The rules that are reported. A rule that is off still takes part in the exclusivity of the
     /// ordering rules, so turning one off never makes another report the same event.
     public var rules: RuleSet
+    /// Whether the result keeps a ``LifetimeReport`` per lifetime. Without, it keeps their count
+    /// only, and memory no longer grows with the number of lifetimes (`check` in a format that
+    /// prints no lifetime).
+    public var keepsLifetimes: Bool
 
-    /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, every rule.
+    /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, every rule,
+    /// lifetime reports kept.
     public init(
         stallThreshold: Int64 = 250_000_000,
         launchWatchdog: Int64 = 20_000_000_000,
         backgroundLimit: Int64 = 30_000_000_000,
-        rules: RuleSet = .all
+        rules: RuleSet = .all,
+        keepsLifetimes: Bool = true
     ) {
         self.stallThreshold = stallThreshold
         self.launchWatchdog = launchWatchdog
         self.backgroundLimit = backgroundLimit
         self.rules = rules
+        self.keepsLifetimes = keepsLifetimes
     }
 }

@@ -52,7 +52,7 @@ public struct CheckOutput: Sendable {
             let warnings = analysis.warnings.count
             if analysis.violations.isEmpty {
                 output += "\(analysis.path): ok (\(analysis.eventCount) events, "
-                    + "\(plural(analysis.lifetimes.count, "lifetime")))\n"
+                    + "\(plural(analysis.lifetimeCount, "lifetime")))\n"
             } else {
                 output += "\(analysis.path): \(plural(errors, "error")), \(plural(warnings, "warning"))\n"
             }

@@ -27,7 +27,7 @@ extension TraceAnalysis {
                 JSONMember("traces", .int(Int64(analyses.count))),
                 JSONMember("failedTraces", .int(Int64(failed))),
                 JSONMember("events", .int(Int64(analyses.reduce(0) { $0 + $1.eventCount }))),
-                JSONMember("lifetimes", .int(Int64(analyses.reduce(0) { $0 + $1.lifetimes.count }))),
+                JSONMember("lifetimes", .int(Int64(analyses.reduce(0) { $0 + $1.lifetimeCount }))),
                 JSONMember("errors", .int(Int64(errors))),
                 JSONMember("warnings", .int(Int64(warnings))),
                 JSONMember("rules", .object(Rule.allCases.compactMap { rule in

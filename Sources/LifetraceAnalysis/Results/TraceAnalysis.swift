@@ -10,21 +10,25 @@ public struct TraceAnalysis: Sendable {
     public var eventCount: Int
     /// The violations, in time order (ties in the order they were found).
     public var violations: [Violation]
-    /// The lifetimes, in trace order.
+    /// The lifetimes, in trace order (none when the analysis did not keep them:
+    /// ``AnalysisOptions/keepsLifetimes``).
     public var lifetimes: [LifetimeReport]
+    /// The number of lifetimes, kept or not.
+    public var lifetimeCount: Int
     /// Problems the reader recovered from (a truncated end, a skipped corrupt chunk).
     public var issues: [TraceError]
 
     /// Creates an analysis.
     public init(
         path: String, metadata: TraceMetadata, eventCount: Int, violations: [Violation],
-        lifetimes: [LifetimeReport], issues: [TraceError]
+        lifetimes: [LifetimeReport], lifetimeCount: Int? = nil, issues: [TraceError]
     ) {
         self.path = path
         self.metadata = metadata
         self.eventCount = eventCount
         self.violations = violations
         self.lifetimes = lifetimes
+        self.lifetimeCount = lifetimeCount ?? lifetimes.count
         self.issues = issues
     }
 

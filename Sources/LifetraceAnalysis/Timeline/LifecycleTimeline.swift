@@ -116,7 +116,7 @@ public struct LifecycleTimeline {
         let (violations, lifetimes) = timeline.finish(symbols: source.symbols, into: &sink)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: timeline.analyzer.eventCount,
-            violations: violations, lifetimes: lifetimes, issues: source.issues)
+            violations: violations, lifetimes: lifetimes, lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues)
     }
 
     /// Opens and closes state spans where the analyzer's views changed.
