@@ -211,7 +211,9 @@ struct ChunkDecoder {
     }
 
     // A string definition or a length-prefixed record (tag already read), out of the loop: both
-    // are rare in a trace written by this writer.
+    // are rare in a trace written by this writer. The common payloads are decoded here a second
+    // time rather than through a function shared with the loop: the compiler does not inline
+    // such a function into the loop, and calling it cost a sixth more instructions per event.
     @inline(never)
     private static func decodeOther(
         tag: UInt8, from cursor: inout ByteCursor, localSymbols: inout [Symbol], symbols: inout SymbolTable
