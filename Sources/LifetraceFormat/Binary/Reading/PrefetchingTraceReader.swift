@@ -164,8 +164,9 @@ private final class Producer: @unchecked Sendable {
                     while let current = block, !rest.isEmpty {
                         let taken = current.append(rest)
                         rest = UnsafeBufferPointer(rebasing: rest[taken...])
-                        current.symbols = symbols
                         if current.count == current.capacity {
+                            // The table only grows: the latest one resolves the whole block.
+                            current.symbols = symbols
                             channel.publish(current)
                             block = channel.free()
                         }
@@ -178,6 +179,7 @@ private final class Producer: @unchecked Sendable {
         }
         guard let last = block else { return }
         if last.count > 0 {
+            last.symbols = reader.symbols
             channel.publish(last)
         } else {
             channel.recycle(last)
