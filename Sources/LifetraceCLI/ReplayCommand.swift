@@ -41,22 +41,30 @@ struct ReplayCommand: ParsableCommand {
                 let offset = event.timestamp - (origin ?? event.timestamp)
                 if origin == nil { origin = event.timestamp }
                 guard offset >= range.from && offset <= range.to else { continue }
-                print(step.line)
+                show(step.line)
                 for violation in step.violations {
-                    print("    \(violation.severity.rawValue)[\(violation.rule.id)]: \(violation.message)")
+                    show("    \(violation.severity.rawValue)[\(violation.rule.id)]: \(violation.message)")
                 }
             }
             let found = analyzer.violations.count
             _ = analyzer.finish(symbols: source.symbols)
             if analyzer.violations.count > found {
-                print("at the end of the trace:")
+                show("at the end of the trace:")
                 for violation in analyzer.violations[found...] {
-                    print("    \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
+                    show("    \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
                 }
+            }
+            let omitted = analyzer.omittedViolations.values.reduce(0, +)
+            if omitted > 0 {
+                show("\(omitted) more violations were found and not shown: an analysis keeps the first "
+                    + "\(options.violationLimit) of a trace in full")
             }
         } catch {
             printError(error.description)
             throw ExitCode(2)
         }
     }
+
+    /// Prints one line, with the trace's control characters escaped.
+    private func show(_ line: String) { print(TerminalText.escaped(line)) }
 }

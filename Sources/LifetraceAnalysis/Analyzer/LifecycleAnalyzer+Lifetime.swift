@@ -70,7 +70,7 @@ extension LifecycleAnalyzer {
         closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: exit, symbols: symbols)
         let launch = checkLaunch(end: end, exit: exit, symbols: symbols)
         if options.rules.contains(.backgroundTime) {
-            violations += current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings
+            found.append(contentsOf: current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings)
         }
         let facts = endingFacts(kind: kind, at: end, code: code, signal: signal, busySince: unfinishedBusySince, symbols: symbols)
         let report = LifetimeReport(

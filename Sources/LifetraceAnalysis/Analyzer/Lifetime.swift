@@ -29,7 +29,7 @@ struct BackgroundStretch {
     /// The event that started it.
     var startEvent: TraceEvent?
     /// Over-limit stretches found so far, reported if this view is the one the lifetime trusts.
-    var findings: [Violation] = []
+    var findings = ViolationList()
 }
 
 /// The state of the lifetime being replayed. Everything here resets at each `launch`.

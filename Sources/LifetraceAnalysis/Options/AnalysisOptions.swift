@@ -13,6 +13,9 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// only, and memory no longer grows with the number of lifetimes (`check` in a format that
     /// prints no lifetime).
     public var keepsLifetimes: Bool
+    /// The most violations a trace's analysis keeps in full; later ones are only counted by rule
+    /// (``ViolationList``), and every output says how many it left out. Default 1000.
+    public var violationLimit: Int
 
     /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, every rule,
     /// lifetime reports kept.
@@ -21,12 +24,14 @@ public struct AnalysisOptions: Sendable, Hashable {
         launchWatchdog: Int64 = 20_000_000_000,
         backgroundLimit: Int64 = 30_000_000_000,
         rules: RuleSet = .all,
-        keepsLifetimes: Bool = true
+        keepsLifetimes: Bool = true,
+        violationLimit: Int = ViolationList.defaultLimit
     ) {
         self.stallThreshold = stallThreshold
         self.launchWatchdog = launchWatchdog
         self.backgroundLimit = backgroundLimit
         self.rules = rules
         self.keepsLifetimes = keepsLifetimes
+        self.violationLimit = violationLimit
     }
 }

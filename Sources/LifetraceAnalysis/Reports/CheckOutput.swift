@@ -47,24 +47,23 @@ public struct CheckOutput: Sendable {
     /// The text form: per trace its verdict and violations with their witnesses, then a summary.
     public var text: String {
         var output = ""
+        // Every line goes through the terminal escaper: a trace's names cannot forge lines.
+        func line(_ text: String) { output += TerminalText.escaped(text) + "\n" }
         for analysis in analyses {
-            let errors = analysis.errors.count
-            let warnings = analysis.warnings.count
-            if analysis.violations.isEmpty {
-                output += "\(analysis.path): ok (\(analysis.eventCount) events, "
-                    + "\(plural(analysis.lifetimeCount, "lifetime")))\n"
+            if analysis.violationCount == 0 {
+                line("\(analysis.path): ok (\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")))")
             } else {
-                output += "\(analysis.path): \(plural(errors, "error")), \(plural(warnings, "warning"))\n"
+                line("\(analysis.path): \(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning"))")
             }
-            for issue in analysis.issues { output += "  note: \(issue.description)\n" }
+            for issue in analysis.issues { line("  note: \(issue.description)") }
             for violation in analysis.violations {
-                output += "  \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): "
-                    + "\(violation.message)\n"
-                for event in violation.events { output += "      \(event)\n" }
+                line("  \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
+                for event in violation.events { line("      \(event)") }
             }
+            if let note = analysis.omittedNote { line("  note: \(note)") }
         }
-        let errors = analyses.reduce(0) { $0 + $1.errors.count }
-        let warnings = analyses.reduce(0) { $0 + $1.warnings.count }
+        let errors = analyses.reduce(0) { $0 + $1.errorCount }
+        let warnings = analyses.reduce(0) { $0 + $1.warningCount }
         let failed = analyses.filter { $0.fails(strict: strict) }.count
         output += "\(plural(analyses.count, "trace")) checked, \(failed) failed: "
             + "\(plural(errors, "error")), \(plural(warnings, "warning"))"

@@ -15,12 +15,12 @@ public struct JUnitReport: Sendable {
 
     /// The XML document.
     public var xml: String {
-        let failures = analyses.reduce(0) { total, analysis in total + Set(analysis.violations.map(\.rule)).count }
+        let failures = analyses.reduce(0) { total, analysis in total + analysis.violatedRules.count }
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         output += "<testsuites name=\"lifetrace check\" tests=\"\(analyses.count * Rule.allCases.count)\" "
             + "failures=\"\(failures)\">\n"
         for analysis in analyses {
-            let violated = Set(analysis.violations.map(\.rule))
+            let violated = analysis.violatedRules
             let skipped = Rule.allCases.filter { !rules.contains($0) }.count
             output += "  <testsuite name=\"\(escape(analysis.path))\" tests=\"\(Rule.allCases.count)\" "
                 + "failures=\"\(violated.count)\" skipped=\"\(skipped)\">\n"
@@ -29,15 +29,20 @@ public struct JUnitReport: Sendable {
                 let found = analysis.violations.filter { $0.rule == rule }
                 if !rules.contains(rule) {
                     output += ">\n      <skipped message=\"rule not checked\"/>\n    </testcase>\n"
-                } else if found.isEmpty {
+                } else if found.isEmpty && analysis.omittedViolations[rule] == nil {
                     output += "/>\n"
                 } else {
-                    let body = found.map { violation in
+                    var body = found.map { violation in
                         "\(violation.when): \(violation.message)\n"
                             + violation.events.map { "    \($0)\n" }.joined()
                     }.joined()
+                    let omitted = analysis.omittedViolations[rule, default: 0]
+                    if omitted > 0, let note = analysis.omittedNote {
+                        body += "\(omitted) more violations of this rule are not listed. \(note).\n"
+                    }
+                    let message = found.first?.message ?? "\(omitted) violations, not listed"
                     output += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
-                        + "message=\"\(escape(found[0].message))\">\(escape(body))</failure>\n    </testcase>\n"
+                        + "message=\"\(escape(message))\">\(escape(body))</failure>\n    </testcase>\n"
                 }
             }
             output += "  </testsuite>\n"

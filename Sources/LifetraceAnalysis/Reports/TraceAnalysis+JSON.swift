@@ -10,6 +10,10 @@ extension TraceAnalysis {
             JSONMember("metadata", .object(metadata.fields.map { JSONMember($0.key, .string($0.value)) })),
             JSONMember("issues", .array(issues.map { .string($0.description) })),
             JSONMember("violations", .array(violations.map(\.json))),
+            JSONMember("violationLimit", .int(Int64(violationLimit))),
+            JSONMember("omittedViolations", .object(Rule.allCases.compactMap { rule in
+                omittedViolations[rule].map { JSONMember(rule.id, .int(Int64($0))) }
+            })),
             JSONMember("lifetimes", .array(lifetimes.map(\.json))),
         ])
     }
@@ -17,9 +21,12 @@ extension TraceAnalysis {
     /// The whole `--format json` document for `analyses`, with the summary.
     public static func jsonDocument(_ analyses: [TraceAnalysis], strict: Bool) -> JSONValue {
         var counts: [Rule: Int64] = [:]
-        for analysis in analyses { for violation in analysis.violations { counts[violation.rule, default: 0] += 1 } }
-        let errors = analyses.reduce(0) { $0 + $1.errors.count }
-        let warnings = analyses.reduce(0) { $0 + $1.warnings.count }
+        for analysis in analyses {
+            for violation in analysis.violations { counts[violation.rule, default: 0] += 1 }
+            for (rule, count) in analysis.omittedViolations { counts[rule, default: 0] += Int64(count) }
+        }
+        let errors = analyses.reduce(0) { $0 + $1.errorCount }
+        let warnings = analyses.reduce(0) { $0 + $1.warningCount }
         let failed = analyses.filter { $0.fails(strict: strict) }.count
         return .object([
             JSONMember("traces", .array(analyses.map(\.json))),
