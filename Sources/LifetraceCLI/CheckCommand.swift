@@ -47,7 +47,7 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict, unreadable: unreadable)
-        print(output.rendered(format), terminator: "")
+        try StandardOutput.print(output.rendered(format))
         if unreadable > 0 { throw ExitCode(2) }
         if !output.passed { throw ExitCode(1) }
     }

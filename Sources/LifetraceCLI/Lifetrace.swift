@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifetraceFormat
 
 @main
 struct Lifetrace: ParsableCommand {
@@ -13,8 +14,10 @@ struct Lifetrace: ParsableCommand {
     )
 
     /// Runs the command; usage errors exit with 2, the documented code for bad input or usage
-    /// (ArgumentParser's default is 64).
+    /// (ArgumentParser's default is 64). SIGINT, SIGTERM and SIGHUP remove staged outputs
+    /// before the process dies (``OutputCleanup``).
     static func main() {
+        OutputCleanup.install()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -37,7 +37,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         if listFaults {
-            for fault in RecordFault.allCases { print("\(fault.name)\t\(fault.rule)") }
+            try StandardOutput.print(RecordFault.allCases.map { "\($0.name)\t\($0.rule)\n" }.joined())
             return
         }
         // Checked here rather than in validate(), whose errors exit 64: usage errors exit 2.
@@ -74,7 +74,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     private func fail(_ message: String, code: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data("lifetrace record: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("lifetrace record: \(TerminalText.escaped(message))\n".utf8))
         return ExitCode(code)
     }
 }

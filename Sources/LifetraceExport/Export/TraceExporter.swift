@@ -57,7 +57,7 @@ public enum TraceExporter {
     ) -> ExportSummary {
         ExportSummary(
             format: format, eventCount: builder.analyzer.eventCount, recordCount: builder.recordCount,
-            violationCount: builder.analyzer.violations.count, lifetimeCount: builder.analyzer.finishedLifetimes.count,
+            violationCount: builder.analyzer.violations.count + builder.analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: builder.analyzer.finishedLifetimes.count,
             byteCount: bytes)
     }
 
@@ -79,7 +79,7 @@ public enum TraceExporter {
         try writer.finish()
         return ExportSummary(
             format: .ctf, eventCount: analyzer.eventCount, recordCount: writer.recordCount,
-            violationCount: analyzer.violations.count, lifetimeCount: analyzer.finishedLifetimes.count,
+            violationCount: analyzer.violations.count + analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: analyzer.finishedLifetimes.count,
             byteCount: writer.byteCount)
     }
 
