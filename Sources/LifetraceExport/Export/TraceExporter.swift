@@ -1,3 +1,4 @@
+import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 
@@ -61,7 +62,24 @@ public enum TraceExporter {
             byteCount: bytes)
     }
 
+    /// Exports to a CTF directory. A directory the export created is removed again when the
+    /// export fails or is stopped by a signal (its staged files are removed first).
     private static func exportCTF<Source: TraceEventSource>(
+        _ source: inout Source, directory: String, options: AnalysisOptions
+    ) throws(ExportError) -> ExportSummary {
+        var existing = stat()
+        let creates = stat(directory, &existing) != 0
+        let cleanup = creates ? OutputCleanup.removeOnSignal(emptyDirectory: directory) : nil
+        defer { if let cleanup { OutputCleanup.cancel(cleanup) } }
+        do {
+            return try writeCTF(&source, directory: directory, options: options)
+        } catch {
+            if creates { rmdir(directory) }
+            throw error
+        }
+    }
+
+    private static func writeCTF<Source: TraceEventSource>(
         _ source: inout Source, directory: String, options: AnalysisOptions
     ) throws(ExportError) -> ExportSummary {
         var writer = try CTFTraceWriter(directory: directory, metadata: source.metadata)
