@@ -31,16 +31,20 @@ public struct CheckOutput: Sendable {
         self.unreadable = unreadable
     }
 
-    /// Whether the check passes: no trace fails.
-    public var passed: Bool { !analyses.contains { $0.fails(strict: strict) } }
+    /// Whether the check passes: no trace fails and every trace was read whole enough
+    /// (``TraceAnalysis/isIncomplete(strict:)``).
+    public var passed: Bool { !analyses.contains { $0.fails(strict: strict) } && incomplete == 0 }
+
+    /// The number of traces read only in part (their problems are listed with them).
+    public var incomplete: Int { analyses.count { $0.isIncomplete(strict: strict) } }
 
     /// The output in `format`, ending with a newline.
     public func rendered(_ format: Format) -> String {
         switch format {
         case .text: text
         case .json: TraceAnalysis.jsonDocument(analyses, strict: strict).rendered(indent: 2) + "\n"
-        case .junit: JUnitReport(analyses: analyses, rules: rules).xml
-        case .github: GitHubAnnotations(analyses: analyses).text
+        case .junit: JUnitReport(analyses: analyses, rules: rules, strict: strict).xml
+        case .github: GitHubAnnotations(analyses: analyses, strict: strict).text
         }
     }
 
@@ -50,12 +54,19 @@ public struct CheckOutput: Sendable {
         // Every line goes through the terminal escaper: a trace's names cannot forge lines.
         func line(_ text: String) { output += TerminalText.escaped(text) + "\n" }
         for analysis in analyses {
-            if analysis.violationCount == 0 {
+            if analysis.isIncomplete(strict: strict) {
+                line("\(analysis.path): not read whole (\(analysis.eventCount) events read), "
+                    + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning"))")
+            } else if analysis.violationCount == 0 {
                 line("\(analysis.path): ok (\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")))")
             } else {
                 line("\(analysis.path): \(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning"))")
             }
-            for issue in analysis.issues { line("  note: \(issue.description)") }
+            let problem = analysis.isIncomplete(strict: strict) ? "error" : "note"
+            for issue in analysis.issues { line("  \(problem): \(issue.description)") }
+            if analysis.isIncomplete(strict: strict) {
+                line("  error: not read whole, so not checked whole" + (strict ? " (strict)" : ""))
+            }
             for violation in analysis.violations {
                 line("  \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
                 for event in violation.events { line("      \(event)") }
@@ -68,7 +79,8 @@ public struct CheckOutput: Sendable {
         output += "\(plural(analyses.count, "trace")) checked, \(failed) failed: "
             + "\(plural(errors, "error")), \(plural(warnings, "warning"))"
             + (strict ? " (strict: warnings fail)" : "")
-            + (unreadable > 0 ? "; \(plural(unreadable, "trace")) could not be read" : "") + "\n"
+            + (unreadable > 0 ? "; \(plural(unreadable, "trace")) could not be read" : "")
+            + (incomplete > 0 ? "; \(plural(incomplete, "trace")) not read whole" : "") + "\n"
         return output
     }
 }

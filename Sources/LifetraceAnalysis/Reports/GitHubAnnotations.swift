@@ -1,16 +1,28 @@
+import LifetraceFormat
+
 /// GitHub Actions workflow commands: one `::error` or `::warning` annotation per violation,
 /// attached to the trace file, titled with the rule id.
 public struct GitHubAnnotations: Sendable {
     /// The analyses.
     public var analyses: [TraceAnalysis]
+    /// Whether any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
+    public var strict: Bool
 
     /// Creates the annotations.
-    public init(analyses: [TraceAnalysis]) { self.analyses = analyses }
+    public init(analyses: [TraceAnalysis], strict: Bool = false) {
+        self.analyses = analyses
+        self.strict = strict
+    }
 
     /// One line per violation.
     public var text: String {
         var output = ""
         for analysis in analyses {
+            if analysis.isIncomplete(strict: strict) {
+                let problems = analysis.issues.map(\.description).joined(separator: "\n")
+                output += "::error file=\(property(analysis.path)),title=\(property("trace not read whole"))::"
+                    + data("not read whole, so not checked whole:\n\(problems)") + "\n"
+            }
             for violation in analysis.violations {
                 let command = violation.severity == .error ? "error" : "warning"
                 let witnesses = violation.events.map { "\n  \($0)" }.joined()

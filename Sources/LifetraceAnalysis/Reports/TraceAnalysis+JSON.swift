@@ -3,9 +3,13 @@ import LifetraceFormat
 
 extension TraceAnalysis {
     /// The trace as an entry of `traces` in the `--format json` output (see `docs/JSON.md`).
-    public var json: JSONValue {
+    public var json: JSONValue { json(strict: false) }
+
+    /// The entry, with `complete` judged as `check` judges it (``isIncomplete(strict:)``).
+    public func json(strict: Bool) -> JSONValue {
         .object([
             JSONMember("path", .string(path)),
+            JSONMember("complete", .bool(!isIncomplete(strict: strict))),
             JSONMember("events", .int(Int64(eventCount))),
             JSONMember("metadata", .object(metadata.fields.map { JSONMember($0.key, .string($0.value)) })),
             JSONMember("issues", .array(issues.map { .string($0.description) })),
@@ -28,11 +32,13 @@ extension TraceAnalysis {
         let errors = analyses.reduce(0) { $0 + $1.errorCount }
         let warnings = analyses.reduce(0) { $0 + $1.warningCount }
         let failed = analyses.filter { $0.fails(strict: strict) }.count
+        let incomplete = analyses.count { $0.isIncomplete(strict: strict) }
         return .object([
-            JSONMember("traces", .array(analyses.map(\.json))),
+            JSONMember("traces", .array(analyses.map { $0.json(strict: strict) })),
             JSONMember("summary", .object([
                 JSONMember("traces", .int(Int64(analyses.count))),
                 JSONMember("failedTraces", .int(Int64(failed))),
+                JSONMember("incompleteTraces", .int(Int64(incomplete))),
                 JSONMember("events", .int(Int64(analyses.reduce(0) { $0 + $1.eventCount }))),
                 JSONMember("lifetimes", .int(Int64(analyses.reduce(0) { $0 + $1.lifetimeCount }))),
                 JSONMember("errors", .int(Int64(errors))),
@@ -41,7 +47,7 @@ extension TraceAnalysis {
                     counts[rule].map { JSONMember(rule.id, .int($0)) }
                 })),
                 JSONMember("strict", .bool(strict)),
-                JSONMember("passed", .bool(failed == 0)),
+                JSONMember("passed", .bool(failed == 0 && incomplete == 0)),
             ])),
         ])
     }

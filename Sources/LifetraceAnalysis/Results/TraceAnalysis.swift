@@ -73,6 +73,15 @@ public struct TraceAnalysis: Sendable {
         strict ? violationCount > 0 : errorCount > 0
     }
 
+    /// Whether what was read falls short of the whole trace in a way a CI gate must not pass:
+    /// data skipped inside it (a corrupt chunk, bytes skipped to the next frame) or nothing read
+    /// at all; with `strict`, any problem, a truncated or unclosed end included. A truncated end
+    /// alone is how a trace of an app killed without notice looks, so it passes without `strict`.
+    public func isIncomplete(strict: Bool) -> Bool {
+        guard !issues.isEmpty else { return false }
+        return strict || eventCount == 0 || issues.contains { $0.kind != .truncated }
+    }
+
     /// The ids of the rules violated, without repetition, in table order.
     public var violatedRules: [Rule] {
         Array(Set(violations.map(\.rule)).union(omittedViolations.keys)).sorted()
