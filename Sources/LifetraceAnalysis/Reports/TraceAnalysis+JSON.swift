@@ -63,7 +63,11 @@ extension Violation {
             JSONMember("sinceLaunch", .optional(sinceLaunch)),
             JSONMember("lifetime", .int(Int64(lifetime))),
             JSONMember("message", .string(message)),
-            JSONMember("fact", .object([JSONMember("source", .string(fact.source)), JSONMember("quote", .string(fact.quote))])),
+            JSONMember("fact", .object([
+                JSONMember("source", .string(fact.source)), JSONMember("document", .string(fact.document.title)),
+                JSONMember("section", .string(fact.section)), JSONMember("quote", .string(fact.quote)),
+                JSONMember("translated", .bool(fact.isTranslation)),
+            ])),
             JSONMember("events", .array(events.map(\.json))),
         ])
     }
@@ -141,12 +145,19 @@ extension Stall {
             JSONMember("sinceLaunch", .optional(sinceLaunch)),
             JSONMember("duration", .int(duration)),
             JSONMember("unfinished", .bool(unfinished)),
-            JSONMember("blame", .array(blame.map {
-                .object([
-                    JSONMember("kind", .string($0.kind.rawValue)), JSONMember("name", .string($0.name)),
-                    JSONMember("duration", .int($0.duration)),
-                ])
-            })),
+            JSONMember("work", work.map { $0.json } ?? .null),
+            JSONMember("blame", .array(blame.map(\.json))),
+        ])
+    }
+}
+
+extension BlameEntry {
+    /// The entry in the JSON output: kind, name, duration and the chain it ran in.
+    public var json: JSONValue {
+        .object([
+            JSONMember("kind", .string(kind.rawValue)), JSONMember("name", .string(name)),
+            JSONMember("duration", .int(duration)),
+            JSONMember("chain", .array(chain.map(JSONValue.string))),
         ])
     }
 }
