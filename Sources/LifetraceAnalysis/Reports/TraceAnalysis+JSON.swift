@@ -119,7 +119,7 @@ extension LifetimeReport {
 extension LaunchReport {
     /// The launch in the JSON output.
     public var json: JSONValue {
-        .object([
+        var members = [
             JSONMember("ts", .optional(timestamp)),
             JSONMember("kind", .string(kind.rawValue)),
             JSONMember("reason", .optional(reason)),
@@ -133,7 +133,10 @@ extension LaunchReport {
                 JSONMember("firstActive", .optional(milestones.firstActive)),
                 JSONMember("firstFrame", .optional(milestones.firstFrame)),
             ])),
-        ])
+        ]
+        // Only when true, so that the output of traces with a `launch` event keeps its shape.
+        if inferred { members.insert(JSONMember("inferred", .bool(true)), at: 2) }
+        return .object(members)
     }
 }
 

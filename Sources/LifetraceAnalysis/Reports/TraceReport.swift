@@ -110,7 +110,9 @@ public struct TraceReport: Sendable {
         var details: [String] = []
         if let reason = launch.reason { details.append("reason \(reason)") }
         if let pid = launch.pid { details.append("pid \(pid)") }
-        if let timestamp = launch.timestamp { details.append("at \(timestamp) ns") }
+        if let timestamp = launch.timestamp {
+            details.append(launch.inferred ? "at \(timestamp) ns, inferred: no launch event, the first event's time" : "at \(timestamp) ns")
+        }
         if !details.isEmpty { title += " (" + details.joined(separator: ", ") + ")" }
         return title
     }
