@@ -21,8 +21,8 @@ struct RecordCommand: ParsableCommand {
             be written.
             """)
 
-    @Option(name: .shortAndLong, help: "The trace file to write.")
-    var output: String
+    @Option(name: .shortAndLong, help: "The trace file to write (not needed with --list-faults).")
+    var output: String?
 
     @Option(name: .long, help: "A scenario file (YAML); the default scenario runs without it.")
     var scenario: String?
@@ -30,7 +30,9 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .customLong("fault"), help: "Inject a fault (repeatable); --list-faults shows them.")
     var faults: [String] = []
 
-    @Flag(name: .customLong("list-faults"), help: "List the faults and the rule that catches each, then exit.")
+    @Flag(
+        name: .customLong("list-faults"),
+        help: "List the faults, the rule that catches each and the scenario it needs (tab-separated), then exit.")
     var listFaults = false
 
     @Argument(parsing: .postTerminator, help: "The app and its arguments, after --.")
@@ -38,9 +40,13 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         if listFaults {
-            try StandardOutput.print(RecordFault.allCases.map { "\($0.name)\t\($0.rule)\n" }.joined())
+            try StandardOutput.print(RecordFault.allCases.map { fault in
+                let scenario = fault.scenario == "default" ? "default" : "Samples/scenarios/\(fault.scenario).yaml"
+                return "\(fault.name)\t\(fault.rule)\t\(scenario)\n"
+            }.joined())
             return
         }
+        guard let output else { throw fail("give the trace file to write with -o", code: 2) }
         // Checked here rather than in validate(), whose errors exit 64: usage errors exit 2.
         guard !command.isEmpty else { throw fail("give the app to run after --", code: 2) }
         if let unknown = faults.first(where: { RecordFault(name: $0) == nil }) {

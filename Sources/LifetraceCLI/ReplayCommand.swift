@@ -10,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Times are shown since the lifetime's launch. --from and --to select events by time since \
             the trace's first event (for example --from 1.5s --to 3s); violations are printed under \
-            the event that revealed them.
+            the event that revealed them. Exit status: 0 printed (violations do not change it), 2 bad \
+            input or usage.
             """)
 
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")

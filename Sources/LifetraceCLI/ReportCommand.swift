@@ -12,7 +12,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             With one trace file: launch, stalls, violations, states and ending of each lifetime \
             (html: a self-contained page with a timeline). With a directory or several files: \
-            launch time distribution by kind, stalls, violations by rule and endings over all runs.
+            launch time distribution by kind, stalls, violations by rule and endings over all runs. \
+            Exit status: 0 reported (violations do not change it; 'check' is the gate), 2 bad input, \
+            bad usage, or the output could not be written.
             """)
 
     /// The output formats.

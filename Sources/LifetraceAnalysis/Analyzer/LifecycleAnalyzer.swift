@@ -97,7 +97,7 @@ public struct LifecycleAnalyzer {
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             if event.thread.isMain {
                 if !current.runLoopSeen { switchToRunLoop() }
-                busy.open(event)
+                busy.open(event, inForeground: current.inForeground)
             }
         case .runloopSleep:
             if appSide && current.silent { reportSilence(event, symbols: symbols) }

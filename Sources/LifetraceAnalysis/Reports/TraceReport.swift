@@ -110,7 +110,9 @@ public struct TraceReport: Sendable {
         var details: [String] = []
         if let reason = launch.reason { details.append("reason \(reason)") }
         if let pid = launch.pid { details.append("pid \(pid)") }
-        if let timestamp = launch.timestamp { details.append("at \(timestamp) ns") }
+        if let timestamp = launch.timestamp {
+            details.append(launch.inferred ? "at \(timestamp) ns, inferred: no launch event, the first event's time" : "at \(timestamp) ns")
+        }
         if !details.isEmpty { title += " (" + details.joined(separator: ", ") + ")" }
         return title
     }
@@ -144,10 +146,13 @@ public struct TraceReport: Sendable {
         stall.sinceLaunch.map(TimeFormat.relative) ?? "\(stall.start) ns"
     }
 
-    /// A stall's blame in one line, longest first.
+    /// A stall's blame in one line: the work it is blamed on with its chain, then the other
+    /// intervals that ran during it, longest first.
     public func blameText(_ stall: Stall) -> String {
-        guard !stall.blame.isEmpty else { return "no callback or signpost on the main thread" }
-        return stall.blame.map { "\($0.kind.rawValue) \($0.name) \(TimeFormat.duration($0.duration))" }
+        guard let work = stall.workText else { return "no callback or signpost on the main thread" }
+        let others = stall.blame.filter { $0.name != stall.work?.name || $0.kind != stall.work?.kind }
+        guard !others.isEmpty else { return work }
+        return work + "; also " + others.map { "\($0.kind.rawValue) \($0.name) \(TimeFormat.duration($0.duration))" }
             .joined(separator: ", ")
     }
 
