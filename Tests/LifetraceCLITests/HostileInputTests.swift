@@ -139,6 +139,22 @@ import Testing
         try LifetraceCommand.run(["report", trace, "--format", "html", "-o", out + ".html"]).expectStatus(0)
     }
 
+    @Test("a launch window that ends before its launch (time going backwards) is checked, not a crash")
+    func windowBeforeLaunch() throws {
+        let workspace = try Workspace()
+        let trace = try workspace.write("w.jsonl", """
+            {"ts":1000000000,"type":"launch"}
+            {"ts":10,"type":"runloop.wake"}
+            {"ts":20,"type":"frame","first":true}
+            {"ts":900000000,"type":"runloop.sleep"}
+
+            """)
+        for format in ["text", "json", "junit", "github"] {
+            try Self.run(["check", trace, "--format", format], in: workspace, expect: 0)
+        }
+        try Self.run(["report", trace], in: workspace, expect: 0)
+    }
+
     @Test("a CR LF in a name cannot start a GitHub workflow command of its own")
     func workflowCommandInjection() throws {
         let workspace = try Workspace()
