@@ -358,6 +358,31 @@ import Testing
         Self.expectOneLine(result, containing: "budgets.json: not valid JSON at line 3, column")
     }
 
+    @Test("every reproduction in the pipeline fuzz corpus goes through every format and export")
+    func fuzzReproductions() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/pipeline")
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasPrefix("repro-") }.sorted()
+        #expect(names.count >= 10)
+        for name in names {
+            let workspace = try Workspace()
+            let trace = try workspace.write(name, bytes: [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name))))
+            var commands: [[String]] = [["info", trace], ["replay", trace], ["report", trace, "--format", "markdown"], ["diff", trace, "--", trace]]
+            for format in ["text", "json", "junit", "github"] { commands.append(["check", trace, "--strict", "--format", format]) }
+            for export in ["perfetto", "chrome-json"] { commands.append(["export", trace, "--to", export, "-o", "/dev/null"]) }
+            for command in commands {
+                let result = try LifetraceCommand.run(command)
+                #expect((0...3).contains(result.status), "\(name): \(command): \(result.error)")
+                #expect(try workspace.listing() == [name], "\(name): \(command) left files behind")
+            }
+            let out = workspace.path + "/out"
+            for command in [["report", trace, "--format", "html", "-o", out + ".html"], ["export", trace, "--to", "ctf", "-o", out + ".ctf"]] {
+                let result = try LifetraceCommand.run(command)
+                #expect((0...3).contains(result.status), "\(name): \(command): \(result.error)")
+            }
+        }
+    }
+
     /// Imports the sample run into `x.ltrace` in `workspace` and returns its bytes.
     static func importedSample(into workspace: Workspace) throws -> [UInt8] {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
