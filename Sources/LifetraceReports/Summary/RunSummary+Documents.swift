@@ -1,3 +1,4 @@
+import LifetraceFormat
 import LifecycleModel
 import LifetraceAnalysis
 
@@ -11,7 +12,7 @@ extension RunSummary {
             var members = [JSONMember("n", .int(Int64(row.distribution.count)))]
             for column in Self.columns {
                 let value = column.value(row.distribution)
-                members.append(JSONMember(column.title, value.map { row.metric.unit == .duration ? .int(Int64($0.rounded())) : .number($0) } ?? .null))
+                members.append(JSONMember(column.title, value.map { row.metric.unit == .duration ? .int(TraceTime.nanoseconds($0)) : .number($0) } ?? .null))
             }
             return .object(members)
         }
