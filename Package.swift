@@ -130,7 +130,7 @@ let package = Package(
             name: "LifetraceSupervisorTests",
             dependencies: [
                 "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "LifecycleModel", "SampleApp",
-                "LifetraceCLI", "RecorderProbe",
+                "LifetraceCLI", "RecorderProbe", "LifetraceTestSupport",
             ]
         ),
     ]
