@@ -12,7 +12,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             With one trace file: launch, stalls, violations, states and ending of each lifetime \
             (html: a self-contained page with a timeline). With a directory or several files: \
-            launch time distribution by kind, stalls, violations by rule and endings over all runs.
+            launch time distribution by kind, stalls, violations by rule and endings over all runs. \
+            Exit status: 0 reported (violations do not change it; 'check' is the gate), 2 bad input, \
+            bad usage, or the output could not be written.
             """)
 
     /// The output formats.
@@ -35,6 +37,7 @@ struct ReportCommand: ParsableCommand {
         let options = try analysis.options()
         let document: String
         do throws(TraceError) {
+            if let output { try StagedOutputFile.refuseOverwriting(paths, with: output) }
             let single = paths.count == 1 && !isDirectory(paths[0])
             document = single ? try singleReport(paths[0], options: options) : try summary(options: options)
         } catch {
@@ -66,7 +69,7 @@ struct ReportCommand: ParsableCommand {
 
     private func write(_ document: String) throws {
         guard let output, output != "-" else {
-            print(document, terminator: "")
+            try StandardOutput.print(document)
             return
         }
         do throws(TraceError) {

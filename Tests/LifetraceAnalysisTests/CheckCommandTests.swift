@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import Foundation
 import LifetraceTestSupport
 import Testing
@@ -18,6 +19,18 @@ struct CheckCommandTests {
         #expect(result.output.contains("violation, 1 when one has (or a warning, with --strict), 2 for bad input or\nusage."))
     }
 
+    @Test("every command's help states its exit codes")
+    func helpStatesExitCodes() throws {
+        let commands = ["import", "dump", "info", "synth", "record", "check", "report", "diff", "replay", "export"]
+        for command in [[]] + commands.map({ [$0] }) {
+            let result = try Self.run(command + ["--help"])
+            #expect(result.status == 0)
+            let text = result.output.replacingOccurrences(of: "\n", with: " ")
+            #expect(text.contains("Exit status") || text.contains("Exit codes"), "\(command)")
+            #expect(text.contains(" 2 "), "\(command)")
+        }
+    }
+
     @Test("exit 0 when clean, 1 on an error, warnings only with --strict")
     func exitStatus() throws {
         #expect(try Self.run(["check", Self.sample("launch-stall.pass.jsonl")]).status == 0)
@@ -27,13 +40,39 @@ struct CheckCommandTests {
         #expect(try Self.run(["check", "--disable", "launch-stall", Self.sample("launch-stall.fail.jsonl")]).status == 0)
         #expect(try Self.run(["check", "--only", "time-order", Self.sample("launch-stall.fail.jsonl")]).status == 0)
         #expect(try Self.run(["check", "--stall-threshold", "500ms", Self.sample("launch-stall.fail.jsonl")]).status == 0)
+        #expect(try Self.run(["check", "--strict", Self.sample("hang.fail.jsonl")]).status == 1)
+        #expect(try Self.run(["check", "--strict", "--hang-threshold", "500ms", Self.sample("hang.fail.jsonl")]).status == 0)
+        #expect(try Self.run(["check", Self.sample("background-callback.fail.jsonl")]).status == 1)
+        #expect(try Self.run(["check", "--background-callback-limit", "7s", Self.sample("background-callback.fail.jsonl")]).status == 0)
+        #expect(try Self.run(["check", "--hang-threshold", "soon", Self.sample("hang.fail.jsonl")]).status == 2)
+    }
+
+    @Test("--list-rules lists every rule with its severity, when it is violated and its source")
+    func listRules() throws {
+        let result = try Self.run(["--list-rules"])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == Rule.allCases.count * 2 + 1)
+        #expect(result.output.hasPrefix("no-terminate-while-suspended (error): willTerminate is delivered"))
+        #expect(result.output.contains("""
+            hang (warning): a main-thread stall at or above the hang threshold starts after launch while \
+            the app is in the foreground
+                source: Apple, App Programming Guide for iOS: The App Life Cycle, "Threads and Concurrency"
+            """))
+        #expect(result.output.contains("""
+            background-callback (error): didEnterBackground or sceneDidEnterBackground runs longer than \
+            the background callback limit
+                source: Apple, UIApplicationDelegate: applicationDidEnterBackground(_:), Discussion
+            """))
+        #expect(result.output.contains("    source: translated, Apple, Managing your app's life cycle"))
+        #expect(!result.output.contains("seed"))
     }
 
     @Test("a directory is searched for traces")
     func directory() throws {
         let result = try Self.run(["check", SampleTraces.directory.path])
         #expect(result.status == 1)
-        #expect(result.output.hasSuffix("32 traces checked, 14 failed: 14 errors, 2 warnings\n"))
+        #expect(result.output.hasSuffix("36 traces checked, 15 failed: 15 errors, 3 warnings\n"))
     }
 
     @Test("several traces: results and input errors in the order given, whatever finishes first")

@@ -9,7 +9,7 @@ extension LifecycleAnalyzer {
         _ = stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot)
         if slot == 0 && !current.runLoopSeen && stacks.slots[0].callbacks.count == 1 {
             current.mainCallbacksSeen = true
-            busy.open(event)
+            busy.open(event, inForeground: current.inForeground)
         }
         let callback = symbols.callback(name)
         if let callback, callback.isLifecycleCallback, !event.thread.isMain {
@@ -189,6 +189,7 @@ extension LifecycleAnalyzer {
         let key = Int64(scene.rawValue)
         if let slot = existing, let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
             stacks.slots[slot].callbacks.removeLast()
+            checkBackgroundCallback(top, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
             } else {
@@ -208,6 +209,7 @@ extension LifecycleAnalyzer {
                 witnesses: [inner.begin, event], symbols: symbols)
             let interval = stack[index]
             stacks.slots[slot].callbacks.removeSubrange(index...)
+            checkBackgroundCallback(interval, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, interval, at: event.timestamp, symbols: symbols)
             } else {
@@ -251,6 +253,32 @@ extension LifecycleAnalyzer {
         default:
             break
         }
+    }
+
+    /// `background-callback`: didEnterBackground or sceneDidEnterBackground that ran longer than
+    /// the limit, judged when it returns (`end`) or when the process ended while it ran (`end` nil,
+    /// `at` the end of the lifetime).
+    mutating func checkBackgroundCallback(
+        _ interval: OpenInterval, endedAt end: TraceEvent?, at time: Int64? = nil, symbols: SymbolTable
+    ) {
+        guard options.rules.contains(.backgroundCallback),
+            case .callbackBegin(let name, let scene) = interval.begin.payload,
+            let callback = symbols.callback(name),
+            callback == .didEnterBackground || callback == .sceneDidEnterBackground
+        else { return }
+        let until = end?.timestamp ?? time ?? interval.begin.timestamp
+        let duration = until - interval.begin.timestamp
+        guard duration > options.backgroundCallbackLimit else { return }
+        let text = callbackText(name, scene: scene, symbols: symbols)
+        let ran = end == nil
+            ? "was still running when the process ended at \(when(until)), \(TimeFormat.duration(duration)) after it began"
+            : "ran for \(TimeFormat.duration(duration)), returning at \(when(until))"
+        report(
+            .backgroundCallback, at: interval.begin.timestamp + options.backgroundCallbackLimit,
+            "\(text) began at \(when(interval.begin.timestamp)) and \(ran); expected it to return within "
+                + "\(TimeFormat.duration(options.backgroundCallbackLimit)) (longer work belongs in a background "
+                + "task), or the system terminates the app.",
+            witnesses: [interval.begin, end], symbols: symbols)
     }
 
     /// A main-thread callback or signpost ended: blame, and in callback mode the busy interval.

@@ -2,8 +2,8 @@ import LifecycleModel
 import LifetraceFormat
 
 extension LifecycleAnalyzer {
-    /// Closes the launch window at the lifetime's end, checks `launch-watchdog` and
-    /// `launch-stall`, and returns the launch report.
+    /// Closes the launch window at the lifetime's end, checks `launch-watchdog`, `launch-stall`
+    /// and `hang`, and returns the launch report.
     mutating func checkLaunch(end: Int64, exit: TraceEvent?, symbols: SymbolTable) -> LaunchReport {
         if current.launchInferred {
             // The app view tells the kind: Background before any activation is a background launch.
@@ -41,7 +41,10 @@ extension LifecycleAnalyzer {
             timestamp: launch, kind: current.kind, reason: symbols.string(current.reason), pid: current.pid,
             windowEnd: windowEnd, duration: since(windowTime), milestones: milestones,
             busyInWindow: launch == nil ? 0 : busyInWindow, inferred: current.launchInferred)
-        guard let launch, let launchEvent = current.launchWitnessEvent else { return launchReport }
+        guard let launch, let launchEvent = current.launchWitnessEvent else {
+            checkHangs(outside: nil, symbols: symbols)
+            return launchReport
+        }
 
         let limit = options.launchWatchdog
         let launchText = current.launchInferred ? "the first event (no launch event; launch inferred)" : "launch"
@@ -61,12 +64,12 @@ extension LifecycleAnalyzer {
                     + "limit of \(TimeFormat.duration(limit)).",
                 witnesses: [launchEvent, windowEvent ?? exit], symbols: symbols)
         }
-        for recorded in current.stalls where recorded.stall.start >= launch && recorded.stall.start <= launchEnd {
+        for recorded in current.stalls
+        where recorded.stall.start >= launch && recorded.stall.start <= launchEnd
+            && recorded.stall.duration >= options.stallThreshold
+        {
             let stall = recorded.stall
-            let blame = stall.blame.first.map {
-                "; the longest work on the main thread during it was \($0.kind.rawValue) \"\($0.name)\" "
-                    + "(\(TimeFormat.duration($0.duration)))"
-            } ?? ""
+            let blame = stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
             report(
                 .launchStall, at: stall.start,
                 "The main thread was busy for \(TimeFormat.duration(stall.duration))"
@@ -76,7 +79,29 @@ extension LifecycleAnalyzer {
                     + "\(TimeFormat.duration(options.stallThreshold)) or more during launch.",
                 witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
         }
+        checkHangs(outside: launch...launchEnd, symbols: symbols)
         return launchReport
+    }
+
+    /// `hang`: the stalls of at least the hang threshold that began outside the launch window
+    /// while the app was in the foreground.
+    private mutating func checkHangs(outside window: ClosedRange<Int64>?, symbols: SymbolTable) {
+        guard options.rules.contains(.hang) else { return }
+        for recorded in current.stalls
+        where recorded.inForeground && recorded.stall.duration >= options.hangThreshold
+            && !(window?.contains(recorded.stall.start) ?? false)
+        {
+            let stall = recorded.stall
+            let blame = stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
+            report(
+                .hang, at: stall.start,
+                "The main thread was busy for \(TimeFormat.duration(stall.duration))"
+                    + (stall.unfinished ? " (until the lifetime ended)" : "")
+                    + " from \(when(stall.start)), after the launch, while the app was in the foreground"
+                    + "\(blame); expected no main-thread stall of \(TimeFormat.duration(options.hangThreshold)) "
+                    + "or more while the app is on screen (it cannot respond to touches meanwhile).",
+                witnesses: [recorded.startEvent], symbols: symbols)
+        }
     }
 
     /// The facts behind a lifetime's ending, one sentence each.

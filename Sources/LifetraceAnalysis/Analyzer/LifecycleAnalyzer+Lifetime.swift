@@ -99,12 +99,18 @@ extension LifecycleAnalyzer {
         let app = current.appStretch.stop()
         closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: exit, symbols: symbols)
         let launch = checkLaunch(end: end, exit: exit, symbols: symbols)
+        if kind != .endOfTrace {
+            for interval in stacks.allOpen {
+                checkBackgroundCallback(interval, endedAt: nil, at: end, symbols: symbols)
+            }
+        }
         if options.rules.contains(.backgroundTime) {
-            violations += current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings
+            found.append(contentsOf: current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings)
         }
         let facts = endingFacts(kind: kind, at: end, code: code, signal: signal, busySince: unfinishedBusySince, symbols: symbols)
         let report = LifetimeReport(
-            index: current.index, launch: launch, stalls: current.stalls.map(\.stall),
+            index: current.index, launch: launch,
+            stalls: current.stalls.lazy.map(\.stall).filter { $0.duration >= self.options.stallThreshold },
             busySource: current.runLoopSeen ? .runLoop : (current.mainCallbacksSeen ? .callbacks : .none),
             timeInStates: timeInStates(until: end),
             end: LifetimeEnd(

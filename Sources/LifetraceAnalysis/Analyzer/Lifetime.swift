@@ -18,6 +18,9 @@ struct SceneRecord {
 struct RecordedStall {
     var stall: Stall
     var startEvent: TraceEvent
+    /// Whether the app was in the foreground when the busy interval began and still when it
+    /// ended (a stall that moved the app to Background was spent in the transition's callbacks).
+    var inForeground: Bool
 }
 
 /// A stretch of Background with no background task open, in one view.
@@ -29,7 +32,7 @@ struct BackgroundStretch {
     /// The event that started it.
     var startEvent: TraceEvent?
     /// Over-limit stretches found so far, reported if this view is the one the lifetime trusts.
-    var findings: [Violation] = []
+    var findings = ViolationList()
 }
 
 /// The state of the lifetime being replayed. Everything here resets at each `launch`.
@@ -136,6 +139,12 @@ struct Lifetime {
     /// events, else the effective app view.
     var trustedState: LifecycleState? {
         hasStateEvents ? system : effective?.lifecycleState
+    }
+
+    /// Whether the app is in the foreground (Inactive or Active) by the state the rules read.
+    var inForeground: Bool {
+        let state = trustedState
+        return state == .inactive || state == .active
     }
 
     /// The effective app view: terminating once willTerminate is delivered; otherwise, in a

@@ -18,7 +18,7 @@ extension LifecycleAnalyzer {
     mutating func closeBusy(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
         guard let start = busy.start else { return }
         accountBusy(start: start, end: end)
-        if end - start >= options.stallThreshold {
+        if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)
         } else {
             busy.reset()
@@ -41,10 +41,13 @@ extension LifecycleAnalyzer {
     }
 
     private mutating func recordStall(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
+        let foreground = busy.startedInForeground
         guard let closed = busy.close(at: end, open: stacks.slots[0], symbols: symbols) else { return }
         let stall = Stall(
             start: closed.start, duration: end - closed.start,
-            sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame)
-        current.stalls.append(RecordedStall(stall: stall, startEvent: closed.event))
+            sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
+            work: closed.work)
+        current.stalls.append(
+            RecordedStall(stall: stall, startEvent: closed.event, inForeground: foreground && current.inForeground))
     }
 }
