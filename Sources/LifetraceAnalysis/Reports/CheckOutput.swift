@@ -20,11 +20,13 @@ public struct CheckOutput: Sendable {
     public var rules: RuleSet
     /// Whether warnings fail the check.
     public var strict: Bool
-    /// The traces that could not be read at all (their errors are reported on their own).
-    public var unreadable: Int
+    /// The errors of the traces that could not be read at all, in the order given. Text and JSON
+    /// count them (the errors themselves go to standard error); JUnit and GitHub list each, so a
+    /// CI system never shows an unreadable trace as passed.
+    public var unreadable: [TraceError]
 
     /// Creates the output.
-    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: Int = 0) {
+    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: [TraceError] = []) {
         self.analyses = analyses
         self.rules = rules
         self.strict = strict
@@ -39,8 +41,8 @@ public struct CheckOutput: Sendable {
         switch format {
         case .text: text
         case .json: TraceAnalysis.jsonDocument(analyses, strict: strict).rendered(indent: 2) + "\n"
-        case .junit: JUnitReport(analyses: analyses, rules: rules).xml
-        case .github: GitHubAnnotations(analyses: analyses).text
+        case .junit: JUnitReport(analyses: analyses, rules: rules, unreadable: unreadable).xml
+        case .github: GitHubAnnotations(analyses: analyses, unreadable: unreadable).text
         }
     }
 
@@ -58,7 +60,9 @@ public struct CheckOutput: Sendable {
             }
             for issue in analysis.issues { output += "  note: \(issue.description)\n" }
             for violation in analysis.violations {
-                output += "  \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): "
+                // Times are relative to each lifetime's launch: name the lifetime when there are several.
+                let lifetime = analysis.lifetimeCount > 1 ? "lifetime \(violation.lifetime + 1), " : ""
+                output += "  \(violation.severity.rawValue)[\(violation.rule.id)] \(lifetime)\(violation.when): "
                     + "\(violation.message)\n"
                 for event in violation.events { output += "      \(event)\n" }
             }
@@ -69,7 +73,7 @@ public struct CheckOutput: Sendable {
         output += "\(plural(analyses.count, "trace")) checked, \(failed) failed: "
             + "\(plural(errors, "error")), \(plural(warnings, "warning"))"
             + (strict ? " (strict: warnings fail)" : "")
-            + (unreadable > 0 ? "; \(plural(unreadable, "trace")) could not be read" : "") + "\n"
+            + (unreadable.isEmpty ? "" : "; \(plural(unreadable.count, "trace")) could not be read") + "\n"
         return output
     }
 }
