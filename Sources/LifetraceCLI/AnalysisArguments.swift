@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceAnalysis
+import LifetraceFormat
 
 /// The limits and rule selection shared by `check`, `report` and `replay`.
 struct AnalysisArguments: ParsableArguments {

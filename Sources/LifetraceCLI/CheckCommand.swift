@@ -10,7 +10,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Replays each trace through the lifecycle model (docs/LIFECYCLE.md) and reports every \
             broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
-            has (or a warning, with --strict), 2 for bad input or usage.
+            has (or a warning, with --strict), 2 for bad input or usage, or when a trace was not \
+            read whole: data skipped inside it, nothing readable, or (with --strict) a truncated \
+            or unclosed end.
             """)
 
     @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
@@ -21,7 +23,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisArguments
 
-    @Flag(name: .long, help: "Fail on warnings too.")
+    @Flag(name: .long, help: "Fail on warnings too, and on a truncated or unclosed trace.")
     var strict = false
 
     func run() throws {
@@ -47,8 +49,9 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict, unreadable: unreadable)
-        print(output.rendered(format), terminator: "")
-        if !unreadable.isEmpty { throw ExitCode(2) }
+        try StandardOutput.print(output.rendered(format))
+        // A trace that could not be read, or not read whole, is bad input: never a pass.
+        if !unreadable.isEmpty || output.incomplete > 0 { throw ExitCode(2) }
         if !output.passed { throw ExitCode(1) }
     }
 }

@@ -87,9 +87,9 @@ struct DiffCommand: ParsableCommand {
             throw ExitCode(2)
         }
         switch format {
-        case .text: print(comparison.text, terminator: "")
-        case .json: print(comparison.json, terminator: "")
-        case .markdown: print(comparison.markdown, terminator: "")
+        case .text: try StandardOutput.print(comparison.text)
+        case .json: try StandardOutput.print(comparison.json)
+        case .markdown: try StandardOutput.print(comparison.markdown)
         }
         if comparison.failed { throw ExitCode(1) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceAnalysis
+import LifetraceFormat
 
 @main
 struct Lifetrace: ParsableCommand {
@@ -22,12 +23,14 @@ struct Lifetrace: ParsableCommand {
 
     func run() throws {
         guard listRules else { throw CleanExit.helpRequest(Self.self) }
-        print(RuleCatalog().text, terminator: "")
+        try StandardOutput.print(RuleCatalog().text)
     }
 
     /// Runs the command; usage errors exit with 2, the documented code for bad input or usage
-    /// (ArgumentParser's default is 64).
+    /// (ArgumentParser's default is 64). SIGINT, SIGTERM and SIGHUP remove staged outputs
+    /// before the process dies (``OutputCleanup``).
     static func main() {
+        OutputCleanup.install()
         do {
             var command = try parseAsRoot()
             try command.run()

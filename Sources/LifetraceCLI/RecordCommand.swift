@@ -3,6 +3,7 @@ import Foundation
 import LifetraceFormat
 import LifetraceRecorder
 import LifetraceSupervisor
+import Synchronization
 
 /// `lifetrace record`: runs an app under a scenario, playing the system, and writes one trace.
 struct RecordCommand: ParsableCommand {
@@ -39,10 +40,10 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         if listFaults {
-            for fault in RecordFault.allCases {
+            try StandardOutput.print(RecordFault.allCases.map { fault in
                 let scenario = fault.scenario == "default" ? "default" : "Samples/scenarios/\(fault.scenario).yaml"
-                print("\(fault.name)\t\(fault.rule)\t\(scenario)")
-            }
+                return "\(fault.name)\t\(fault.rule)\t\(scenario)\n"
+            }.joined())
             return
         }
         guard let output else { throw fail("give the trace file to write with -o", code: 2) }
@@ -66,21 +67,51 @@ struct RecordCommand: ParsableCommand {
         } catch {
             throw fail(error.description, code: 7)
         }
+        // On SIGINT, SIGTERM or SIGHUP the app's group is killed first (ChildProcess); the session
+        // then ends as it does when the app dies, and the trace is closed here before the signal
+        // is raised again.
+        let stop = SignalStop()
+        let token = OutputCleanup.onSignal { stop.awaitClose() }
+        defer { OutputCleanup.cancel(token) }
         let outcome: RecordOutcome
         do {
             outcome = try RecordSession(configuration: configuration, sink: writer).run()
             try writer.close()
+            stop.closed()
         } catch let error as SupervisorError {
             try? writer.close()
+            // An app that never started leaves no trace behind: there is nothing to read in it.
+            if error.kind == .spawnFailed && writer.writtenEventCount == 0 { unlink(output) }
+            stop.closed()
             throw fail(error.description, code: error.kind == .traceFailed ? 7 : 3)
         } catch let error as TraceError {
+            stop.closed()
             throw fail(error.description, code: 7)
         }
         if outcome != .completed { throw fail(outcome.description, code: outcome.exitCode) }
     }
 
+    /// Lets the signal thread wait, a bounded time, for the trace to be closed.
+    private final class SignalStop: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let signalled = Mutex(false)
+
+        /// On the signal thread: waits up to five seconds for ``closed()``.
+        func awaitClose() {
+            signalled.withLock { $0 = true }
+            _ = done.wait(timeout: .now() + 5)
+        }
+
+        /// The trace is closed. After a signal, the process waits here to be ended by it, so
+        /// that nothing is printed about the app the signal killed.
+        func closed() {
+            done.signal()
+            if signalled.withLock({ $0 }) { while true { pause() } }
+        }
+    }
+
     private func fail(_ message: String, code: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data("lifetrace record: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("lifetrace record: \(TerminalText.escaped(message))\n".utf8))
         return ExitCode(code)
     }
 }

@@ -37,6 +37,7 @@ struct ReportCommand: ParsableCommand {
         let options = try analysis.options()
         let document: String
         do throws(TraceError) {
+            if let output { try StagedOutputFile.refuseOverwriting(paths, with: output) }
             let single = paths.count == 1 && !isDirectory(paths[0])
             document = single ? try singleReport(paths[0], options: options) : try summary(options: options)
         } catch {
@@ -68,7 +69,7 @@ struct ReportCommand: ParsableCommand {
 
     private func write(_ document: String) throws {
         guard let output, output != "-" else {
-            print(document, terminator: "")
+            try StandardOutput.print(document)
             return
         }
         do throws(TraceError) {

@@ -58,7 +58,7 @@ extension LifecycleAnalyzer {
                     "\(callback.rawValue) began at \(when(event.timestamp)): \(problem); expected "
                         + "willFinishLaunching then didFinishLaunching, once each, before any other "
                         + "app-delegate lifecycle callback.",
-                    witnesses: [current.launchWitness ?? current.launchEvent, event], symbols: symbols)
+                    witnesses: [current.launchWitness ?? current.launchWitnessEvent, event], symbols: symbols)
             }
             decided = true
         }
@@ -151,7 +151,18 @@ extension LifecycleAnalyzer {
 
     /// Updates the launch sequence with `callback`; returns what is wrong, or nil.
     private mutating func launchSequenceProblem(_ callback: CallbackName, event: TraceEvent) -> String? {
-        guard current.launchEvent != nil else { return nil }
+        if current.launchEvent == nil && !current.launchInferred {
+            // No `launch`: a lifetime whose first app-delegate lifecycle callback is a launch
+            // callback is a launch that began at the lifetime's first event; any other first
+            // callback means the trace started mid-lifetime, where the launch rules do not apply.
+            guard current.launchStep == 0, current.app == nil, !current.appDelegateMoved,
+                callback == .willFinishLaunching || callback == .didFinishLaunching
+            else {
+                current.launchStep = 2
+                return nil
+            }
+            inferLaunch()
+        }
         let step = current.launchStep
         switch callback {
         case .willFinishLaunching:
@@ -217,12 +228,12 @@ extension LifecycleAnalyzer {
         case .didFinishLaunching:
             if current.didFinishEnd == nil {
                 current.didFinishEnd = event.timestamp
-                if current.kind == .background { current.windowCallbackEvent = event }
+                current.didFinishEndEvent = event
             }
         case .didBecomeActive, .sceneDidBecomeActive:
             if current.firstActiveEnd == nil {
                 current.firstActiveEnd = event.timestamp
-                if current.kind != .background { current.windowCallbackEvent = event }
+                current.firstActiveEndEvent = event
             }
         case .willTerminate:
             if current.system == .suspended && !current.willTerminateReported {

@@ -5,6 +5,10 @@ extension LifecycleAnalyzer {
     /// Closes the launch window at the lifetime's end, checks `launch-watchdog`, `launch-stall`
     /// and `hang`, and returns the launch report.
     mutating func checkLaunch(end: Int64, exit: TraceEvent?, symbols: SymbolTable) -> LaunchReport {
+        if current.launchInferred {
+            // The app view tells the kind: Background before any activation is a background launch.
+            current.kind = current.backgroundBeforeActive ? .background : .cold
+        }
         var milestones = LaunchMilestones()
         let launch = current.launchTime
         func since(_ time: Int64?) -> Int64? { time.flatMap { t in launch.map { t - $0 } } }
@@ -21,7 +25,7 @@ extension LifecycleAnalyzer {
             windowTime = current.didFinishEnd
             windowEnd = windowTime == nil ? .open : .didFinishLaunching
             windowEvent = current.windowCallbackEvent
-            busyInWindow = current.busyToCallbackEnd
+            busyInWindow = current.busyToDidFinishEnd
         } else if let frame = current.firstFrame {
             windowTime = frame
             windowEnd = .firstFrame
@@ -31,18 +35,19 @@ extension LifecycleAnalyzer {
             windowTime = current.firstActiveEnd
             windowEnd = windowTime == nil ? .open : .firstActive
             windowEvent = current.windowCallbackEvent
-            busyInWindow = current.busyToCallbackEnd
+            busyInWindow = current.busyToFirstActiveEnd
         }
         let launchReport = LaunchReport(
             timestamp: launch, kind: current.kind, reason: symbols.string(current.reason), pid: current.pid,
             windowEnd: windowEnd, duration: since(windowTime), milestones: milestones,
-            busyInWindow: launch == nil ? 0 : busyInWindow)
-        guard let launch, let launchEvent = current.launchEvent else {
+            busyInWindow: launch == nil ? 0 : busyInWindow, inferred: current.launchInferred)
+        guard let launch, let launchEvent = current.launchWitnessEvent else {
             checkHangs(outside: nil, symbols: symbols)
             return launchReport
         }
 
         let limit = options.launchWatchdog
+        let launchText = current.launchInferred ? "the first event (no launch event; launch inferred)" : "launch"
         let windowDescription: String
         switch windowEnd {
         case .firstFrame: windowDescription = "the first frame"
@@ -54,7 +59,7 @@ extension LifecycleAnalyzer {
         if launchEnd - launch > limit {
             report(
                 .launchWatchdog, at: launch + limit,
-                "The launch took \(TimeFormat.duration(launchEnd - launch)), from launch to "
+                "The launch took \(TimeFormat.duration(launchEnd - launch)), from \(launchText) to "
                     + "\(windowDescription) at \(when(launchEnd)); expected it within the watchdog "
                     + "limit of \(TimeFormat.duration(limit)).",
                 witnesses: [launchEvent, windowEvent ?? exit], symbols: symbols)

@@ -75,7 +75,7 @@ extension LifecycleAnalyzer {
             }
         }
         if options.rules.contains(.backgroundTime) {
-            violations += current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings
+            found.append(contentsOf: current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings)
         }
         let facts = endingFacts(kind: kind, at: end, code: code, signal: signal, busySince: unfinishedBusySince, symbols: symbols)
         let report = LifetimeReport(

@@ -24,8 +24,15 @@ public struct LifecycleAnalyzer {
     var reports: [LifetimeReport] = []
     /// How many lifetimes have ended, their reports kept or not.
     public internal(set) var lifetimesEnded = 0
-    /// The violations found so far, in the order they were found.
-    public internal(set) var violations: [Violation] = []
+    /// The violations found so far: the first ``AnalysisOptions/violationLimit`` in full, the
+    /// rest counted.
+    var found: ViolationList
+
+    /// The violations kept so far, in the order they were found.
+    public var violations: [Violation] { found.kept }
+
+    /// The violations found past ``AnalysisOptions/violationLimit``, counted by rule.
+    public var omittedViolations: [Rule: Int] { found.omitted }
     // The last event of each stream; a timestamp of Int64.min until the first. Plain values
     // rather than optionals: storing an optional event costs several times the plain copy.
     var previousSystemEvent = LifecycleAnalyzer.noEvent
@@ -37,6 +44,7 @@ public struct LifecycleAnalyzer {
     /// An analyzer with `options`.
     public init(options: AnalysisOptions = AnalysisOptions()) {
         self.options = options
+        found = ViolationList(limit: options.violationLimit)
         current = Lifetime(index: 0, start: 0)
     }
 
@@ -135,10 +143,8 @@ public struct LifecycleAnalyzer {
     /// found, violations in time order.
     public mutating func finish(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
         if inLifetime { endLifetimeWithoutExit(.endOfTrace, symbols: symbols) }
-        let ordered = violations.enumerated().sorted {
-            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
-        }.map(\.element)
-        return (ordered, reports)
+        found.sortByTime()
+        return (found.kept, reports)
     }
 
     /// Analyses every event of `source` and returns the result; `path` names the trace in it.
@@ -155,7 +161,8 @@ public struct LifecycleAnalyzer {
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
-            violations: violations, lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
+            violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
     }
 
     /// Analyses an in-memory list of events.
@@ -168,6 +175,7 @@ public struct LifecycleAnalyzer {
         let (violations, lifetimes) = analyzer.finish(symbols: symbols)
         return TraceAnalysis(
             path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
+            omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
             lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [])
     }
 }

@@ -38,10 +38,9 @@ public enum TraceInputs {
         while let relative = enumerator.nextObject() as? String {
             guard extensions.contains(where: { relative.hasSuffix($0) }) else { continue }
             let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                found.append(path)
-            }
+            // Regular files only: opening a FIFO found in a directory would wait for a writer.
+            var info = stat()
+            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { found.append(path) }
         }
         return found.sorted()
     }

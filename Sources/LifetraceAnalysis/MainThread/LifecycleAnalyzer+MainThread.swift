@@ -6,7 +6,8 @@ extension LifecycleAnalyzer {
     mutating func switchToRunLoop() {
         current.runLoopSeen = true
         current.stalls.removeAll()
-        current.busyToCallbackEnd = 0
+        current.busyToDidFinishEnd = 0
+        current.busyToFirstActiveEnd = 0
         current.busyToFrame = 0
         busy.reset()
     }
@@ -26,10 +27,15 @@ extension LifecycleAnalyzer {
 
     @inline(__always)
     private mutating func accountBusy(start: Int64, end: Int64) {
-        let from = max(start, current.launchTime ?? start)
+        // Without a launch the lifetime's start stands in: the launch may still be inferred.
+        let from = max(start, current.launchTime ?? current.start)
         guard end > from else { return }
-        let toCallback = current.windowCallbackEnd.map { min($0, end) } ?? end
-        if toCallback > from { current.busyToCallbackEnd += toCallback - from }
+        // Each window end is accounted apart: an inferred launch learns its kind (and so its
+        // window's end) only later.
+        let toDidFinish = current.didFinishEnd.map { min($0, end) } ?? end
+        if toDidFinish > from { current.busyToDidFinishEnd += toDidFinish - from }
+        let toActive = current.firstActiveEnd.map { min($0, end) } ?? end
+        if toActive > from { current.busyToFirstActiveEnd += toActive - from }
         let toFrame = current.firstFrame.map { min($0, end) } ?? end
         if toFrame > from { current.busyToFrame += toFrame - from }
     }

@@ -17,6 +17,9 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// only, and memory no longer grows with the number of lifetimes (`check` in a format that
     /// prints no lifetime).
     public var keepsLifetimes: Bool
+    /// The most violations a trace's analysis keeps in full; later ones are only counted by rule
+    /// (``ViolationList``), and every output says how many it left out. Default 1000.
+    public var violationLimit: Int
 
     /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, 250 ms hangs, 5 s
     /// for the enter-background callbacks, every rule, lifetime reports kept.
@@ -27,7 +30,8 @@ public struct AnalysisOptions: Sendable, Hashable {
         hangThreshold: Int64 = 250_000_000,
         backgroundCallbackLimit: Int64 = 5_000_000_000,
         rules: RuleSet = .all,
-        keepsLifetimes: Bool = true
+        keepsLifetimes: Bool = true,
+        violationLimit: Int = ViolationList.defaultLimit
     ) {
         self.stallThreshold = stallThreshold
         self.launchWatchdog = launchWatchdog
@@ -36,6 +40,7 @@ public struct AnalysisOptions: Sendable, Hashable {
         self.backgroundCallbackLimit = backgroundCallbackLimit
         self.rules = rules
         self.keepsLifetimes = keepsLifetimes
+        self.violationLimit = violationLimit
     }
 }
 

@@ -7,12 +7,15 @@ import LifetraceFormat
 public struct GitHubAnnotations: Sendable {
     /// The analyses.
     public var analyses: [TraceAnalysis]
+    /// Whether any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
+    public var strict: Bool
     /// The traces that could not be read.
     public var unreadable: [TraceError]
 
     /// Creates the annotations.
-    public init(analyses: [TraceAnalysis], unreadable: [TraceError] = []) {
+    public init(analyses: [TraceAnalysis], strict: Bool = false, unreadable: [TraceError] = []) {
         self.analyses = analyses
+        self.strict = strict
         self.unreadable = unreadable
     }
 
@@ -20,6 +23,11 @@ public struct GitHubAnnotations: Sendable {
     public var text: String {
         var output = ""
         for analysis in analyses {
+            if analysis.isIncomplete(strict: strict) {
+                let problems = analysis.issues.map(\.description).joined(separator: "\n")
+                output += "::error file=\(property(analysis.path)),title=\(property("trace not read whole"))::"
+                    + data("not read whole, so not checked whole:\n\(problems)") + "\n"
+            }
             let lines = eventLines(analysis)
             for violation in analysis.violations {
                 let command = violation.severity == .error ? "error" : "warning"
@@ -27,6 +35,11 @@ public struct GitHubAnnotations: Sendable {
                 let line = violation.events.last.flatMap { lines?[Self.key($0)] }.map { ",line=\($0)" } ?? ""
                 output += "::\(command) file=\(property(analysis.path))\(line),title=\(property(violation.rule.id))::"
                     + data("\(violation.when): \(violation.message)\(witnesses)") + "\n"
+            }
+            if let note = analysis.omittedNote {
+                let command = analysis.omittedViolations.keys.contains { $0.severity == .error } ? "error" : "warning"
+                output += "::\(command) file=\(property(analysis.path)),title=\(property("violations not listed"))::"
+                    + data(note) + "\n"
             }
         }
         for error in unreadable {
@@ -47,23 +60,26 @@ public struct GitHubAnnotations: Sendable {
         JSONLEventLines.Key(timestamp: event.timestamp, type: event.type, thread: event.thread, name: event.name)
     }
 
-    /// Escapes a command's message (`%`, CR, LF).
-    func data(_ text: String) -> String {
-        text.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
-    }
+    /// Escapes a command's message (`%`, CR, LF), as GitHub's runner unescapes it.
+    func data(_ text: String) -> String { Self.escape(text, property: false) }
 
     /// Escapes a command's property value (also `:` and `,`).
-    func property(_ text: String) -> String {
-        data(text).replacingAll(":", "%3A").replacingAll(",", "%2C")
-    }
-}
+    func property(_ text: String) -> String { Self.escape(text, property: true) }
 
-extension String {
-    /// `self` with every `target` replaced by `replacement`.
-    func replacingAll(_ target: Character, _ replacement: String) -> String {
+    /// The workflow-command escaper. It walks Unicode scalars, not Characters: Swift reads `\r\n`
+    /// as one Character, which a Character comparison with `\r` or `\n` would let through raw,
+    /// and a raw line break lets a trace's names start commands of their own.
+    static func escape(_ text: String, property: Bool) -> String {
         var output = ""
-        for character in self {
-            if character == target { output += replacement } else { output.append(character) }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": output += "%25"
+            case "\r": output += "%0D"
+            case "\n": output += "%0A"
+            case ":" where property: output += "%3A"
+            case ",": output += property ? "%2C" : ","
+            default: output.unicodeScalars.append(scalar)
+            }
         }
         return output
     }

@@ -2,10 +2,14 @@ import Atomics
 import Foundation
 import LifetraceFormat
 
-/// The writer thread of a recorder that writes its own trace: drains the region into the sink
-/// and flushes, at least every flush interval, so a killed process loses at most that interval.
+/// The writer thread of a recorder that writes its own trace: writes the `launch` fact first,
+/// drains the region into the sink and flushes at least every flush interval, and at the end
+/// (``stop()``, or a crash signal whose handler wrote the exit fact into the region) writes the
+/// `exit` fact and seals the trace.
 final class StandaloneWriter: @unchecked Sendable {
+    private let region: RecorderRegion
     private let pump: AppStreamPump
+    private let launch: EventPayload?
     private let sink: any TraceEventSink
     private let flushInterval: Duration
     private var symbols = SymbolTable()
@@ -16,7 +20,11 @@ final class StandaloneWriter: @unchecked Sendable {
     private var failure: TraceError?
     private var stopped = false
 
-    init(region: RecorderRegion, sink: any TraceEventSink, flushInterval: Duration) {
+    /// A writer for `region`; `launch` is the system's `launch` event to write first, stamped
+    /// with the region's launch time.
+    init(region: RecorderRegion, sink: any TraceEventSink, flushInterval: Duration, launch: EventPayload?) {
+        self.region = region
+        self.launch = launch
         pump = AppStreamPump(region: region)
         self.sink = sink
         self.flushInterval = flushInterval
@@ -39,26 +47,50 @@ final class StandaloneWriter: @unchecked Sendable {
         let pauseSeconds = Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18
         let clock = ContinuousClock()
         var lastFlush = clock.now
-        while true {
-            let last = stopping.load(ordering: .acquiring)
+        do {
+            if let launch, let timestamp = region.launchTimestamp {
+                try sink.append(TraceEvent(timestamp: timestamp, payload: launch, stream: .system), symbols: symbols)
+            }
+        } catch {
+            failure = error
+        }
+        while failure == nil {
+            // A crash handler that wrote the exit fact waits for the trace to be sealed.
+            let last = stopping.load(ordering: .acquiring) || region.exitFact != nil
             do {
                 try pump.pump(into: sink, symbols: &symbols)
                 if last {
+                    try appendExit()
                     try sink.close()
+                    region.markSealed()
                 } else if clock.now - lastFlush >= flushInterval {
                     try sink.flush()
                     lastFlush = clock.now
                 }
             } catch {
-                // Nothing else would tell: the app goes on, its events are no longer written.
                 failure = error
-                FileHandle.standardError.write(Data("lifetrace recorder: stopped writing: \(error.description)\n".utf8))
                 break
             }
             if last { break }
             _ = wakeUp.wait(timeout: .now() + pauseSeconds)
         }
+        if let failure {
+            // Nothing else would tell: the app goes on, its events are no longer written.
+            FileHandle.standardError.write(Data("lifetrace recorder: stopped writing: \(failure.description)\n".utf8))
+        }
         finished.signal()
+    }
+
+    /// The `exit` fact the process's exit or crash handler wrote, never before the last event.
+    private func appendExit() throws(TraceError) {
+        guard let fact = region.exitFact else { return }
+        let payload: EventPayload
+        switch fact {
+        case .code(let code, _): payload = .exit(code: code, signal: nil)
+        case .signal(let signal, _): payload = .exit(code: nil, signal: signal)
+        }
+        let timestamp = max(fact.timestamp, pump.drainer.latestTimestamp)
+        try sink.append(TraceEvent(timestamp: timestamp, payload: payload, stream: .system), symbols: symbols)
     }
 
     /// Drains what is left, closes the sink and waits for the thread; reports a write failure.

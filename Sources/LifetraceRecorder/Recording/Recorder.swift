@@ -41,17 +41,27 @@ public final class Recorder: @unchecked Sendable {
     }
 
     /// A recorder that drains its own region on a writer thread into `sink`, flushing at least
-    /// every `flushInterval`.
+    /// every `flushInterval`. With `processFacts`, the trace starts with a `launch` event at the
+    /// process's start time as the kernel reports it (``ProcessStart``), with the pid.
     public init(
-        layout: RegionLayout = RegionLayout(), sink: any TraceEventSink, flushInterval: Duration = .milliseconds(100)
+        layout: RegionLayout = RegionLayout(), sink: any TraceEventSink, flushInterval: Duration = .milliseconds(100),
+        processFacts: Bool = false
     ) throws(RecorderError) {
         region = try RecorderRegion.anonymous(layout: layout)
         names = NameTable(region: region)
         key = Recorder.makeKey()
         region.setProducerPID(getpid())
-        writer = StandaloneWriter(region: region, sink: sink, flushInterval: flushInterval)
+        var launch: EventPayload?
+        if processFacts {
+            region.setLaunchTimestamp(ProcessStart.monotonicTimestamp() ?? MonotonicClock.now())
+            launch = .launch(reason: .none, background: false, prewarm: Recorder.isPrewarmed, pid: Int64(getpid()))
+        }
+        writer = StandaloneWriter(region: region, sink: sink, flushInterval: flushInterval, launch: launch)
         try writer?.start()
     }
+
+    /// Whether the system launched the process ahead of time (Apple platforms set `ActivePrewarm`).
+    static var isPrewarmed: Bool { ProcessInfo.processInfo.environment["ActivePrewarm"] == "1" }
 
     deinit {
         // Threads that still hold a ring keep their state; deleting the key stops its destructor
@@ -136,8 +146,11 @@ extension Recorder {
             recorder = Recorder(region: try RecorderRegion.attach(path: path))
         } else {
             let sink = try options.output.makeSink(metadata: options.metadata)
-            recorder = try Recorder(layout: options.layout, sink: sink, flushInterval: options.flushInterval)
+            recorder = try Recorder(
+                layout: options.layout, sink: sink, flushInterval: options.flushInterval, processFacts: true)
         }
-        return sharedReference.storeIfNilThenLoad(recorder)
+        let shared = sharedReference.storeIfNilThenLoad(recorder)
+        if shared === recorder && !recorder.isSupervised { recorder.installExitHandlers() }
+        return shared
     }
 }

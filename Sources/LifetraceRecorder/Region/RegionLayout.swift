@@ -69,6 +69,15 @@ enum RegionField {
     static let nextSymbol = 32
     static let droppedWithoutRing = 40
     static let producerPID = 48
+    /// How the process ended, written by the recorder's exit and crash handlers: 0 not yet,
+    /// 1 an exit code, 2 a signal (``RegionExitFact``); stored after the two fields below.
+    static let exitKind = 56
+    static let exitValue = 64
+    static let exitTimestamp = 72
+    /// Non-zero once the writer has sealed the trace (a crash handler waits for it).
+    static let sealed = 80
+    /// The process's start time on the monotonic clock, as the kernel reports it.
+    static let launchTimestamp = 88
 
     // Ring header: the producer's cache line.
     static let ringHead = 0

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceFormat
 
 /// When a comparison fails: the largest allowed median regression, absolute budgets, and the
 /// significance level a regression must reach to count.
@@ -39,7 +40,7 @@ public struct ComparisonGate: Sendable, Hashable {
         do {
             parsed = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw BudgetError(source: path, reason: "not valid JSON")
+            throw BudgetError(source: path, reason: "not valid JSON at \(JSONErrorLocation(of: error, in: [UInt8](data)))")
         }
         guard let object = parsed as? [String: Any] else {
             throw BudgetError(source: path, reason: "expected a JSON object with \"budgets\", \"maxRegression\", \"alpha\"")

@@ -40,6 +40,7 @@ public struct RunFacts: Sendable, Hashable {
         }
         var counts: [Rule: Int] = [:]
         for violation in analysis.violations { counts[violation.rule, default: 0] += 1 }
+        for (rule, count) in analysis.omittedViolations { counts[rule, default: 0] += count }
         violations = counts.keys.sorted().map { ($0, counts[$0]!) }
     }
 

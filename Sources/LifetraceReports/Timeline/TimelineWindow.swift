@@ -58,8 +58,9 @@ public struct TimelineWindow: Sendable {
     /// The bucket of time `t`, clamped to the window.
     @inline(__always)
     func bucket(_ t: Int64) -> Int {
+        // Clamped before the conversion: a time far outside a narrow window is beyond Int's range.
         let position = Double(t - start) / bucketWidth
-        return max(0, min(buckets - 1, Int(position)))
+        return Int(max(0, min(Double(buckets - 1), position)))
     }
 
     /// Whether `row` received anything.
