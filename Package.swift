@@ -129,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "LifetraceSupervisorTests",
             dependencies: [
-                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "SampleApp",
-                "LifetraceCLI", "RecorderProbe",
+                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "LifecycleModel", "SampleApp",
+                "LifetraceCLI", "RecorderProbe", "LifetraceTestSupport",
             ]
         ),
     ]

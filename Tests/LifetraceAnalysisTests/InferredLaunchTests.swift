@@ -108,3 +108,49 @@ struct InferredLaunchTests {
         #expect(analysis.lifetimes[0].launch.json.rendered().contains("\"inferred\":true"))
     }
 }
+
+/// Endings inferred from the trace: an `exit` with neither code nor signal (docs/LIFECYCLE.md,
+/// `unexpected-exit`, Inferred endings).
+struct InferredEndingTests {
+    @Test("an inferred exit in Background is the normal silent end")
+    func silentEndInBackground() {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch(states: false)
+        trace.toBackground(1000, states: false)
+        trace.signpostBegin(1010, "Upload")
+        trace.exit(1020)
+        let analysis = trace.analyze()
+        #expect(analysis.violations.isEmpty)
+        #expect(analysis.lifetimes[0].end.kind == .killedInBackground)
+        #expect(analysis.lifetimes[0].end.facts.contains { $0.contains("the exit is inferred") })
+    }
+
+    @Test("an inferred exit in the foreground is a kill, explained by the facts")
+    func foregroundKill() {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch(states: false)
+        trace.wake(200)
+        trace.begin(200, "didReceiveMemoryWarning")
+        trace.signpostBegin(201, "DecodeImages")
+        trace.exit(900)
+        let analysis = trace.analyze()
+        // A kill: what was open is no nesting violation. The main thread stuck until the kill,
+        // while Active, is a hang.
+        #expect(analysis.violations.map(\.rule) == [.hang, .unexpectedExit])
+        #expect(analysis.lifetimes[0].end.kind == .killedInForeground)
+        let message = analysis.violations.first { $0.rule == .unexpectedExit }?.message ?? ""
+        #expect(message.contains("ended without notice (the exit is inferred: no code, no signal)"))
+        #expect(message.contains("the last callback was callback didReceiveMemoryWarning at +0.200 s"))
+        #expect(message.contains("had been open since +0.200 s (1 more callbacks or signposts open)"))
+        #expect(message.contains("the main thread had been busy since +0.200 s"))
+    }
+
+    @Test("an exit with a code in the foreground still reports what was open")
+    func exitWithCode() {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch(states: false)
+        trace.signpostBegin(201, "DecodeImages")
+        trace.exit(900, code: 0)
+        #expect(trace.rules() == ["callback-nesting", "unexpected-exit"])
+    }
+}

@@ -40,6 +40,7 @@ extension LifecycleAnalyzer {
             reportSilence(event, symbols: symbols)
         }
         guard let callback else { return }
+        current.lastCallback = event
         if callback == .willTerminate && current.willTerminateBegin == nil { current.willTerminateBegin = event }
         if callback.isSceneCallback {
             sceneCallback(callback, scene: scene, event: event, decided: decided, symbols: symbols)

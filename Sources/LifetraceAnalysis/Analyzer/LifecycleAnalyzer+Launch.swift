@@ -139,7 +139,9 @@ extension LifecycleAnalyzer {
             } else if let code {
                 facts.append("The process exited with code \(code) at \(when(end)).")
             } else {
-                facts.append("The process ended at \(when(end)) (no code or signal recorded).")
+                facts.append(
+                    "The process ended at \(when(end)) without notice: the exit is inferred (no code or signal "
+                        + "recorded), at the last event's time.")
             }
         }
         if let busySince {

@@ -6,17 +6,28 @@ extension LifecycleAnalyzer {
     /// how the lifetime ended.
     mutating func endLifetime(exit event: TraceEvent, code: Int32?, signal: Int32?, symbols: SymbolTable) {
         let end = event.timestamp
-        let killed = signal != nil
+        // An `exit` with neither code nor signal is inferred (`lifetrace recover`, or another
+        // recorder that saw the process vanish): the process was killed without notice.
+        let inferred = code == nil && signal == nil
+        let killed = signal != nil || inferred
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
         if current.willTerminateBegin == nil, let state, state == .inactive || state == .active {
             let witness = current.hasStateEvents ? current.systemChange : current.effectiveChange
+            let how: String
+            if let signal {
+                how = "was killed by signal \(signal)"
+            } else if inferred {
+                how = "ended without notice (the exit is inferred: no code, no signal)"
+            } else {
+                how = "exited"
+            }
             report(
                 .unexpectedExit, at: end,
-                "The process \(killed ? "was killed by signal \(signal!)" : "exited") at \(when(end)) while "
-                    + "the app was \(state.name), without willTerminate; expected a foreground app to "
-                    + "keep running, or to move to Background and be terminated from there (a crash or "
-                    + "a watchdog kill ends like this).",
+                "The process \(how) at \(when(end)) while the app was \(state.name), without willTerminate"
+                    + foregroundEndingFacts(symbols: symbols)
+                    + "; expected a foreground app to keep running, or to move to Background and be "
+                    + "terminated from there (a crash, the watchdog or a memory limit ends like this).",
                 witnesses: [witness, event], symbols: symbols)
         }
         let kind: LifetimeEnd.Kind
@@ -45,6 +56,25 @@ extension LifecycleAnalyzer {
         guard let state = current.trustedState else { return nil }
         if state == .notRunning { return current.systemBeforeNotRunning }
         return state
+    }
+
+    /// What the main thread was doing when a foreground app ended: its last callback, what was
+    /// still open, and whether it was busy and since when (the facts behind a watchdog or memory kill).
+    private func foregroundEndingFacts(symbols: SymbolTable) -> String {
+        var facts: [String] = []
+        if let last = current.lastCallback {
+            facts.append("the last callback was \(describe(last, symbols: symbols)) at \(when(last.timestamp))")
+        }
+        let open = stacks.allOpen
+        if let first = open.first {
+            facts.append(
+                "\(describe(first.begin, symbols: symbols)) had been open since \(when(first.begin.timestamp))"
+                    + (open.count > 1 ? " (\(open.count - 1) more callbacks or signposts open)" : ""))
+        }
+        if let since = busy.start {
+            facts.append("the main thread had been busy since \(when(since))")
+        }
+        return facts.isEmpty ? "" : " (" + facts.joined(separator: "; ") + ")"
     }
 
     /// `callback-nesting` for every begin still open at a normal end.

@@ -77,6 +77,9 @@ struct Lifetime {
     var launchStep: UInt8 = 0
     var launchWitness: TraceEvent?
 
+    /// The last lifecycle callback that began.
+    var lastCallback: TraceEvent?
+
     // Termination.
     var willTerminateBegin: TraceEvent?
     var willTerminateReported = false

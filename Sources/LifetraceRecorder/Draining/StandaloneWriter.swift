@@ -2,6 +2,12 @@ import Atomics
 import Foundation
 import LifetraceFormat
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The writer thread of a recorder that writes its own trace: writes the `launch` fact first,
 /// drains the region into the sink and flushes at least every flush interval, and at the end
 /// (``stop()``, or a crash signal whose handler wrote the exit fact into the region) writes the
@@ -10,6 +16,7 @@ final class StandaloneWriter: @unchecked Sendable {
     private let region: RecorderRegion
     private let pump: AppStreamPump
     private let launch: EventPayload?
+    private let tracePath: String?
     private let sink: any TraceEventSink
     private let flushInterval: Duration
     private var symbols = SymbolTable()
@@ -21,11 +28,14 @@ final class StandaloneWriter: @unchecked Sendable {
     private var stopped = false
 
     /// A writer for `region`; `launch` is the system's `launch` event to write first, stamped
-    /// with the region's launch time.
-    init(region: RecorderRegion, sink: any TraceEventSink, flushInterval: Duration, launch: EventPayload?) {
+    /// with the region's launch time. With `tracePath` (the region is then a file beside the
+    /// trace), the rings' slots are handed back only once a flush put their events in the file,
+    /// so that a kill at any point leaves every returned record in the file or in the region.
+    init(region: RecorderRegion, sink: any TraceEventSink, flushInterval: Duration, launch: EventPayload?, tracePath: String?) {
         self.region = region
         self.launch = launch
-        pump = AppStreamPump(region: region)
+        self.tracePath = tracePath
+        pump = AppStreamPump(region: region, defersCommit: tracePath != nil)
         self.sink = sink
         self.flushInterval = flushInterval
     }
@@ -51,6 +61,7 @@ final class StandaloneWriter: @unchecked Sendable {
             if let launch, let timestamp = region.launchTimestamp {
                 try sink.append(TraceEvent(timestamp: timestamp, payload: launch, stream: .system), symbols: symbols)
             }
+            try flushAndCommit()
         } catch {
             failure = error
         }
@@ -63,8 +74,12 @@ final class StandaloneWriter: @unchecked Sendable {
                     try appendExit()
                     try sink.close()
                     region.markSealed()
-                } else if clock.now - lastFlush >= flushInterval {
-                    try sink.flush()
+                    region.unlink()
+                } else if clock.now - lastFlush >= flushInterval
+                    || pump.drainer.uncommittedMaximum > UInt64(region.layout.ringCapacity / 4)
+                {
+                    // Also early when a ring fills with slots that wait for a flush to be handed back.
+                    try flushAndCommit()
                     lastFlush = clock.now
                 }
             } catch {
@@ -79,6 +94,20 @@ final class StandaloneWriter: @unchecked Sendable {
             FileHandle.standardError.write(Data("lifetrace recorder: stopped writing: \(failure.description)\n".utf8))
         }
         finished.signal()
+    }
+
+    /// Flushes the sink; with a trace file, records the file's length in the region and hands the
+    /// slots read so far back to the producers.
+    private func flushAndCommit() throws(TraceError) {
+        try sink.flush()
+        guard let tracePath else { return }
+        let descriptor = open(tracePath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        let length = lseek(descriptor, 0, SEEK_END)
+        close(descriptor)
+        guard length > 0 else { return }
+        region.setCommittedLength(Int64(length))
+        pump.drainer.commit()
     }
 
     /// The `exit` fact the process's exit or crash handler wrote, never before the last event.

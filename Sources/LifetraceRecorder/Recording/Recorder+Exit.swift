@@ -19,15 +19,16 @@ extension Recorder {
         #if canImport(Glibc)
         on_exit({ status, _ in Recorder.processExiting(code: status) }, nil)
         #else
-        // Darwin has no `on_exit`: the code is not known there, only that the process exited.
-        atexit { Recorder.processExiting(code: 0) }
+        // Darwin has no `on_exit`: the code is not known there, so no `exit` is written; the
+        // trace is still closed.
+        atexit { Recorder.processExiting(code: nil) }
         #endif
     }
 
-    /// The process is exiting: writes the exit fact and seals the trace.
-    static func processExiting(code: Int32) {
+    /// The process is exiting: writes the exit fact (when the code is known) and seals the trace.
+    static func processExiting(code: Int32?) {
         guard let recorder = shared else { return }
-        _ = lifetrace_store_exit_fact(1, Int64(code))
+        if let code { _ = lifetrace_store_exit_fact(1, Int64(code)) }
         try? recorder.stop()
     }
 }

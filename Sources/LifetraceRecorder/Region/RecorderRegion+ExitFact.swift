@@ -40,6 +40,15 @@ extension RecorderRegion {
         atomic(at: RegionField.launchTimestamp).store(UInt64(bitPattern: timestamp), ordering: .releasing)
     }
 
+    /// The trace file's length after the writer's last committed flush, or 0.
+    public var committedLength: Int64 {
+        Int64(bitPattern: atomic(at: RegionField.committedLength).load(ordering: .acquiring))
+    }
+
+    func setCommittedLength(_ length: Int64) {
+        atomic(at: RegionField.committedLength).store(UInt64(bitPattern: length), ordering: .releasing)
+    }
+
     /// Whether the writer has sealed the trace (closed it with its `exit`).
     var isSealed: Bool { atomic(at: RegionField.sealed).load(ordering: .acquiring) != 0 }
 
