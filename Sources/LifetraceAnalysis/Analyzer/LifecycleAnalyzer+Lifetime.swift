@@ -83,6 +83,10 @@ extension LifecycleAnalyzer {
             droppedEvents: current.dropped, eventCount: current.eventCount)
         lifetimesEnded += 1
         if options.keepsLifetimes { reports.append(report) }
+        if let lifetimeEnded {
+            lifetimeEnded(report, violations[violationsHandedOver...])
+            violationsHandedOver = violations.count
+        }
         stacks.removeAll()
         busy.reset()
         inLifetime = false

@@ -33,6 +33,11 @@ public struct LifecycleAnalyzer {
     static let noEvent = TraceEvent(timestamp: .min, payload: .runloopWake, stream: .app)
     /// How many events were consumed.
     public internal(set) var eventCount = 0
+    /// Called with each lifetime's report as the lifetime ends, and with the violations found
+    /// since the previous call (each violation is handed over once). Lets a caller write a row
+    /// per lifetime while the trace is read, with ``AnalysisOptions/keepsLifetimes`` off.
+    public var lifetimeEnded: ((LifetimeReport, ArraySlice<Violation>) -> Void)?
+    var violationsHandedOver = 0
 
     /// An analyzer with `options`.
     public init(options: AnalysisOptions = AnalysisOptions()) {
@@ -142,10 +147,13 @@ public struct LifecycleAnalyzer {
     }
 
     /// Analyses every event of `source` and returns the result; `path` names the trace in it.
+    /// `lifetimeEnded`, when given, is called as each lifetime ends (``lifetimeEnded``).
     public static func analyze<Source: TraceEventSource>(
-        _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions()
+        _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(),
+        lifetimeEnded: ((LifetimeReport, ArraySlice<Violation>) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options)
+        analyzer.lifetimeEnded = lifetimeEnded
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
         // inlined into it and the symbol table fetched once per batch.
         while try source.nextBatch({ events, symbols in

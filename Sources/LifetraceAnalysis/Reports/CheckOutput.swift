@@ -38,7 +38,7 @@ public struct CheckOutput: Sendable {
     public func rendered(_ format: Format) -> String {
         switch format {
         case .text: text
-        case .json: TraceAnalysis.jsonDocument(analyses, strict: strict).rendered(indent: 2) + "\n"
+        case .json: CheckJSONDocument.rendered(analyses, strict: strict)
         case .junit: JUnitReport(analyses: analyses, rules: rules).xml
         case .github: GitHubAnnotations(analyses: analyses).text
         }

@@ -25,10 +25,11 @@ public indirect enum JSONValue: Sendable, Hashable {
     /// `value` as an integer, or `null` when nil.
     public static func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
 
-    /// The JSON text; with `indent`, one member per line indented by that many spaces per level.
-    public func rendered(indent: Int? = nil) -> String {
+    /// The JSON text; with `indent`, one member per line indented by that many spaces per level,
+    /// starting at `level` (for a value written inside a document streamed piece by piece).
+    public func rendered(indent: Int? = nil, level: Int = 0) -> String {
         var output = ""
-        write(to: &output, indent: indent, level: 0)
+        write(to: &output, indent: indent, level: level)
         return output
     }
 

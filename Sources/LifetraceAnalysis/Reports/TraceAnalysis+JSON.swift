@@ -1,45 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
 
-extension TraceAnalysis {
-    /// The trace as an entry of `traces` in the `--format json` output (see `docs/JSON.md`).
-    public var json: JSONValue {
-        .object([
-            JSONMember("path", .string(path)),
-            JSONMember("events", .int(Int64(eventCount))),
-            JSONMember("metadata", .object(metadata.fields.map { JSONMember($0.key, .string($0.value)) })),
-            JSONMember("issues", .array(issues.map { .string($0.description) })),
-            JSONMember("violations", .array(violations.map(\.json))),
-            JSONMember("lifetimes", .array(lifetimes.map(\.json))),
-        ])
-    }
-
-    /// The whole `--format json` document for `analyses`, with the summary.
-    public static func jsonDocument(_ analyses: [TraceAnalysis], strict: Bool) -> JSONValue {
-        var counts: [Rule: Int64] = [:]
-        for analysis in analyses { for violation in analysis.violations { counts[violation.rule, default: 0] += 1 } }
-        let errors = analyses.reduce(0) { $0 + $1.errors.count }
-        let warnings = analyses.reduce(0) { $0 + $1.warnings.count }
-        let failed = analyses.filter { $0.fails(strict: strict) }.count
-        return .object([
-            JSONMember("traces", .array(analyses.map(\.json))),
-            JSONMember("summary", .object([
-                JSONMember("traces", .int(Int64(analyses.count))),
-                JSONMember("failedTraces", .int(Int64(failed))),
-                JSONMember("events", .int(Int64(analyses.reduce(0) { $0 + $1.eventCount }))),
-                JSONMember("lifetimes", .int(Int64(analyses.reduce(0) { $0 + $1.lifetimeCount }))),
-                JSONMember("errors", .int(Int64(errors))),
-                JSONMember("warnings", .int(Int64(warnings))),
-                JSONMember("rules", .object(Rule.allCases.compactMap { rule in
-                    counts[rule].map { JSONMember(rule.id, .int($0)) }
-                })),
-                JSONMember("strict", .bool(strict)),
-                JSONMember("passed", .bool(failed == 0)),
-            ])),
-        ])
-    }
-}
-
 extension Violation {
     /// The violation in the JSON output.
     public var json: JSONValue {
