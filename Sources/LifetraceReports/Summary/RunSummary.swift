@@ -13,7 +13,8 @@ public struct RunSummary: Sendable {
     /// A summary of `runs`; `unreadable` are counted and named, nothing else.
     public init(runs: [RunFacts], unreadable: [(path: String, error: String)] = []) {
         self.runs = runs
-        self.unreadable = unreadable
+        // Byte order of the paths' UTF-8, as the rule rows list their traces.
+        self.unreadable = unreadable.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 
     /// One line of a distribution table.
