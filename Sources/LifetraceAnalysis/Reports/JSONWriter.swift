@@ -71,14 +71,24 @@ public indirect enum JSONValue: Sendable, Hashable {
         }
     }
 
+    // Line breaks with their indentation, made once: the streamed documents write one per member.
+    private static let breaks = (0..<24).map { "\n" + String(repeating: " ", count: $0) }
+
     private static func newline(_ output: inout String, indent: Int?, level: Int) {
         guard let indent else { return }
-        output += "\n" + String(repeating: " ", count: indent * level)
+        let width = indent * level
+        output += width < breaks.count ? breaks[width] : "\n" + String(repeating: " ", count: width)
     }
 
     /// Writes `string` as a JSON string literal.
     static func writeString(_ string: String, to output: inout String) {
         output += "\""
+        // Most strings (keys, ids, paths) need no escape: appended whole, not scalar by scalar.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
