@@ -25,6 +25,13 @@ public struct RunSummary: Sendable {
         public var metric: RunMetric
         /// The samples.
         public var distribution: SampleDistribution
+
+        /// A row of `metric`'s samples in `distribution`.
+        public init(label: String, metric: RunMetric, distribution: SampleDistribution) {
+            self.label = label
+            self.metric = metric
+            self.distribution = distribution
+        }
     }
 
     /// A rule and where it was broken.
