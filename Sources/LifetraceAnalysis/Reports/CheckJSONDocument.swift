@@ -9,7 +9,7 @@ import LifetraceFormat
 /// var document = CheckJSONDocument(strict: false)
 /// output(document.head)
 /// output(CheckJSONDocument.traceHead(path: path))
-/// output(CheckJSONDocument.lifetime(report, first: true))   // as each lifetime ends
+/// CheckJSONDocument.write(report, first: true, to: &bytes)   // as each lifetime ends
 /// output(document.traceTail(.success(analysis), lifetimes: 1))
 /// output(document.tail)
 /// ```
@@ -39,9 +39,10 @@ public struct CheckJSONDocument: Sendable {
         "\n    {\n      \"path\": " + JSONValue.string(path).rendered() + ",\n      \"lifetimes\": ["
     }
 
-    /// One lifetime of a trace's entry; `first` for the trace's first lifetime.
-    public static func lifetime(_ lifetime: LifetimeReport, first: Bool) -> String {
-        (first ? "" : ",") + "\n        " + lifetime.json.rendered(indent: 2, level: 4)
+    /// Appends one lifetime of a trace's entry to `output`; `first` for the trace's first lifetime.
+    public static func write(_ lifetime: LifetimeReport, first: Bool, to output: inout [UInt8]) {
+        output.append(contentsOf: (first ? "\n        " : ",\n        ").utf8)
+        lifetime.json.write(to: &output, indent: 2, level: 4)
     }
 
     /// The rest of a trace's entry after its `lifetimes` lifetimes: counts, metadata, issues and
@@ -108,7 +109,9 @@ public struct CheckJSONDocument: Sendable {
         var text = document.head
         for (index, analysis) in analyses.enumerated() {
             text += (index == 0 ? "" : traceSeparator) + traceHead(path: analysis.path)
-            for (position, lifetime) in analysis.lifetimes.enumerated() { text += Self.lifetime(lifetime, first: position == 0) }
+            var bytes: [UInt8] = []
+            for (position, lifetime) in analysis.lifetimes.enumerated() { write(lifetime, first: position == 0, to: &bytes) }
+            text += String(decoding: bytes, as: UTF8.self)
             text += document.traceTail(.success(analysis), lifetimes: analysis.lifetimes.count)
         }
         return text + document.tail
@@ -135,7 +138,7 @@ extension CheckJSONDocument {
             spool.write(traceHead(path: path))
             let result = Result { () throws(TraceError) in
                 try TraceInputs.analyze(path: path, options: options, prefetch: alone) { _, report, _ in
-                    spool.write(lifetime(report, first: written == 0))
+                    spool.write { write(report, first: written == 0, to: &$0) }
                     written += 1
                 }
             }

@@ -28,81 +28,87 @@ public indirect enum JSONValue: Sendable, Hashable {
     /// The JSON text; with `indent`, one member per line indented by that many spaces per level,
     /// starting at `level` (for a value written inside a document streamed piece by piece).
     public func rendered(indent: Int? = nil, level: Int = 0) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(to: &output, indent: indent, level: level)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, indent: Int?, level: Int) {
+    /// Appends the JSON text's UTF-8 to `output`, as ``rendered(indent:level:)`` spells it.
+    /// Bytes rather than a `String`: the streamed documents write a value per lifetime, and
+    /// appending to a byte array costs a fraction of appending to a string.
+    public func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
-        case .number(let value): output += value.isFinite ? value.description : "null"
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): output.append(contentsOf: String(value).utf8)
+        case .number(let value): output.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let values):
             if values.isEmpty {
-                output += "[]"
+                output.append(contentsOf: "[]".utf8)
                 return
             }
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&output, indent: indent, level: level + 1)
                 value.write(to: &output, indent: indent, level: level + 1)
             }
             JSONValue.newline(&output, indent: indent, level: level)
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty {
-                output += "{}"
+                output.append(contentsOf: "{}".utf8)
                 return
             }
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&output, indent: indent, level: level + 1)
                 JSONValue.writeString(member.key, to: &output)
-                output += indent == nil ? ":" : ": "
+                output.append(UInt8(ascii: ":"))
+                if indent != nil { output.append(UInt8(ascii: " ")) }
                 member.value.write(to: &output, indent: indent, level: level + 1)
             }
             JSONValue.newline(&output, indent: indent, level: level)
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    // Line breaks with their indentation, made once: the streamed documents write one per member.
-    private static let breaks = (0..<24).map { "\n" + String(repeating: " ", count: $0) }
-
-    private static func newline(_ output: inout String, indent: Int?, level: Int) {
+    private static func newline(_ output: inout [UInt8], indent: Int?, level: Int) {
         guard let indent else { return }
-        let width = indent * level
-        output += width < breaks.count ? breaks[width] : "\n" + String(repeating: " ", count: width)
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
-    /// Writes `string` as a JSON string literal.
-    static func writeString(_ string: String, to output: inout String) {
-        output += "\""
-        // Most strings (keys, ids, paths) need no escape: appended whole, not scalar by scalar.
-        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            output += string
-            output += "\""
+    /// Writes `string` as a JSON string literal (RFC 8259): `"` and `\\` escaped, control
+    /// characters as `\\n`, `\\r`, `\\t` or `\\u00XX`, everything else as its UTF-8.
+    static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Only ASCII bytes are ever escaped, so the UTF-8 can be copied byte by byte, and most
+        // strings (keys, ids, paths) need no escape at all and are copied whole.
+        let utf8 = string.utf8
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: utf8)
+            output.append(UInt8(ascii: "\""))
             return
         }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+            case UInt8(ascii: "\n"): output.append(contentsOf: "\\n".utf8)
+            case UInt8(ascii: "\r"): output.append(contentsOf: "\\r".utf8)
+            case UInt8(ascii: "\t"): output.append(contentsOf: "\\t".utf8)
+            case let control where control < 0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hex[Int(control >> 4)])
+                output.append(hex[Int(control & 0xF)])
+            default: output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }
 

@@ -20,7 +20,10 @@ public enum TraceRows {
             let result = Result { () throws(TraceError) in
                 try TraceInputs.analyze(path: path, options: options, prefetch: alone) { metadata, lifetime, violations in
                     let row = LifetimeRow(path: path, metadata: metadata, lifetime: lifetime, violations: violations)
-                    spool.write(row.json.rendered() + "\n")
+                    spool.write { bytes in
+                        row.json.write(to: &bytes)
+                        bytes.append(UInt8(ascii: "\n"))
+                    }
                 }
             }
             spool.write(TraceRow(result, path: path).json.rendered() + "\n")

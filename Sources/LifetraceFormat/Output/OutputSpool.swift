@@ -27,14 +27,30 @@ public final class OutputSpool: @unchecked Sendable {
 
     /// Appends a string's UTF-8.
     public func write(_ string: String) {
+        buffer.append(contentsOf: string.utf8)
+        wrote()
+    }
+
+    /// Lets `body` append bytes in place (a JSON value written straight into the spool).
+    public func write(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
+        wrote()
+    }
+
+    private func wrote() {
         if let direct {
-            guard directError == nil else { return }
-            do throws(TraceError) { try direct.write(string) } catch { directError = error }
-            return
+            // Written through in blocks, so that a streamed document costs few writes.
+            if buffer.count >= 1 << 16 { writeThrough(direct) }
+        } else if buffer.count >= Self.memoryLimit {
+            spill()
         }
-        var string = string
-        string.withUTF8 { buffer.append(contentsOf: $0) }
-        if buffer.count >= Self.memoryLimit { spill() }
+    }
+
+    private func writeThrough(_ output: StagedOutputFile) {
+        if directError == nil {
+            do throws(TraceError) { try output.write(buffer) } catch { directError = error }
+        }
+        buffer.removeAll(keepingCapacity: true)
     }
 
     private func spill() {
@@ -51,7 +67,8 @@ public final class OutputSpool: @unchecked Sendable {
     /// Copies everything written, in order, to `output`, and empties the spool (for a spool that
     /// writes through: throws the write error it met, if any).
     public func copy(to output: StagedOutputFile) throws(TraceError) {
-        if direct != nil {
+        if let direct {
+            writeThrough(direct)
             if let directError { throw directError }
             return
         }
