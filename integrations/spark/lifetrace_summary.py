@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from pyspark import SparkFiles
 from pyspark.sql import SparkSession
@@ -34,6 +35,8 @@ COLUMNS = [("min", 0), ("median", 50), ("p90", 90), ("p99", 99), ("max", 100)]
 # Only for the order of keys in summary.json (JSON objects are unordered): kinds not listed here
 # follow in name order.
 KIND_ORDER = ["cold", "prewarmed", "background", "unknown"]
+# The distributions whose samples are counts (written as numbers); the others are durations.
+COUNT_METRICS = {"stalls.perLifetime"}
 
 LONG = T.LongType()
 STRING = T.StringType()
@@ -171,33 +174,34 @@ def read_rows(spark, arguments):
     return spark.createDataFrame(traces.mapPartitions(analyse), ROW_SCHEMA)
 
 
-def distributions(spark, samples, integer_kind):
-    """Spark SQL over `samples` (columns g, v): n and the exact percentiles of each group g, in
-    hundredths (docs/REPORTS.md): with (n - 1) * p = 100 * i + r, 100 * x[i] + r * (x[i+1] - x[i])."""
+def distributions(spark, samples):
+    """Spark SQL over `samples` (columns m, g, v: metric, group, value): n and the exact
+    percentiles of each (m, g), in hundredths (docs/REPORTS.md): with (n - 1) * p = 100 * i + r,
+    100 * x[i] + r * (x[i+1] - x[i]). One query for every distribution of the summary."""
     samples.createOrReplaceTempView("samples")
-    spark.createDataFrame([(title, p) for title, p in COLUMNS], "title string, p int").createOrReplaceTempView("percents")
+    spark.createDataFrame(COLUMNS, "title string, p int").createOrReplaceTempView("percents")
     result = spark.sql("""
         WITH ranked AS (
-            SELECT g, CAST(v AS DECIMAL(38, 0)) AS v,
-                   row_number() OVER (PARTITION BY g ORDER BY v) - 1 AS idx,
-                   count(*) OVER (PARTITION BY g) AS n
+            SELECT m, g, CAST(v AS DECIMAL(38, 0)) AS v,
+                   row_number() OVER (PARTITION BY m, g ORDER BY v) - 1 AS idx,
+                   count(*) OVER (PARTITION BY m, g) AS n
             FROM samples),
         wanted AS (
-            SELECT r.g, r.n, p.title, r.idx, r.v,
+            SELECT r.m, r.g, r.n, p.title, r.idx, r.v,
                    CAST((r.n - 1) * p.p DIV 100 AS BIGINT) AS i, CAST((r.n - 1) * p.p % 100 AS BIGINT) AS rest
             FROM ranked r CROSS JOIN percents p)
-        SELECT g, n, title,
+        SELECT m, g, n, title,
                100 * max(CASE WHEN idx = i THEN v END)
                + rest * (coalesce(max(CASE WHEN idx = i + 1 THEN v END), max(CASE WHEN idx = i THEN v END))
                          - max(CASE WHEN idx = i THEN v END)) AS hundredths
         FROM wanted WHERE idx = i OR idx = i + 1
-        GROUP BY g, n, title, rest""").collect()
+        GROUP BY m, g, n, title, rest""").collect()
     stats = {}
     for row in result:
-        entry = stats.setdefault(row["g"], {"n": row["n"]})
+        entry = stats.setdefault(row["m"], {}).setdefault(row["g"], {"n": row["n"]})
         hundredths = int(row["hundredths"])
         # Durations: whole nanoseconds, half rounded up (floor division); counts: exact hundredths.
-        entry[row["title"]] = (hundredths + 50) // 100 if integer_kind else hundredths / 100
+        entry[row["title"]] = hundredths / 100 if row["m"] in COUNT_METRICS else (hundredths + 50) // 100
     return stats
 
 
@@ -220,12 +224,13 @@ def summarise(spark, rows):
                                  (SELECT count(*) FROM lifetimes) AS lifetimes,
                                  (SELECT coalesce(sum(events), 0) FROM traces) AS events""").first()
     kinds = sorted((row["kind"] for row in spark.sql("SELECT DISTINCT launch.kind AS kind FROM lifetimes").collect()), key=kind_order)
-    launch = distributions(spark, spark.sql(
-        "SELECT launch.kind AS g, launch.duration AS v FROM lifetimes WHERE launch.duration IS NOT NULL"), True)
-    busy = distributions(spark, spark.sql("SELECT launch.kind AS g, launch.busyInWindow AS v FROM lifetimes"), True)
-    per_lifetime = distributions(spark, spark.sql("SELECT 'all' AS g, stalls.count AS v FROM lifetimes"), False)
-    durations = distributions(spark, spark.sql(
-        "SELECT 'all' AS g, d AS v FROM lifetimes LATERAL VIEW explode(stalls.durations) s AS d"), True)
+    stats = distributions(spark, spark.sql("""
+        SELECT 'launch' AS m, launch.kind AS g, launch.duration AS v FROM lifetimes WHERE launch.duration IS NOT NULL
+        UNION ALL SELECT 'busyInWindow', launch.kind, launch.busyInWindow FROM lifetimes
+        UNION ALL SELECT 'stalls.perLifetime', 'all', stalls.count FROM lifetimes
+        UNION ALL SELECT 'stalls.duration', 'all', d FROM lifetimes LATERAL VIEW explode(stalls.durations) s AS d"""))
+    launch, busy = stats.get("launch", {}), stats.get("busyInWindow", {})
+    per_lifetime, durations = stats.get("stalls.perLifetime", {}), stats.get("stalls.duration", {})
     violations = spark.sql("""
         SELECT v.rule AS rule, first(v.severity) AS severity, min(v.order) AS ord, sum(v.count) AS count,
                sort_array(collect_list(path)) AS traces
@@ -283,13 +288,16 @@ def main(argv):
     arguments = parse_arguments(argv)
     spark = SparkSession.builder.appName("lifetrace summary").getOrCreate()
     try:
+        started = time.monotonic()
         rows = read_rows(spark, arguments)
         out = arguments.out.rstrip("/")
         rows.write.mode("overwrite").parquet(out + "/rows")
+        analysed = time.monotonic()
         # The summary reads the Parquet rows back: the traces are analysed once.
         rows = spark.read.parquet(out + "/rows")
         summary = summarise(spark, rows)
         write_text(spark, out + "/summary.json", json.dumps(summary, indent=2) + "\n")
+        summarised = time.monotonic()
         if arguments.baseline is not None:
             groups = {}
             for name, value in (("baseline", arguments.baseline), ("candidate", arguments.candidate)):
@@ -298,8 +306,10 @@ def main(argv):
             diff = {"groupBy": arguments.group_by, "baseline": arguments.baseline, "candidate": arguments.candidate,
                     "summaries": groups, "change": change(groups["baseline"], groups["candidate"])}
             write_text(spark, out + "/diff.json", json.dumps(diff, indent=2) + "\n")
-        print("lifetrace summary: %d traces, %d lifetimes, %d unreadable; written to %s"
-              % (summary["traces"], summary["lifetimes"], len(summary["unreadable"]), out))
+        print("lifetrace summary: %d traces, %d lifetimes, %d unreadable; written to %s "
+              "(analysis and Parquet rows %.1f s, summary %.1f s, groups %.1f s)"
+              % (summary["traces"], summary["lifetimes"], len(summary["unreadable"]), out,
+                 analysed - started, summarised - analysed, time.monotonic() - summarised))
     finally:
         spark.stop()
 

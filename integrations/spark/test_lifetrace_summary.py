@@ -11,6 +11,7 @@ against `report --format ndjson`, and the per-group summaries of --baseline/--ca
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -57,7 +58,7 @@ def differences(expected, actual, where="summary"):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetrace", required=True)
-    parser.add_argument("--traces", type=int, default=300, help="synthesized traces (default 300)")
+    parser.add_argument("--traces", type=int, default=250, help="synthesized traces (default 250)")
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.lifetrace)
     results = []
@@ -75,10 +76,12 @@ def main():
             shutil.copytree(os.path.join(ROOT, "Samples", sample), os.path.join(traces, sample))
         synthesized = os.path.join(traces, "synth")
         os.makedirs(synthesized)
-        for seed in range(1, arguments.traces + 1):
+        def synthesize(seed):
             events = 2000 + (seed * 7919) % 9000
             subprocess.run([binary, "synth", "--events", str(events), "--seed", str(seed), "-o",
                             os.path.join(synthesized, "synth-%04d.ltrace" % seed)], check=True)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+            list(pool.map(synthesize, range(1, arguments.traces + 1)))
         with open(os.path.join(traces, "not-a-trace.ltrace"), "wb") as file:
             file.write(b"this file is not a trace\n")
 

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// A small JSON builder: values are written in the order given, strings escaped per RFC 8259.
 ///
 /// Output is compact unless `indent` is set; keys keep their insertion order so that reports
@@ -81,34 +83,9 @@ public indirect enum JSONValue: Sendable, Hashable {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
-    /// Writes `string` as a JSON string literal (RFC 8259): `"` and `\\` escaped, control
-    /// characters as `\\n`, `\\r`, `\\t` or `\\u00XX`, everything else as its UTF-8.
+    /// Writes `string` as a JSON string literal (RFC 8259), with the trace writer's escaper.
     static func writeString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Only ASCII bytes are ever escaped, so the UTF-8 can be copied byte by byte, and most
-        // strings (keys, ids, paths) need no escape at all and are copied whole.
-        let utf8 = string.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: utf8)
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
-            case UInt8(ascii: "\n"): output.append(contentsOf: "\\n".utf8)
-            case UInt8(ascii: "\r"): output.append(contentsOf: "\\r".utf8)
-            case UInt8(ascii: "\t"): output.append(contentsOf: "\\t".utf8)
-            case let control where control < 0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hex[Int(control >> 4)])
-                output.append(hex[Int(control & 0xF)])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
+        JSONLTraceWriter.appendQuoted(string, to: &output)
     }
 }
 
