@@ -90,7 +90,9 @@ def parse_arguments(argv):
     parser.add_argument("--lifetrace", required=True, help="the lifetrace binary, built for the executors")
     parser.add_argument("--out", required=True, help="output directory: summary.json, rows/ (Parquet)")
     parser.add_argument("--batch", type=int, default=256, help="traces per lifetrace process (default 256)")
-    parser.add_argument("--partitions", type=int, default=0, help="input partitions (default: 2 per core)")
+    parser.add_argument("--partitions", type=int, default=0, help="input partitions at least (default: 2 per core)")
+    parser.add_argument("--partition-bytes", default="8m",
+                        help="trace bytes per input partition at most (spark.files.maxPartitionBytes; default 8m)")
     parser.add_argument("--group-by", default="appVersion", help="metadata key that --baseline/--candidate name")
     parser.add_argument("--baseline", help="the group compared against (a value of --group-by)")
     parser.add_argument("--candidate", help="the group compared (a value of --group-by)")
@@ -171,7 +173,9 @@ def read_rows(spark, arguments):
     files = context.binaryFiles(",".join(arguments.paths), minPartitions=partitions)
     traces = files.filter(lambda item: item[0].endswith(TRACE_ENDINGS))
     analyse = analyse_partition(os.path.basename(arguments.lifetrace), arguments.batch, arguments.analysis.split())
-    return spark.createDataFrame(traces.mapPartitions(analyse), ROW_SCHEMA)
+    # The rows come from lifetrace in the documented schema; checking each one in Python again
+    # would cost more than making it.
+    return spark.createDataFrame(traces.mapPartitions(analyse), ROW_SCHEMA, verifySchema=False)
 
 
 def distributions(spark, samples):
@@ -286,7 +290,11 @@ def write_text(spark, path, text):
 
 def main(argv):
     arguments = parse_arguments(argv)
-    spark = SparkSession.builder.appName("lifetrace summary").getOrCreate()
+    # Traces are small files: Spark's default of 128 MB per input partition would put
+    # thousands of them in one task and leave the other cores idle.
+    spark = (SparkSession.builder.appName("lifetrace summary")
+             .config("spark.files.maxPartitionBytes", arguments.partition_bytes).getOrCreate())
+    spark.sparkContext.setLogLevel("WARN")
     try:
         started = time.monotonic()
         rows = read_rows(spark, arguments)
@@ -295,6 +303,7 @@ def main(argv):
         analysed = time.monotonic()
         # The summary reads the Parquet rows back: the traces are analysed once.
         rows = spark.read.parquet(out + "/rows")
+        kinds = {row["row"]: row["count"] for row in rows.groupBy("row").count().collect()}
         summary = summarise(spark, rows)
         write_text(spark, out + "/summary.json", json.dumps(summary, indent=2) + "\n")
         summarised = time.monotonic()
@@ -306,10 +315,11 @@ def main(argv):
             diff = {"groupBy": arguments.group_by, "baseline": arguments.baseline, "candidate": arguments.candidate,
                     "summaries": groups, "change": change(groups["baseline"], groups["candidate"])}
             write_text(spark, out + "/diff.json", json.dumps(diff, indent=2) + "\n")
-        print("lifetrace summary: %d traces, %d lifetimes, %d unreadable; written to %s "
-              "(analysis and Parquet rows %.1f s, summary %.1f s, groups %.1f s)"
-              % (summary["traces"], summary["lifetimes"], len(summary["unreadable"]), out,
-                 analysed - started, summarised - analysed, time.monotonic() - summarised))
+        print("lifetrace summary: %d traces, %d lifetimes, %d unreadable; written to %s" % (
+            summary["traces"], summary["lifetimes"], len(summary["unreadable"]), out))
+        print("rows: " + json.dumps(kinds, sort_keys=True))
+        print("time: analysis and Parquet rows %.1f s, summary %.1f s, groups %.1f s" % (
+            analysed - started, summarised - analysed, time.monotonic() - summarised))
     finally:
         spark.stop()
 

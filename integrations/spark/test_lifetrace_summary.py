@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -70,6 +71,11 @@ def main():
             print("      " + line)
 
     work = tempfile.mkdtemp(prefix="lifetrace-spark-test-")
+    started = time.monotonic()
+
+    def elapsed():
+        return "%.0f s" % (time.monotonic() - started)
+
     try:
         traces = os.path.join(work, "traces")
         for sample in ("launches", "runs", "traces"):
@@ -85,7 +91,9 @@ def main():
         with open(os.path.join(traces, "not-a-trace.ltrace"), "wb") as file:
             file.write(b"this file is not a trace\n")
 
+        print("      traces made at " + elapsed())
         expected, status = lifetrace_json(binary, [traces])
+        print("      lifetrace report done at " + elapsed())
         check("lifetrace report exits 2 for the unreadable trace and reports the rest",
               [] if status == 2 and len(expected["unreadable"]) == 1 else ["exit %d, unreadable %r" % (status, expected["unreadable"])])
 
@@ -95,6 +103,7 @@ def main():
                os.path.join(HERE, "lifetrace_summary.py"), "--lifetrace", binary, "--out", out,
                "--group-by", "build", "--baseline", "baseline", "--candidate", "candidate", traces]
         process = subprocess.run(job, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        print("      spark-submit done at " + elapsed())
         if process.returncode != 0:
             check("spark-submit runs the job", [process.stderr.decode(errors="replace")[-3000:]])
         else:
@@ -112,13 +121,11 @@ def main():
             for line in rows.stdout.decode().splitlines():
                 kind = json.loads(line)["row"]
                 kinds[kind] = kinds.get(kind, 0) + 1
-            from pyspark.sql import SparkSession
-            spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
-            try:
-                parquet = {row["row"]: row["n"] for row in
-                           spark.read.parquet(os.path.join(out, "rows")).groupBy("row").count().withColumnRenamed("count", "n").collect()}
-            finally:
-                spark.stop()
+            # The job counts the rows of each kind as Spark reads them back from rows/.
+            printed = [line for line in process.stdout.decode().splitlines() if line.startswith("rows: ")]
+            parquet = json.loads(printed[0][len("rows: "):]) if printed else None
+            timing = [line for line in process.stdout.decode().splitlines() if line.startswith("time: ")]
+            print("      job " + (timing[0] if timing else "printed no time"))
             check("rows/ holds as many rows of each kind as report --format ndjson writes %r" % kinds,
                   [] if parquet == kinds else ["parquet %r" % parquet])
 
