@@ -29,6 +29,7 @@ let package = Package(
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
         .target(name: "CCRC32C"),
+        .target(name: "CRecorderSignals"),
         .target(
             name: "LifetraceFormat",
             dependencies: ["CZstd", "CCRC32C", .product(name: "HeapModule", package: "swift-collections")]
@@ -53,6 +54,7 @@ let package = Package(
             name: "LifetraceRecorder",
             dependencies: [
                 "LifetraceFormat",
+                "CRecorderSignals",
                 .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
@@ -127,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "LifetraceSupervisorTests",
             dependencies: [
-                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "SampleApp",
-                "LifetraceCLI", "RecorderProbe",
+                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "LifecycleModel", "SampleApp",
+                "LifetraceCLI", "RecorderProbe", "LifetraceTestSupport",
             ]
         ),
     ]

@@ -43,10 +43,8 @@ public enum LifecycleHost {
         let application = HostApplication(
             recorder: recorder, delegateType: delegate, sceneDelegateType: sceneDelegate,
             faults: HostFault.parse(environment[HostFault.environmentKey]))
-        let finish: @Sendable () -> Never = {
-            try? recorder.stop()
-            exit(0)
-        }
+        // A standalone recorder seals its trace, with the `exit` and its code, from its exit handler.
+        let finish: @Sendable () -> Never = { exit(0) }
         if let text = environment[ControlChannel.environmentKey], let fd = Int32(text) {
             ControlChannel(fd: fd).start(application: application, onTerminate: finish)
         } else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceAnalysis
+import LifetraceFormat
 
 /// The limits and rule selection shared by `check`, `report` and `replay`.
 struct AnalysisArguments: ParsableArguments {
@@ -11,6 +12,12 @@ struct AnalysisArguments: ParsableArguments {
 
     @Option(name: .long, help: "Longest allowed time in Background with no background task open (e.g. 30s).")
     var backgroundLimit: String = "30s"
+
+    @Option(name: .long, help: "Main-thread busy time after the launch, in the foreground, that counts as a hang (e.g. 250ms).")
+    var hangThreshold: String = "250ms"
+
+    @Option(name: .long, help: "Longest didEnterBackground or sceneDidEnterBackground may run (e.g. 5s).")
+    var backgroundCallbackLimit: String = "5s"
 
     @Option(name: .long, help: ArgumentHelp("Check only this rule (repeatable).", valueName: "rule"))
     var only: [String] = []
@@ -25,6 +32,8 @@ struct AnalysisArguments: ParsableArguments {
             options.stallThreshold = try DurationParser.nanoseconds(stallThreshold)
             options.launchWatchdog = try DurationParser.nanoseconds(launchWatchdog)
             options.backgroundLimit = try DurationParser.nanoseconds(backgroundLimit)
+            options.hangThreshold = try DurationParser.nanoseconds(hangThreshold)
+            options.backgroundCallbackLimit = try DurationParser.nanoseconds(backgroundCallbackLimit)
         } catch {
             throw ValidationError(error.description)
         }

@@ -10,7 +10,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Replays each trace through the lifecycle model (docs/LIFECYCLE.md) and reports every \
             broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
-            has (or a warning, with --strict), 2 for bad input or usage.
+            has (or a warning, with --strict), 2 for bad input or usage, or when a trace was not \
+            read whole: data skipped inside it, nothing readable, or (with --strict) a truncated \
+            or unclosed end.
             """)
 
     @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
@@ -21,7 +23,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisArguments
 
-    @Flag(name: .long, help: "Fail on warnings too.")
+    @Flag(name: .long, help: "Fail on warnings too, and on a truncated or unclosed trace.")
     var strict = false
 
     func run() throws {
@@ -34,7 +36,7 @@ struct CheckCommand: ParsableCommand {
             return
         }
         var analyses: [TraceAnalysis] = []
-        var unreadable = 0
+        var unreadable: [TraceError] = []
         do throws(TraceError) {
             // Analysed on every core; errors are reported in the order of the paths.
             for result in TraceInputs.analyze(paths: try TraceInputs.expand(paths), options: options) {
@@ -43,7 +45,7 @@ struct CheckCommand: ParsableCommand {
                     analyses.append(analysis)
                 case .failure(let error):
                     printError(error.description)
-                    unreadable += 1
+                    unreadable.append(error)
                 }
             }
         } catch {
@@ -51,8 +53,9 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict, unreadable: unreadable)
-        print(output.rendered(format), terminator: "")
-        if unreadable > 0 { throw ExitCode(2) }
+        try StandardOutput.print(output.rendered(format))
+        // A trace that could not be read, or not read whole, is bad input: never a pass.
+        if !unreadable.isEmpty || output.incomplete > 0 { throw ExitCode(2) }
         if !output.passed { throw ExitCode(1) }
     }
 
@@ -69,7 +72,8 @@ struct CheckCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(2)
         }
-        if document.unreadableTraces > 0 { throw ExitCode(2) }
+        // A trace that could not be read, or not read whole, is bad input: never a pass.
+        if document.unreadableTraces > 0 || document.incompleteTraces > 0 { throw ExitCode(2) }
         if document.failedTraces > 0 { throw ExitCode(1) }
     }
 }

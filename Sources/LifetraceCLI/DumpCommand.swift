@@ -30,6 +30,7 @@ struct DumpCommand: ParsableCommand {
 
     func run() throws {
         do throws(TraceError) {
+            try StagedOutputFile.refuseOverwriting([input], with: output)
             let source = try TraceFile.open(path: input)
             let issues: [TraceError]
             switch format {

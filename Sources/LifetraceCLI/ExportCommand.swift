@@ -34,6 +34,12 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let options = try analysis.options()
+        do throws(TraceError) {
+            try StagedOutputFile.refuseOverwriting([path], with: output)
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
         do throws(ExportError) {
             let summary = try TraceExporter.export(path: path, to: format, output: output, options: options)
             if output != "-" {

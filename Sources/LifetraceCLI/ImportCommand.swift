@@ -29,6 +29,7 @@ struct ImportCommand: ParsableCommand {
         // The output appears only once the whole import succeeded (released unfinished, the
         // staged file is removed).
         do throws(TraceError) {
+            try StagedOutputFile.refuseOverwriting([input], with: output)
             let staged = try StagedOutputFile(path: output)
             let source = try TraceFile.open(path: input)
             let options = TraceWriter.Options(compressionLevel: level, chunkSize: chunkSize)

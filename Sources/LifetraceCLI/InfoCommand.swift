@@ -20,28 +20,23 @@ struct InfoCommand: ParsableCommand {
     var chunks = false
 
     func run() throws {
+        let report: String
         do throws(TraceError) {
             var summary = TraceInfo()
-            if input != "-" && Self.isBinary(path: input) {
-                var reader = try BinaryTraceReader(path: input, options: .init(collectsChunkStatistics: true))
+            // Opened once: a FIFO or a pipe cannot be read twice.
+            let source = try TraceFile.open(path: input, binaryOptions: .init(collectsChunkStatistics: true))
+            if var reader = source.binary {
                 while try reader.nextBatch({ events, _ in for event in events { summary.add(event) } }) {}
-                print(summary.report(name: input, metadata: reader.metadata, issues: reader.issues, binary: reader.summary, chunks: chunks ? reader.chunks : nil), terminator: "")
+                report = summary.report(name: input, metadata: reader.metadata, issues: reader.issues, binary: reader.summary, chunks: chunks ? reader.chunks : nil)
             } else {
-                let source = try TraceFile.open(path: input)
                 let issues = try copyEvents(of: source) { (event, _) throws(TraceError) in summary.add(event) }
                 let size = input == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int64) ?? nil
-                print(summary.report(name: input, metadata: source.metadata, issues: issues, binary: source.binary?.summary, chunks: nil, fileSize: size), terminator: "")
+                report = summary.report(name: input, metadata: source.metadata, issues: issues, binary: source.binary?.summary, chunks: nil, fileSize: size)
             }
         } catch {
             printError(error.description)
             throw ExitCode(2)
         }
-    }
-
-    private static func isBinary(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let prefix = (try? handle.read(upToCount: 12)) ?? Data()
-        return BinaryTraceFormat.isBinaryTrace(prefix: prefix)
+        try StandardOutput.print(report)
     }
 }

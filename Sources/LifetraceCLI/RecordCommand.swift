@@ -3,6 +3,7 @@ import Foundation
 import LifetraceFormat
 import LifetraceRecorder
 import LifetraceSupervisor
+import Synchronization
 
 /// `lifetrace record`: runs an app under a scenario, playing the system, and writes one trace.
 struct RecordCommand: ParsableCommand {
@@ -20,8 +21,8 @@ struct RecordCommand: ParsableCommand {
             be written.
             """)
 
-    @Option(name: .shortAndLong, help: "The trace file to write.")
-    var output: String
+    @Option(name: .shortAndLong, help: "The trace file to write (not needed with --list-faults).")
+    var output: String?
 
     @Option(name: .long, help: "A scenario file (YAML); the default scenario runs without it.")
     var scenario: String?
@@ -29,7 +30,9 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .customLong("fault"), help: "Inject a fault (repeatable); --list-faults shows them.")
     var faults: [String] = []
 
-    @Flag(name: .customLong("list-faults"), help: "List the faults and the rule that catches each, then exit.")
+    @Flag(
+        name: .customLong("list-faults"),
+        help: "List the faults, the rule that catches each and the scenario it needs (tab-separated), then exit.")
     var listFaults = false
 
     @Argument(parsing: .postTerminator, help: "The app and its arguments, after --.")
@@ -37,9 +40,13 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         if listFaults {
-            for fault in RecordFault.allCases { print("\(fault.name)\t\(fault.rule)") }
+            try StandardOutput.print(RecordFault.allCases.map { fault in
+                let scenario = fault.scenario == "default" ? "default" : "Samples/scenarios/\(fault.scenario).yaml"
+                return "\(fault.name)\t\(fault.rule)\t\(scenario)\n"
+            }.joined())
             return
         }
+        guard let output else { throw fail("give the trace file to write with -o", code: 2) }
         // Checked here rather than in validate(), whose errors exit 64: usage errors exit 2.
         guard !command.isEmpty else { throw fail("give the app to run after --", code: 2) }
         if let unknown = faults.first(where: { RecordFault(name: $0) == nil }) {
@@ -60,21 +67,51 @@ struct RecordCommand: ParsableCommand {
         } catch {
             throw fail(error.description, code: 7)
         }
+        // On SIGINT, SIGTERM or SIGHUP the app's group is killed first (ChildProcess); the session
+        // then ends as it does when the app dies, and the trace is closed here before the signal
+        // is raised again.
+        let stop = SignalStop()
+        let token = OutputCleanup.onSignal { stop.awaitClose() }
+        defer { OutputCleanup.cancel(token) }
         let outcome: RecordOutcome
         do {
             outcome = try RecordSession(configuration: configuration, sink: writer).run()
             try writer.close()
+            stop.closed()
         } catch let error as SupervisorError {
             try? writer.close()
+            // An app that never started leaves no trace behind: there is nothing to read in it.
+            if error.kind == .spawnFailed && writer.writtenEventCount == 0 { unlink(output) }
+            stop.closed()
             throw fail(error.description, code: error.kind == .traceFailed ? 7 : 3)
         } catch let error as TraceError {
+            stop.closed()
             throw fail(error.description, code: 7)
         }
         if outcome != .completed { throw fail(outcome.description, code: outcome.exitCode) }
     }
 
+    /// Lets the signal thread wait, a bounded time, for the trace to be closed.
+    private final class SignalStop: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let signalled = Mutex(false)
+
+        /// On the signal thread: waits up to five seconds for ``closed()``.
+        func awaitClose() {
+            signalled.withLock { $0 = true }
+            _ = done.wait(timeout: .now() + 5)
+        }
+
+        /// The trace is closed. After a signal, the process waits here to be ended by it, so
+        /// that nothing is printed about the app the signal killed.
+        func closed() {
+            done.signal()
+            if signalled.withLock({ $0 }) { while true { pause() } }
+        }
+    }
+
     private func fail(_ message: String, code: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data("lifetrace record: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("lifetrace record: \(TerminalText.escaped(message))\n".utf8))
         return ExitCode(code)
     }
 }

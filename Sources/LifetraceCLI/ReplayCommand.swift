@@ -10,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Times are shown since the lifetime's launch. --from and --to select events by time since \
             the trace's first event (for example --from 1.5s --to 3s); violations are printed under \
-            the event that revealed them.
+            the event that revealed them. Exit status: 0 printed (violations do not change it), 2 bad \
+            input or usage.
             """)
 
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
@@ -32,7 +33,10 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        do throws(TraceError) {
+        let output = StandardOutput()
+        // Each line goes through the terminal escaper: a trace's names cannot forge lines.
+        func show(_ line: String) throws { try output.line(TerminalText.escaped(line)) }
+        do {
             var source = try TraceFile.open(path: path)
             var analyzer = LifecycleAnalyzer(options: options)
             var origin: Int64?
@@ -41,20 +45,26 @@ struct ReplayCommand: ParsableCommand {
                 let offset = event.timestamp - (origin ?? event.timestamp)
                 if origin == nil { origin = event.timestamp }
                 guard offset >= range.from && offset <= range.to else { continue }
-                print(step.line)
+                try show(step.line)
                 for violation in step.violations {
-                    print("    \(violation.severity.rawValue)[\(violation.rule.id)]: \(violation.message)")
+                    try show("    \(violation.severity.rawValue)[\(violation.rule.id)]: \(violation.message)")
                 }
             }
             let found = analyzer.violations.count
             _ = analyzer.finish(symbols: source.symbols)
             if analyzer.violations.count > found {
-                print("at the end of the trace:")
+                try show("at the end of the trace:")
                 for violation in analyzer.violations[found...] {
-                    print("    \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
+                    try show("    \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
                 }
             }
-        } catch {
+            let omitted = analyzer.omittedViolations.values.reduce(0, +)
+            if omitted > 0 {
+                try show("\(omitted) more violations were found and not shown: an analysis keeps the first "
+                    + "\(options.violationLimit) of a trace in full")
+            }
+            try output.finish()
+        } catch let error as TraceError {
             printError(error.description)
             throw ExitCode(2)
         }

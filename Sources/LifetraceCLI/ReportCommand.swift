@@ -15,7 +15,9 @@ struct ReportCommand: ParsableCommand {
             launch time distribution by kind, stalls, violations by rule and endings over all runs. \
             ndjson: one row per lifetime and one closing row per trace, for any number of traces \
             (docs/JSON.md). A trace that cannot be read is named on standard error and the rest \
-            is reported; the exit status is then 2.
+            is reported. Exit status: 0 reported (violations do not change it; 'check' is the \
+            gate), 2 bad input (the rest still reported), bad usage, or the output could not be \
+            written.
             """)
 
     /// The output formats.
@@ -44,6 +46,7 @@ struct ReportCommand: ParsableCommand {
         let document: String
         var unreadable = 0
         do throws(TraceError) {
+            if let output { try StagedOutputFile.refuseOverwriting(paths, with: output) }
             if single {
                 document = try singleReport(paths[0], options: options)
             } else {
@@ -64,6 +67,7 @@ struct ReportCommand: ParsableCommand {
     private func stream(single: Bool, options: AnalysisOptions) throws {
         var unreadable = 0
         do throws(TraceError) {
+            if let output { try StagedOutputFile.refuseOverwriting(paths, with: output) }
             let file = try StagedOutputFile(path: output ?? "-")
             if format == .ndjson {
                 unreadable = try TraceRows.write(try TraceInputs.expand(paths), options: options, to: file) {
@@ -106,7 +110,7 @@ struct ReportCommand: ParsableCommand {
 
     private func write(_ document: String) throws {
         guard let output, output != "-" else {
-            print(document, terminator: "")
+            try StandardOutput.print(document)
             return
         }
         do throws(TraceError) {

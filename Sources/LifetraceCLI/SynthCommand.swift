@@ -9,7 +9,8 @@ struct SynthCommand: ParsableCommand {
         discussion: """
             The trace is a deterministic function of --events and --seed: launches, a 60 Hz main \
             run loop, signposts, background/foreground cycles, suspensions and scenes, with the \
-            timing jitter of a real run. See docs/PERFORMANCE.md, "Reference workload".
+            timing jitter of a real run. See docs/PERFORMANCE.md, "Reference workload". Exit \
+            status: 0 written, 2 bad usage or the output could not be written.
             """)
 
     /// Output forms.

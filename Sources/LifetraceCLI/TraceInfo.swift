@@ -56,8 +56,10 @@ struct TraceInfo {
         if let binary { integrity += binary.isClosed ? ", closed" : ", not closed" }
         lines.append(("integrity", integrity))
         let width = lines.map(\.0.count).max()! + 2
-        var text = lines.map { ($0.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n") + "\n"
-        for issue in issues { text += "  \(issue.description)\n" }
+        // Values come from the file (its name, metadata, problems): escaped, each stays one line.
+        var text = lines.map { ($0.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + TerminalText.escaped($0.1) }
+            .joined(separator: "\n") + "\n"
+        for issue in issues { text += "  \(TerminalText.escaped(issue.description))\n" }
         if let chunks {
             text += "\nstream  sequence  group  offset  first ts  last ts  events  raw bytes  stored bytes\n"
             for chunk in chunks {

@@ -18,10 +18,11 @@ struct CheckOutputTests {
         #expect(text == """
             launch-stall.fail.jsonl: 1 error, 0 warnings
               error[launch-stall] +0.010 s: The main thread was busy for 400 ms from +0.010 s, inside the \
-            launch window (which ends at the first frame); the longest work on the main thread during it was \
-            callback "didFinishLaunching" (400 ms); expected no main-thread stall of 250 ms or more during \
-            launch. Why: "Only tasks that contribute to setting up the user interface should be performed on \
-            the main thread." (seed 000)
+            launch window (which ends at the first frame); the work on the main thread during it was \
+            signpost "loadDatabase" (370 ms, in didFinishLaunching > loadDatabase); expected no main-thread \
+            stall of 250 ms or more during launch. Why: "Only tasks that contribute to setting up the user \
+            interface should be performed on the main thread." (Apple, App Programming Guide for iOS: The App \
+            Life Cycle, "Threads and Concurrency")
                   launch reason=user at +0.000 s
                   callback.begin didFinishLaunching at +0.010 s
             launch-stall.pass.jsonl: ok (8 events, 1 lifetime)
@@ -54,6 +55,13 @@ struct CheckOutputTests {
         #expect((stall["duration"] as? NSNumber)?.int64Value == 400_000_000)
         let blame = try #require(stall["blame"] as? [[String: Any]])
         #expect(blame.map { $0["name"] as? String } == ["didFinishLaunching", "loadDatabase"])
+        let work = try #require(stall["work"] as? [String: Any])
+        #expect(work["name"] as? String == "loadDatabase")
+        #expect(work["chain"] as? [String] == ["didFinishLaunching", "loadDatabase"])
+        let fact = try #require(violation["fact"] as? [String: Any])
+        #expect(fact["document"] as? String == "Apple, App Programming Guide for iOS: The App Life Cycle")
+        #expect(fact["section"] as? String == "\"Threads and Concurrency\"")
+        #expect(fact["translated"] as? Bool == false)
         let end = try #require(lifetime["end"] as? [String: Any])
         #expect(end["kind"] as? String == "endOfTrace")
         let summary = try #require(document["summary"] as? [String: Any])

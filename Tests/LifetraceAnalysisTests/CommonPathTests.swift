@@ -52,7 +52,9 @@ struct CommonPathTests {
         while let event = synthesizer.next() { events.append(event) }
         let symbols = synthesizer.symbols
         let clean = Self.analyzeAsUsual(events, symbols: symbols)
-        #expect(clean.violations.isEmpty)
+        // The workload breaks no rule but has main-thread stalls while Active: hangs.
+        #expect(clean.violations.contains { $0.rule == .hang })
+        #expect(clean.violations.allSatisfy { $0.rule == .hang }, "\(clean.violations.map(\.message))")
         #expect(clean.lifetimes.count > 1)
         Self.expectSameResult(events, symbols: symbols, "seed \(seed)")
 

@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifetraceFormat
 import Testing
 
 struct DurationParserTests {

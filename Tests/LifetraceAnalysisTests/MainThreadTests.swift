@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifecycleModel
 import LifetraceFormat
 import Testing
 
@@ -77,7 +78,7 @@ struct MainThreadTests {
         #expect(Set(analysis.violations.map(\.rule)) == [.launchWatchdog, .launchStall, .unexpectedExit])
     }
 
-    @Test("a stall after the launch window is reported but breaks no rule")
+    @Test("a stall after the launch window in the foreground is a hang, not a launch stall")
     func stallAfterLaunch() {
         var trace = TraceBuilder()
         trace.foregroundLaunch()
@@ -85,7 +86,168 @@ struct MainThreadTests {
         trace.sleep(5600)
         let analysis = trace.analyze()
         #expect(analysis.lifetimes[0].stalls.count == 1)
-        #expect(analysis.violations.isEmpty)
+        #expect(analysis.violations.map(\.rule) == [.hang])
+        #expect(analysis.violations.first?.severity == .warning)
+        #expect(analysis.violations.first?.timestamp == TraceBuilder.ns(5000))
+        #expect(analysis.violations.first?.message.contains("busy for 600 ms from +5.000 s") == true)
+    }
+}
+
+/// The `hang` rule and the work a stall is blamed on.
+struct HangTests {
+    @Test("a stall that starts in Background, or that moves the app there, is no hang")
+    func backgroundStallIsNoHang() {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch()
+        trace.toBackground(1000)
+        trace.wake(2000)
+        trace.sleep(2600)
+        #expect(trace.rules() == [])
+        // Busy from Inactive into a long didEnterBackground: the transition's, not a hang.
+        var moving = TraceBuilder()
+        moving.foregroundLaunch()
+        moving.wake(1000)
+        moving.state(1000, .inactive)
+        moving.callback(1001, "willResignActive")
+        moving.state(1005, .background)
+        moving.callback(1005, "didEnterBackground", duration: 400)
+        moving.sleep(1410)
+        #expect(moving.rules() == [])
+    }
+
+    @Test("the hang threshold is its own option, shorter or longer than the stall threshold")
+    func hangThreshold() {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch()
+        trace.wake(1000)
+        trace.sleep(1150)
+        #expect(trace.rules() == [])
+        let short = trace.analyze(AnalysisOptions(hangThreshold: 100_000_000))
+        #expect(short.violations.map(\.rule) == [.hang])
+        // The lifetime's stalls still follow the stall threshold.
+        #expect(short.lifetimes[0].stalls.isEmpty)
+        trace.wake(2000)
+        trace.sleep(2300)
+        #expect(trace.rules(AnalysisOptions(hangThreshold: 400_000_000)) == [])
+        #expect(trace.rules(AnalysisOptions(rules: RuleSet(Rule.allCases.filter { $0 != .hang }))) == [])
+    }
+
+    @Test("without state events the effective app view tells the foreground")
+    func hangWithoutStates() {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch(states: false)
+        trace.wake(3000)
+        trace.sleep(3300)
+        #expect(trace.rules() == ["hang"])
+    }
+
+    @Test("the work is the innermost interval covering most of the stall, with its chain")
+    func innermostWork() throws {
+        var trace = TraceBuilder()
+        trace.launch(0)
+        trace.callback(1, "willFinishLaunching", duration: 5)
+        trace.begin(10, "didFinishLaunching")
+        trace.signpostBegin(12, "OpenDatabase")
+        trace.signpostEnd(18, "OpenDatabase")
+        trace.signpostBegin(20, "IndexSearchCatalog")
+        trace.signpostBegin(30, "tokenize")
+        trace.signpostEnd(150, "tokenize")
+        trace.signpostEnd(425, "IndexSearchCatalog")
+        trace.end(423 + 10, "didFinishLaunching")
+        trace.callback(440, "didBecomeActive", duration: 2)
+        trace.frame(450)
+        let analysis = trace.analyze()
+        let stall = try #require(analysis.lifetimes[0].stalls.first)
+        let work = try #require(stall.work)
+        #expect(work.name == "IndexSearchCatalog")
+        #expect(work.kind == .signpost)
+        #expect(work.duration == TraceBuilder.ns(405))
+        #expect(work.chain == ["didFinishLaunching", "IndexSearchCatalog"])
+        #expect(stall.workText == "signpost \"IndexSearchCatalog\" (405 ms, in didFinishLaunching > IndexSearchCatalog)")
+        let message = try #require(analysis.violations.first { $0.rule == .launchStall }?.message)
+        #expect(message.contains("the work on the main thread during it was signpost \"IndexSearchCatalog\" (405 ms, in didFinishLaunching > IndexSearchCatalog)"))
+    }
+
+    @Test("when nothing covers most of the stall the longest interval is the work")
+    func longestWhenNothingCoversMost() throws {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch(states: false)
+        trace.wake(1000)
+        trace.signpostBegin(1000, "decode")
+        trace.signpostEnd(1120, "decode")
+        trace.signpostBegin(1130, "layout")
+        trace.signpostEnd(1230, "layout")
+        trace.sleep(1300)
+        let stall = try #require(trace.analyze().lifetimes[0].stalls.first)
+        #expect(stall.work?.name == "decode")
+        #expect(stall.work?.chain == ["decode"])
+    }
+
+    @Test("a signpost with its parent's span is blamed inside the parent")
+    func equalSpans() throws {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch(states: false)
+        trace.begin(1000, "didReceiveMemoryWarning")
+        trace.signpostBegin(1000, "purgeCaches")
+        trace.signpostEnd(1400, "purgeCaches")
+        trace.end(1400, "didReceiveMemoryWarning")
+        let stall = try #require(trace.analyze().lifetimes[0].stalls.first)
+        #expect(stall.work?.chain == ["didReceiveMemoryWarning", "purgeCaches"])
+    }
+}
+
+/// The `background-callback` rule: didEnterBackground and its scene twin have about five seconds.
+struct BackgroundCallbackTests {
+    @Test("didEnterBackground over the limit is reported when time ran out")
+    func overTheLimit() throws {
+        var trace = TraceBuilder()
+        trace.foregroundLaunch()
+        trace.state(1000, .inactive)
+        trace.callback(1000, "willResignActive")
+        trace.state(1005, .background)
+        trace.callback(1005, "didEnterBackground", duration: 5001)
+        let violation = try #require(trace.analyze().violations.first)
+        #expect(trace.rules() == ["background-callback"])
+        #expect(violation.timestamp == TraceBuilder.ns(6005))
+        #expect(violation.severity == .error)
+        #expect(violation.message.contains("ran for 5.001 s"))
+        #expect(violation.fact.document == .didEnterBackgroundReference)
+        #expect(trace.rules(AnalysisOptions(backgroundCallbackLimit: 6_000_000_000)) == [])
+    }
+
+    @Test("sceneDidEnterBackground has the same limit")
+    func sceneCallback() {
+        var trace = TraceBuilder()
+        trace.launch(0)
+        trace.callback(1, "willFinishLaunching", duration: 5)
+        trace.callback(10, "didFinishLaunching", duration: 40)
+        trace.callback(55, "sceneWillConnect", scene: "main")
+        trace.callback(58, "sceneWillEnterForeground", scene: "main")
+        trace.callback(60, "sceneDidBecomeActive", scene: "main")
+        trace.frame(80)
+        trace.callback(1000, "sceneWillResignActive", scene: "main")
+        trace.callback(1005, "sceneDidEnterBackground", duration: 7000, scene: "main")
+        #expect(trace.rules() == ["background-callback"])
+    }
+
+    @Test("killed while in didEnterBackground past the limit counts; a trace that stops does not")
+    func endedWhileRunning() {
+        var killed = TraceBuilder()
+        killed.foregroundLaunch()
+        killed.state(1000, .inactive)
+        killed.callback(1000, "willResignActive")
+        killed.state(1005, .background)
+        killed.begin(1005, "didEnterBackground")
+        killed.exit(7000, signal: 9)
+        #expect(killed.rules() == ["background-callback"])
+        var stopped = TraceBuilder()
+        stopped.foregroundLaunch()
+        stopped.state(1000, .inactive)
+        stopped.callback(1000, "willResignActive")
+        stopped.state(1005, .background)
+        stopped.begin(1005, "didEnterBackground")
+        stopped.mark(7000, "still saving")
+        #expect(stopped.rules() == [])
     }
 }
 

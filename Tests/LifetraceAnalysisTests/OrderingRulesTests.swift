@@ -10,9 +10,10 @@ struct OrderingRulesTests {
             "no-terminate-while-suspended", "silent-while-suspended", "nothing-after-terminate",
             "scene-connection", "launch-sequence", "resign-before-background", "foreground-before-active",
             "balanced-activation", "legal-transition", "main-thread-callbacks", "callback-nesting",
-            "time-order", "launch-watchdog", "launch-stall", "background-time", "unexpected-exit",
+            "time-order", "launch-watchdog", "launch-stall", "background-time", "unexpected-exit", "hang",
+            "background-callback",
         ])
-        #expect(Rule.allCases.filter { $0.severity == .warning } == [.backgroundTime, .unexpectedExit])
+        #expect(Rule.allCases.filter { $0.severity == .warning } == [.backgroundTime, .unexpectedExit, .hang])
         #expect(Rule.allCases.filter(\.isOrdering).count == 9)
     }
 

@@ -32,7 +32,9 @@ struct TraceReportTests {
         let analysis = try SampleTraces.analyze("launch-stall.fail.jsonl")
         let markdown = TraceReport(analysis: analysis, options: AnalysisOptions()).rendered(.markdown)
         #expect(markdown.hasPrefix("# Lifetrace report: `launch-stall.fail.jsonl`\n"))
-        #expect(markdown.contains("| +0.010 s | 400 ms | callback didFinishLaunching 400 ms, signpost loadDatabase 370 ms |"))
+        #expect(markdown.contains(
+            "| +0.010 s | 400 ms | signpost \"loadDatabase\" (370 ms, in didFinishLaunching \\> loadDatabase); "
+                + "also callback didFinishLaunching 400 ms |"))
         #expect(markdown.contains("- **error** `launch-stall` at +0.010 s: The main thread was busy"))
     }
 

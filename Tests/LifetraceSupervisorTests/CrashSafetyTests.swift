@@ -98,6 +98,95 @@ import Glibc
         }
     }
 
+    @Test func standaloneProbeKilledAtRandomPointsLosesNothingAfterRecovery() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("solo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var generator = SystemRandomNumberGenerator()
+        var runsWithEvents = 0
+        for run in 0..<Self.runs {
+            let trace = directory.appendingPathComponent("solo-\(run).ltrace").path
+            let countFile = directory.appendingPathComponent("counts-\(run)").path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+            process.arguments = [countFile, String(Self.threads), "--standalone", trace]
+            try process.run()
+            // From the probe's start-up (before its first record, even before its region exists)
+            // to well into its recording.
+            usleep(UInt32.random(in: 2_000...150_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let reported = Self.readCounts(countFile)
+            let outcome = try TraceRecovery.recover(tracePath: trace)
+            guard case .sealed(_, _, let inferredExit) = outcome else {
+                // Killed before the recorder created its region: nothing was recorded.
+                #expect(reported.allSatisfy { $0 == 0 }, "run \(run): no region, yet the probe reported \(reported)")
+                continue
+            }
+            #expect(inferredExit)
+            #expect(access(TraceRecovery.regionPath(forTrace: trace), F_OK) != 0, "run \(run): the region is left")
+            let recorded = try RecordedTrace(path: trace)
+            #expect(recorded.issues.isEmpty, "run \(run): \(recorded.issues)")
+            #expect(recorded.events.first?.type == .launch, "run \(run)")
+            #expect(recorded.events.last?.payload == .exit(code: nil, signal: nil), "run \(run)")
+            var ids: [String: [Int64]] = [:]
+            var dropped: Int64 = 0
+            for event in recorded.events {
+                switch event.payload {
+                case .signpostBegin(let name, let id): ids[recorded.symbols[name], default: []].append(id ?? 0)
+                case .dropped(let count): dropped += count
+                default: break
+                }
+            }
+            for thread in 0..<Self.threads {
+                let threadIDs = ids["Probe\(thread)"] ?? []
+                // Increasing ids, each once: nothing repeated, nothing invented.
+                #expect(zip(threadIDs, threadIDs.dropFirst()).allSatisfy { $0 < $1 }, "run \(run): thread \(thread)")
+                #expect(
+                    Int64(threadIDs.count) + dropped >= Int64(reported[thread]),
+                    "run \(run): thread \(thread) reported \(reported[thread]), the trace holds \(threadIDs.count), \(dropped) dropped")
+            }
+            if reported.contains(where: { $0 > 0 }) { runsWithEvents += 1 }
+            // Recovering again changes nothing.
+            #expect(try TraceRecovery.recover(tracePath: trace) == .nothingToRecover)
+        }
+        #expect(runsWithEvents >= Self.runs / 2, "only \(runsWithEvents) of \(Self.runs) runs recorded anything")
+    }
+
+    @Test func aCrashLeavesASealedTraceEndingInExitWithTheSignal() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("crash.ltrace").path
+        let countFile = directory.appendingPathComponent("counts").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+        process.arguments = [countFile, "1", "--standalone", trace, "--crash-after", "5000"]
+        // Without the Swift runtime's backtracer, whose helper process outlives the crash and
+        // keeps the pipe Foundation watches for the child's end open for up to its timeout.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        try process.run()
+        process.waitUntilExit()
+        // The handler hands the signal on: the process still dies of it.
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGSEGV)
+
+        let recorded = try RecordedTrace(path: trace)
+        #expect(recorded.issues.isEmpty, "\(recorded.issues)")
+        #expect(recorded.events.first?.type == .launch)
+        #expect(recorded.events.last?.payload == .exit(code: nil, signal: SIGSEGV))
+        // Every record call that returned before the crash is in the sealed trace.
+        let ids = recorded.events.compactMap { event -> Int64? in
+            if case .signpostBegin(_, let id) = event.payload { return id }
+            return nil
+        }
+        let dropped = recorded.events.reduce(Int64(0)) { total, event in
+            if case .dropped(let count) = event.payload { return total + count }
+            return total
+        }
+        #expect(Int64(ids.count) + dropped >= Int64(Self.readCounts(countFile)[0]))
+        #expect(ids.last == 5000)
+    }
+
     /// The counts the probe published in `path`, one per thread (0 before it published any).
     static func readCounts(_ path: String) -> [UInt64] {
         let fd = open(path, O_RDONLY)

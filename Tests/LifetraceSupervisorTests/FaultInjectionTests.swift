@@ -9,14 +9,8 @@ import Testing
 
 /// Each fault really happens in the recorded run: the events that its rule reports are there.
 @Suite struct FaultInjectionTests {
-    /// The sample scenario that exposes each fault.
-    static func scenario(for fault: RecordFault) -> String {
-        switch fault {
-        case .host(.callbackAfterTerminate), .terminateWhileSuspended: "terminate"
-        case .host(.sceneBeforeConnect): "scenes"
-        default: "default"
-        }
-    }
+    /// The sample scenario that exposes each fault: the one the fault names.
+    static func scenario(for fault: RecordFault) -> String { fault.scenario }
 
     @Test(arguments: RecordFault.allCases)
     func faultLeavesItsWitnessInTheTrace(_ fault: RecordFault) throws {

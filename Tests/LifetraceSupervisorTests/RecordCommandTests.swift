@@ -87,14 +87,15 @@ import Testing
     @Test func listFaultsNamesEachRule() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("lifetrace"))
-        process.arguments = ["record", "-o", "/dev/null", "--list-faults"]
+        process.arguments = ["record", "--list-faults"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(text.contains("skip-resign-active\tresign-before-background"))
+        #expect(text.contains("skip-resign-active\tresign-before-background\tdefault\n"))
+        #expect(text.contains("scene-before-connect\tscene-connection\tSamples/scenarios/scenes.yaml\n"))
         #expect(text.split(separator: "\n").count == 12)
     }
 }

@@ -11,9 +11,10 @@ import Glibc
 // survives the process's SIGKILL. The crash-safety tests kill it at random points and check the
 // trace against these counts.
 //
-// Usage: RecorderProbe COUNT-FILE THREADS [--standalone TRACE]
+// Usage: RecorderProbe COUNT-FILE THREADS [--standalone TRACE] [--crash-after N]
 // Under a supervisor (LIFETRACE_REGION set) it records into the supervisor's region; with
-// --standalone it writes TRACE itself, flushing every 50 ms.
+// --standalone it writes TRACE itself, flushing every 50 ms. With --crash-after, thread 0 writes
+// through an invalid pointer (a real SIGSEGV) once it has recorded N events.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let threads = Int(arguments[2]), threads > 0, threads <= 8 else {
@@ -32,6 +33,9 @@ if arguments.count >= 5, arguments[3] == "--standalone" {
 } else {
     options = RecorderOptions()
     (pause, burst) = (200, 64)
+}
+let crashAfter = arguments.firstIndex(of: "--crash-after").flatMap { index in
+    index + 1 < arguments.count ? Int64(arguments[index + 1]) : nil
 }
 let recorder: Recorder
 do {
@@ -60,6 +64,10 @@ else {
         id += 1
         recorder.signpostBegin(name, id: id)
         published.store(UInt64(id), ordering: .releasing)
+        if index == 0, let crashAfter, id >= crashAfter {
+            // An address no mapping covers, computed at run time so that the store is not optimized out.
+            UnsafeMutablePointer<Int>(bitPattern: 8 &* arguments.count)!.pointee = Int(id)
+        }
         // Paced so a drainer keeps up: the test is about kills, not about a full ring.
         if id % burst == 0 { usleep(pause) }
     }

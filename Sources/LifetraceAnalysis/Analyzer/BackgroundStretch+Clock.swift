@@ -51,6 +51,13 @@ extension LifecycleAnalyzer {
             options.rules.contains(.backgroundTime)
         else { return }
         let limit = options.backgroundLimit
+        if found.isFull {
+            switch view {
+            case .system: current.systemStretch.findings.count(.backgroundTime)
+            case .app: current.appStretch.findings.count(.backgroundTime)
+            }
+            return
+        }
         let viewText = view == .system ? "the system view" : "its callbacks (no state events)"
         let finding = makeViolation(
             .backgroundTime, at: stretch.start + limit,

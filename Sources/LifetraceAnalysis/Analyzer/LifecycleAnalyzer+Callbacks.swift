@@ -9,7 +9,7 @@ extension LifecycleAnalyzer {
         _ = stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot)
         if slot == 0 && !current.runLoopSeen && stacks.slots[0].callbacks.count == 1 {
             current.mainCallbacksSeen = true
-            busy.open(event)
+            busy.open(event, inForeground: current.inForeground)
         }
         let callback = symbols.callback(name)
         if let callback, callback.isLifecycleCallback, !event.thread.isMain {
@@ -40,6 +40,7 @@ extension LifecycleAnalyzer {
             reportSilence(event, symbols: symbols)
         }
         guard let callback else { return }
+        current.lastCallback = event
         if callback == .willTerminate && current.willTerminateBegin == nil { current.willTerminateBegin = event }
         if callback.isSceneCallback {
             sceneCallback(callback, scene: scene, event: event, decided: decided, symbols: symbols)
@@ -58,7 +59,7 @@ extension LifecycleAnalyzer {
                     "\(callback.rawValue) began at \(when(event.timestamp)): \(problem); expected "
                         + "willFinishLaunching then didFinishLaunching, once each, before any other "
                         + "app-delegate lifecycle callback.",
-                    witnesses: [current.launchWitness ?? current.launchEvent, event], symbols: symbols)
+                    witnesses: [current.launchWitness ?? current.launchWitnessEvent, event], symbols: symbols)
             }
             decided = true
         }
@@ -151,7 +152,18 @@ extension LifecycleAnalyzer {
 
     /// Updates the launch sequence with `callback`; returns what is wrong, or nil.
     private mutating func launchSequenceProblem(_ callback: CallbackName, event: TraceEvent) -> String? {
-        guard current.launchEvent != nil else { return nil }
+        if current.launchEvent == nil && !current.launchInferred {
+            // No `launch`: a lifetime whose first app-delegate lifecycle callback is a launch
+            // callback is a launch that began at the lifetime's first event; any other first
+            // callback means the trace started mid-lifetime, where the launch rules do not apply.
+            guard current.launchStep == 0, current.app == nil, !current.appDelegateMoved,
+                callback == .willFinishLaunching || callback == .didFinishLaunching
+            else {
+                current.launchStep = 2
+                return nil
+            }
+            inferLaunch()
+        }
         let step = current.launchStep
         switch callback {
         case .willFinishLaunching:
@@ -177,6 +189,7 @@ extension LifecycleAnalyzer {
         let key = Int64(scene.rawValue)
         if let slot = existing, let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
             stacks.slots[slot].callbacks.removeLast()
+            checkBackgroundCallback(top, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
             } else {
@@ -196,6 +209,7 @@ extension LifecycleAnalyzer {
                 witnesses: [inner.begin, event], symbols: symbols)
             let interval = stack[index]
             stacks.slots[slot].callbacks.removeSubrange(index...)
+            checkBackgroundCallback(interval, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, interval, at: event.timestamp, symbols: symbols)
             } else {
@@ -215,12 +229,12 @@ extension LifecycleAnalyzer {
         case .didFinishLaunching:
             if current.didFinishEnd == nil {
                 current.didFinishEnd = event.timestamp
-                if current.kind == .background { current.windowCallbackEvent = event }
+                current.didFinishEndEvent = event
             }
         case .didBecomeActive, .sceneDidBecomeActive:
             if current.firstActiveEnd == nil {
                 current.firstActiveEnd = event.timestamp
-                if current.kind != .background { current.windowCallbackEvent = event }
+                current.firstActiveEndEvent = event
             }
         case .willTerminate:
             if current.system == .suspended && !current.willTerminateReported {
@@ -239,6 +253,32 @@ extension LifecycleAnalyzer {
         default:
             break
         }
+    }
+
+    /// `background-callback`: didEnterBackground or sceneDidEnterBackground that ran longer than
+    /// the limit, judged when it returns (`end`) or when the process ended while it ran (`end` nil,
+    /// `at` the end of the lifetime).
+    mutating func checkBackgroundCallback(
+        _ interval: OpenInterval, endedAt end: TraceEvent?, at time: Int64? = nil, symbols: SymbolTable
+    ) {
+        guard options.rules.contains(.backgroundCallback),
+            case .callbackBegin(let name, let scene) = interval.begin.payload,
+            let callback = symbols.callback(name),
+            callback == .didEnterBackground || callback == .sceneDidEnterBackground
+        else { return }
+        let until = end?.timestamp ?? time ?? interval.begin.timestamp
+        let duration = until - interval.begin.timestamp
+        guard duration > options.backgroundCallbackLimit else { return }
+        let text = callbackText(name, scene: scene, symbols: symbols)
+        let ran = end == nil
+            ? "was still running when the process ended at \(when(until)), \(TimeFormat.duration(duration)) after it began"
+            : "ran for \(TimeFormat.duration(duration)), returning at \(when(until))"
+        report(
+            .backgroundCallback, at: interval.begin.timestamp + options.backgroundCallbackLimit,
+            "\(text) began at \(when(interval.begin.timestamp)) and \(ran); expected it to return within "
+                + "\(TimeFormat.duration(options.backgroundCallbackLimit)) (longer work belongs in a background "
+                + "task), or the system terminates the app.",
+            witnesses: [interval.begin, end], symbols: symbols)
     }
 
     /// A main-thread callback or signpost ended: blame, and in callback mode the busy interval.

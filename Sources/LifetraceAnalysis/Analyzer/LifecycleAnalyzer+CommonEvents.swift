@@ -24,7 +24,7 @@ extension LifecycleAnalyzer {
         case .runloopWake:
             guard !main || current.runLoopSeen else { return false }
             countCommon(pointer)
-            if main { busy.open(pointer.pointee) }
+            if main { busy.open(pointer.pointee, inForeground: current.inForeground) }
         case .runloopSleep:
             guard !main || current.runLoopSeen else { return false }
             countCommon(pointer)

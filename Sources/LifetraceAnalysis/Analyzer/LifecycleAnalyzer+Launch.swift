@@ -2,9 +2,13 @@ import LifecycleModel
 import LifetraceFormat
 
 extension LifecycleAnalyzer {
-    /// Closes the launch window at the lifetime's end, checks `launch-watchdog` and
-    /// `launch-stall`, and returns the launch report.
+    /// Closes the launch window at the lifetime's end, checks `launch-watchdog`, `launch-stall`
+    /// and `hang`, and returns the launch report.
     mutating func checkLaunch(end: Int64, exit: TraceEvent?, symbols: SymbolTable) -> LaunchReport {
+        if current.launchInferred {
+            // The app view tells the kind: Background before any activation is a background launch.
+            current.kind = current.backgroundBeforeActive ? .background : .cold
+        }
         var milestones = LaunchMilestones()
         let launch = current.launchTime
         func since(_ time: Int64?) -> Int64? { time.flatMap { t in launch.map { t - $0 } } }
@@ -21,7 +25,7 @@ extension LifecycleAnalyzer {
             windowTime = current.didFinishEnd
             windowEnd = windowTime == nil ? .open : .didFinishLaunching
             windowEvent = current.windowCallbackEvent
-            busyInWindow = current.busyToCallbackEnd
+            busyInWindow = current.busyToDidFinishEnd
         } else if let frame = current.firstFrame {
             windowTime = frame
             windowEnd = .firstFrame
@@ -31,15 +35,19 @@ extension LifecycleAnalyzer {
             windowTime = current.firstActiveEnd
             windowEnd = windowTime == nil ? .open : .firstActive
             windowEvent = current.windowCallbackEvent
-            busyInWindow = current.busyToCallbackEnd
+            busyInWindow = current.busyToFirstActiveEnd
         }
         let launchReport = LaunchReport(
             timestamp: launch, kind: current.kind, reason: symbols.string(current.reason), pid: current.pid,
             windowEnd: windowEnd, duration: since(windowTime), milestones: milestones,
-            busyInWindow: launch == nil ? 0 : busyInWindow)
-        guard let launch, let launchEvent = current.launchEvent else { return launchReport }
+            busyInWindow: launch == nil ? 0 : busyInWindow, inferred: current.launchInferred)
+        guard let launch, let launchEvent = current.launchWitnessEvent else {
+            checkHangs(outside: nil, symbols: symbols)
+            return launchReport
+        }
 
         let limit = options.launchWatchdog
+        let launchText = current.launchInferred ? "the first event (no launch event; launch inferred)" : "launch"
         let windowDescription: String
         switch windowEnd {
         case .firstFrame: windowDescription = "the first frame"
@@ -51,17 +59,17 @@ extension LifecycleAnalyzer {
         if launchEnd - launch > limit {
             report(
                 .launchWatchdog, at: launch + limit,
-                "The launch took \(TimeFormat.duration(launchEnd - launch)), from launch to "
+                "The launch took \(TimeFormat.duration(launchEnd - launch)), from \(launchText) to "
                     + "\(windowDescription) at \(when(launchEnd)); expected it within the watchdog "
                     + "limit of \(TimeFormat.duration(limit)).",
                 witnesses: [launchEvent, windowEvent ?? exit], symbols: symbols)
         }
-        for recorded in current.stalls where recorded.stall.start >= launch && recorded.stall.start <= launchEnd {
+        for recorded in current.stalls
+        where recorded.stall.start >= launch && recorded.stall.start <= launchEnd
+            && recorded.stall.duration >= options.stallThreshold
+        {
             let stall = recorded.stall
-            let blame = stall.blame.first.map {
-                "; the longest work on the main thread during it was \($0.kind.rawValue) \"\($0.name)\" "
-                    + "(\(TimeFormat.duration($0.duration)))"
-            } ?? ""
+            let blame = stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
             report(
                 .launchStall, at: stall.start,
                 "The main thread was busy for \(TimeFormat.duration(stall.duration))"
@@ -71,7 +79,30 @@ extension LifecycleAnalyzer {
                     + "\(TimeFormat.duration(options.stallThreshold)) or more during launch.",
                 witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
         }
+        // A window end before the launch (timestamps that go backwards) is an empty window.
+        checkHangs(outside: launch...max(launch, launchEnd), symbols: symbols)
         return launchReport
+    }
+
+    /// `hang`: the stalls of at least the hang threshold that began outside the launch window
+    /// while the app was in the foreground.
+    private mutating func checkHangs(outside window: ClosedRange<Int64>?, symbols: SymbolTable) {
+        guard options.rules.contains(.hang) else { return }
+        for recorded in current.stalls
+        where recorded.inForeground && recorded.stall.duration >= options.hangThreshold
+            && !(window?.contains(recorded.stall.start) ?? false)
+        {
+            let stall = recorded.stall
+            let blame = stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
+            report(
+                .hang, at: stall.start,
+                "The main thread was busy for \(TimeFormat.duration(stall.duration))"
+                    + (stall.unfinished ? " (until the lifetime ended)" : "")
+                    + " from \(when(stall.start)), after the launch, while the app was in the foreground"
+                    + "\(blame); expected no main-thread stall of \(TimeFormat.duration(options.hangThreshold)) "
+                    + "or more while the app is on screen (it cannot respond to touches meanwhile).",
+                witnesses: [recorded.startEvent], symbols: symbols)
+        }
     }
 
     /// The facts behind a lifetime's ending, one sentence each.
@@ -108,7 +139,9 @@ extension LifecycleAnalyzer {
             } else if let code {
                 facts.append("The process exited with code \(code) at \(when(end)).")
             } else {
-                facts.append("The process ended at \(when(end)) (no code or signal recorded).")
+                facts.append(
+                    "The process ended at \(when(end)) without notice: the exit is inferred (no code or signal "
+                        + "recorded), at the last event's time.")
             }
         }
         if let busySince {

@@ -6,17 +6,28 @@ extension LifecycleAnalyzer {
     /// how the lifetime ended.
     mutating func endLifetime(exit event: TraceEvent, code: Int32?, signal: Int32?, symbols: SymbolTable) {
         let end = event.timestamp
-        let killed = signal != nil
+        // An `exit` with neither code nor signal is inferred (`lifetrace recover`, or another
+        // recorder that saw the process vanish): the process was killed without notice.
+        let inferred = code == nil && signal == nil
+        let killed = signal != nil || inferred
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
         if current.willTerminateBegin == nil, let state, state == .inactive || state == .active {
             let witness = current.hasStateEvents ? current.systemChange : current.effectiveChange
+            let how: String
+            if let signal {
+                how = "was killed by signal \(signal)"
+            } else if inferred {
+                how = "ended without notice (the exit is inferred: no code, no signal)"
+            } else {
+                how = "exited"
+            }
             report(
                 .unexpectedExit, at: end,
-                "The process \(killed ? "was killed by signal \(signal!)" : "exited") at \(when(end)) while "
-                    + "the app was \(state.name), without willTerminate; expected a foreground app to "
-                    + "keep running, or to move to Background and be terminated from there (a crash or "
-                    + "a watchdog kill ends like this).",
+                "The process \(how) at \(when(end)) while the app was \(state.name), without willTerminate"
+                    + foregroundEndingFacts(symbols: symbols)
+                    + "; expected a foreground app to keep running, or to move to Background and be "
+                    + "terminated from there (a crash, the watchdog or a memory limit ends like this).",
                 witnesses: [witness, event], symbols: symbols)
         }
         let kind: LifetimeEnd.Kind
@@ -47,6 +58,25 @@ extension LifecycleAnalyzer {
         return state
     }
 
+    /// What the main thread was doing when a foreground app ended: its last callback, what was
+    /// still open, and whether it was busy and since when (the facts behind a watchdog or memory kill).
+    private func foregroundEndingFacts(symbols: SymbolTable) -> String {
+        var facts: [String] = []
+        if let last = current.lastCallback {
+            facts.append("the last callback was \(describe(last, symbols: symbols)) at \(when(last.timestamp))")
+        }
+        let open = stacks.allOpen
+        if let first = open.first {
+            facts.append(
+                "\(describe(first.begin, symbols: symbols)) had been open since \(when(first.begin.timestamp))"
+                    + (open.count > 1 ? " (\(open.count - 1) more callbacks or signposts open)" : ""))
+        }
+        if let since = busy.start {
+            facts.append("the main thread had been busy since \(when(since))")
+        }
+        return facts.isEmpty ? "" : " (" + facts.joined(separator: "; ") + ")"
+    }
+
     /// `callback-nesting` for every begin still open at a normal end.
     private mutating func reportOpenIntervals(at exit: TraceEvent, symbols: SymbolTable) {
         for interval in stacks.allOpen {
@@ -69,12 +99,18 @@ extension LifecycleAnalyzer {
         let app = current.appStretch.stop()
         closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: exit, symbols: symbols)
         let launch = checkLaunch(end: end, exit: exit, symbols: symbols)
+        if kind != .endOfTrace {
+            for interval in stacks.allOpen {
+                checkBackgroundCallback(interval, endedAt: nil, at: end, symbols: symbols)
+            }
+        }
         if options.rules.contains(.backgroundTime) {
-            violations += current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings
+            found.append(contentsOf: current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings)
         }
         let facts = endingFacts(kind: kind, at: end, code: code, signal: signal, busySince: unfinishedBusySince, symbols: symbols)
         let report = LifetimeReport(
-            index: current.index, launch: launch, stalls: current.stalls.map(\.stall),
+            index: current.index, launch: launch,
+            stalls: current.stalls.lazy.map(\.stall).filter { $0.duration >= self.options.stallThreshold },
             busySource: current.runLoopSeen ? .runLoop : (current.mainCallbacksSeen ? .callbacks : .none),
             timeInStates: timeInStates(until: end),
             end: LifetimeEnd(
@@ -84,8 +120,14 @@ extension LifecycleAnalyzer {
         lifetimesEnded += 1
         if options.keepsLifetimes { reports.append(report) }
         if let lifetimeEnded {
-            lifetimeEnded(report, violations[violationsHandedOver...])
+            let omitted = omittedViolations
+            var since: [Rule: Int] = [:]
+            for (rule, count) in omitted where count != omittedHandedOver[rule, default: 0] {
+                since[rule] = count - omittedHandedOver[rule, default: 0]
+            }
+            lifetimeEnded(report, violations[violationsHandedOver...], since)
             violationsHandedOver = violations.count
+            omittedHandedOver = omitted
         }
         stacks.removeAll()
         busy.reset()
@@ -95,14 +137,14 @@ extension LifecycleAnalyzer {
     private func timeInStates(until end: Int64) -> StateTimes {
         if current.hasStateEvents {
             var times = current.systemTimes
-            if let state = current.system { times[Int(state.rawValue)] += end - current.systemSince }
+            if let state = current.system { TraceTime.accumulate(&times[Int(state.rawValue)], end - current.systemSince) }
             let entries = LifecycleState.allCases.compactMap { state in
                 times[Int(state.rawValue)] > 0 ? (state.name, times[Int(state.rawValue)]) : nil
             }
             return StateTimes(view: .system, durations: entries)
         }
         var times = current.appTimes
-        if let state = current.effective { times[Int(state.rawValue)] += end - current.appSince }
+        if let state = current.effective { TraceTime.accumulate(&times[Int(state.rawValue)], end - current.appSince) }
         let entries = AppViewState.allCases.compactMap { state in
             times[Int(state.rawValue)] > 0 ? (state.name, times[Int(state.rawValue)]) : nil
         }

@@ -10,8 +10,9 @@ extension LifecycleAnalyzer {
         witnesses: [TraceEvent?], symbols: SymbolTable
     ) {
         guard options.rules.contains(rule) else { return }
-        let violation = makeViolation(rule, at: timestamp, message, witnesses: witnesses, symbols: symbols)
-        violations.append(violation)
+        // Past the limit only the count is kept, and the message is never built.
+        if found.isFull { return found.count(rule) }
+        found.append(makeViolation(rule, at: timestamp, message, witnesses: witnesses, symbols: symbols))
     }
 
     /// Builds a violation without recording it (for findings kept aside until a lifetime ends).

@@ -9,6 +9,7 @@ extension LifecycleAnalyzer {
         if inLifetime { endLifetimeWithoutExit(.relaunched, symbols: symbols) }
         startLifetime(at: event.timestamp)
         current.launchEvent = event
+        current.firstEvent = event
         current.launchTime = event.timestamp
         current.kind = LaunchKind(background: background, prewarm: prewarm)
         current.reason = reason
@@ -32,6 +33,19 @@ extension LifecycleAnalyzer {
     /// `exit`): both views start unknown and are learnt from the first events.
     mutating func beginLifetime(at event: TraceEvent) {
         startLifetime(at: event.timestamp)
+        current.firstEvent = event
+    }
+
+    /// Takes the lifetime, which has no `launch`, as a launch that began at its first event:
+    /// the launch rules apply from there, and its kind comes from the app view (see
+    /// ``LifecycleAnalyzer/inferredLaunchKind``).
+    mutating func inferLaunch() {
+        current.launchInferred = true
+        current.launchTime = current.start
+        current.kind = .cold
+        for index in current.scenes.indices where current.scenes[index].app == nil {
+            current.scenes[index].app = .unattached
+        }
     }
 
     private mutating func startLifetime(at timestamp: Int64) {
@@ -50,7 +64,7 @@ extension LifecycleAnalyzer {
         if let previous {
             checkSystemMove(from: previous, to: state, subject: "the app", witness: current.systemChange,
                             event: event, symbols: symbols)
-            current.systemTimes[Int(previous.rawValue)] += event.timestamp - current.systemSince
+            TraceTime.accumulate(&current.systemTimes[Int(previous.rawValue)], event.timestamp - current.systemSince)
         }
         current.systemSince = event.timestamp
         if state == .notRunning && previous != .notRunning { current.systemBeforeNotRunning = previous }
@@ -111,11 +125,13 @@ extension LifecycleAnalyzer {
         let state = current.computeEffective()
         guard state != current.effective else { return }
         if let previous = current.effective {
-            current.appTimes[Int(previous.rawValue)] += event.timestamp - current.appSince
+            TraceTime.accumulate(&current.appTimes[Int(previous.rawValue)], event.timestamp - current.appSince)
         }
         current.appSince = event.timestamp
         current.effective = state
         current.effectiveChange = event
+        if state == .active { current.wasActive = true }
+        if state == .background && !current.wasActive { current.backgroundBeforeActive = true }
         let inBackground = state == .background
         if inBackground != current.appStretch.inBackground {
             if inBackground {

@@ -13,6 +13,10 @@ import LifetraceFormat
 /// while let event = try reader.next() { analyzer.consume(event, symbols: reader.symbols) }
 /// let result = analyzer.finish(symbols: reader.symbols)
 /// ```
+/// What ``LifecycleAnalyzer/lifetimeEnded`` is called with: a lifetime's report, the violations
+/// kept while it was replayed, and those counted past the limit, by rule.
+public typealias LifetimeSink = (LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void
+
 public struct LifecycleAnalyzer {
     /// The limits and rules in force.
     public let options: AnalysisOptions
@@ -24,8 +28,15 @@ public struct LifecycleAnalyzer {
     var reports: [LifetimeReport] = []
     /// How many lifetimes have ended, their reports kept or not.
     public internal(set) var lifetimesEnded = 0
-    /// The violations found so far, in the order they were found.
-    public internal(set) var violations: [Violation] = []
+    /// The violations found so far: the first ``AnalysisOptions/violationLimit`` in full, the
+    /// rest counted.
+    var found: ViolationList
+
+    /// The violations kept so far, in the order they were found.
+    public var violations: [Violation] { found.kept }
+
+    /// The violations found past ``AnalysisOptions/violationLimit``, counted by rule.
+    public var omittedViolations: [Rule: Int] { found.omitted }
     // The last event of each stream; a timestamp of Int64.min until the first. Plain values
     // rather than optionals: storing an optional event costs several times the plain copy.
     var previousSystemEvent = LifecycleAnalyzer.noEvent
@@ -33,15 +44,18 @@ public struct LifecycleAnalyzer {
     static let noEvent = TraceEvent(timestamp: .min, payload: .runloopWake, stream: .app)
     /// How many events were consumed.
     public internal(set) var eventCount = 0
-    /// Called with each lifetime's report as the lifetime ends, and with the violations found
-    /// since the previous call (each violation is handed over once). Lets a caller write a row
-    /// per lifetime while the trace is read, with ``AnalysisOptions/keepsLifetimes`` off.
-    public var lifetimeEnded: ((LifetimeReport, ArraySlice<Violation>) -> Void)?
+    /// Called with each lifetime's report as the lifetime ends, with the violations kept since
+    /// the previous call and those counted past the limit since then, by rule (each violation
+    /// is handed over once). Lets a caller write a row per lifetime while the trace is read,
+    /// with ``AnalysisOptions/keepsLifetimes`` off.
+    public var lifetimeEnded: LifetimeSink?
     var violationsHandedOver = 0
+    var omittedHandedOver: [Rule: Int] = [:]
 
     /// An analyzer with `options`.
     public init(options: AnalysisOptions = AnalysisOptions()) {
         self.options = options
+        found = ViolationList(limit: options.violationLimit)
         current = Lifetime(index: 0, start: 0)
     }
 
@@ -94,7 +108,7 @@ public struct LifecycleAnalyzer {
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             if event.thread.isMain {
                 if !current.runLoopSeen { switchToRunLoop() }
-                busy.open(event)
+                busy.open(event, inForeground: current.inForeground)
             }
         case .runloopSleep:
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
@@ -140,17 +154,15 @@ public struct LifecycleAnalyzer {
     /// found, violations in time order.
     public mutating func finish(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
         if inLifetime { endLifetimeWithoutExit(.endOfTrace, symbols: symbols) }
-        let ordered = violations.enumerated().sorted {
-            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
-        }.map(\.element)
-        return (ordered, reports)
+        found.sortByTime()
+        return (found.kept, reports)
     }
 
     /// Analyses every event of `source` and returns the result; `path` names the trace in it.
     /// `lifetimeEnded`, when given, is called as each lifetime ends (``lifetimeEnded``).
     public static func analyze<Source: TraceEventSource>(
         _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(),
-        lifetimeEnded: ((LifetimeReport, ArraySlice<Violation>) -> Void)? = nil
+        lifetimeEnded: LifetimeSink? = nil
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options)
         analyzer.lifetimeEnded = lifetimeEnded
@@ -163,7 +175,8 @@ public struct LifecycleAnalyzer {
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
-            violations: violations, lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
+            violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
     }
 
     /// Analyses an in-memory list of events.
@@ -176,6 +189,7 @@ public struct LifecycleAnalyzer {
         let (violations, lifetimes) = analyzer.finish(symbols: symbols)
         return TraceAnalysis(
             path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
+            omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
             lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [])
     }
 }

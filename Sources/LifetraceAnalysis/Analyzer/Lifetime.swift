@@ -18,6 +18,9 @@ struct SceneRecord {
 struct RecordedStall {
     var stall: Stall
     var startEvent: TraceEvent
+    /// Whether the app was in the foreground when the busy interval began and still when it
+    /// ended (a stall that moved the app to Background was spent in the transition's callbacks).
+    var inForeground: Bool
 }
 
 /// A stretch of Background with no background task open, in one view.
@@ -29,7 +32,7 @@ struct BackgroundStretch {
     /// The event that started it.
     var startEvent: TraceEvent?
     /// Over-limit stretches found so far, reported if this view is the one the lifetime trusts.
-    var findings: [Violation] = []
+    var findings = ViolationList()
 }
 
 /// The state of the lifetime being replayed. Everything here resets at each `launch`.
@@ -37,6 +40,13 @@ struct Lifetime {
     var index: Int
     var launchEvent: TraceEvent?
     var launchTime: Int64?
+    /// With no `launch` event: the launch callbacks came first, so the lifetime is a launch
+    /// that started at its first event (``firstEvent``).
+    var launchInferred = false
+    /// The lifetime's first event; the launch's witness when the launch is inferred.
+    var firstEvent: TraceEvent?
+    /// The time the lifetime started: its launch, or its first event.
+    var start: Int64
     var kind: LaunchKind
     var reason: Symbol = .none
     var pid: Int64?
@@ -67,6 +77,9 @@ struct Lifetime {
     var launchStep: UInt8 = 0
     var launchWitness: TraceEvent?
 
+    /// The last lifecycle callback that began.
+    var lastCallback: TraceEvent?
+
     // Termination.
     var willTerminateBegin: TraceEvent?
     var willTerminateReported = false
@@ -79,13 +92,20 @@ struct Lifetime {
     var didFinishEnd: Int64?
     var firstActiveEnd: Int64?
     var firstFrame: Int64?
-    var windowCallbackEvent: TraceEvent?
+    var didFinishEndEvent: TraceEvent?
+    var firstActiveEndEvent: TraceEvent?
     var firstFrameEvent: TraceEvent?
+    /// The effective app view reached Background before the first activation (an inferred
+    /// launch's kind is then background).
+    var backgroundBeforeActive = false
+    /// The effective app view was Active at some point.
+    var wasActive = false
 
     // Main thread.
     var runLoopSeen = false
     var mainCallbacksSeen = false
-    var busyToCallbackEnd: Int64 = 0
+    var busyToDidFinishEnd: Int64 = 0
+    var busyToFirstActiveEnd: Int64 = 0
     var busyToFrame: Int64 = 0
     var stalls: [RecordedStall] = []
 
@@ -98,6 +118,7 @@ struct Lifetime {
     init(index: Int, start: Int64) {
         self.index = index
         kind = .unknown
+        self.start = start
         lastTimestamp = start
         systemSince = start
         appSince = start
@@ -108,10 +129,22 @@ struct Lifetime {
     /// didBecomeActive or sceneDidBecomeActive.
     var windowCallbackEnd: Int64? { kind == .background ? didFinishEnd : firstActiveEnd }
 
+    /// The event that ended the window callback.
+    var windowCallbackEvent: TraceEvent? { kind == .background ? didFinishEndEvent : firstActiveEndEvent }
+
+    /// The launch's witness: the `launch` event, or the first event of an inferred launch.
+    var launchWitnessEvent: TraceEvent? { launchEvent ?? (launchInferred ? firstEvent : nil) }
+
     /// The state the lifetime-level rules read: the system view when the lifetime has `state`
     /// events, else the effective app view.
     var trustedState: LifecycleState? {
         hasStateEvents ? system : effective?.lifecycleState
+    }
+
+    /// Whether the app is in the foreground (Inactive or Active) by the state the rules read.
+    var inForeground: Bool {
+        let state = trustedState
+        return state == .inactive || state == .active
     }
 
     /// The effective app view: terminating once willTerminate is delivered; otherwise, in a
@@ -144,7 +177,7 @@ struct Lifetime {
     /// The index of `scene`'s record, creating it (unattached, or unknown without a launch).
     mutating func sceneIndex(_ scene: Symbol) -> Int {
         if let index = scenes.firstIndex(where: { $0.name == scene }) { return index }
-        scenes.append(SceneRecord(name: scene, app: launchEvent == nil ? nil : .unattached))
+        scenes.append(SceneRecord(name: scene, app: launchTime == nil ? nil : .unattached))
         return scenes.count - 1
     }
 }

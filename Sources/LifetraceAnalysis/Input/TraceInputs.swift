@@ -38,10 +38,9 @@ public enum TraceInputs {
         while let relative = enumerator.nextObject() as? String {
             guard extensions.contains(where: { relative.hasSuffix($0) }) else { continue }
             let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                found.append(path)
-            }
+            // Regular files only: opening a FIFO found in a directory would wait for a writer.
+            var info = stat()
+            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { found.append(path) }
         }
         return found.sorted()
     }
@@ -56,12 +55,12 @@ public enum TraceInputs {
     /// each lifetime ends (``LifecycleAnalyzer/lifetimeEnded``).
     public static func analyze(
         path: String, options: AnalysisOptions, prefetch: Bool = true,
-        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>) -> Void)? = nil
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
             let metadata = reader.metadata
-            let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1) } }
+            let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
             if prefetch && usableCores > 1 {
                 var prefetching = PrefetchingTraceReader(reader)
                 return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
@@ -70,7 +69,7 @@ public enum TraceInputs {
         }
         var reader = source.jsonl!
         let metadata = reader.metadata
-        let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1) } }
+        let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
         return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
     }
 }

@@ -4,7 +4,10 @@ import LifetraceFormat
 struct PendingBlame {
     var kind: BlameEntry.Kind
     var name: Symbol
-    var duration: Int64
+    /// Where the interval began, or the stall's start when it began before.
+    var begin: Int64
+    var end: Int64
+    var duration: Int64 { end - begin }
 }
 
 /// Tracks the main thread's current busy interval and the longest callbacks and signposts that
@@ -14,21 +17,24 @@ struct BusyTracker {
     var start: Int64?
     /// The event that opened it (`runloop.wake` or the outermost callback's begin).
     var startEvent: TraceEvent?
+    /// Whether the app was in the foreground when it opened.
+    var startedInForeground = false
     /// The longest intervals that completed during it, longest first: the first `blameCount`
     /// entries of a buffer allocated once, so opening and closing intervals allocates nothing.
     var blame: [PendingBlame]
     var blameCount = 0
 
     init() {
-        blame = [PendingBlame](repeating: PendingBlame(kind: .callback, name: .none, duration: 0), count: Stall.blameLimit)
+        blame = [PendingBlame](repeating: PendingBlame(kind: .callback, name: .none, begin: 0, end: 0), count: Stall.blameLimit)
     }
 
     /// Opens a busy interval, unless one is open (a second wake without a sleep).
     @inline(__always)
-    mutating func open(_ event: TraceEvent) {
+    mutating func open(_ event: TraceEvent, inForeground: @autoclosure () -> Bool) {
         guard start == nil else { return }
         start = event.timestamp
         startEvent = event
+        startedInForeground = inForeground()
         blameCount = 0
     }
 
@@ -36,10 +42,11 @@ struct BusyTracker {
     @inline(__always)
     mutating func completed(_ kind: BlameEntry.Kind, name: Symbol, begin: Int64, end: Int64) {
         guard let start else { return }
-        let duration = end - max(begin, start)
+        let from = max(begin, start)
+        let duration = end - from
         guard duration > 0 else { return }
         if blameCount == Stall.blameLimit && blame[blameCount - 1].duration >= duration { return }
-        insert(PendingBlame(kind: kind, name: name, duration: duration))
+        insert(PendingBlame(kind: kind, name: name, begin: from, end: end))
     }
 
     private mutating func insert(_ entry: PendingBlame) {
@@ -56,11 +63,12 @@ struct BusyTracker {
         }
     }
 
-    /// Closes the interval at `end`; returns its start and the blame with the still-open
-    /// intervals of the main thread counted up to `end`, or nil when none was open.
+    /// Closes the interval at `end`; returns its start, the blame with the still-open intervals
+    /// of the main thread counted up to `end`, and the work the stall is blamed on, or nil when
+    /// none was open.
     mutating func close(
         at end: Int64, open main: ThreadIntervals, symbols: SymbolTable
-    ) -> (start: Int64, event: TraceEvent, blame: [BlameEntry])? {
+    ) -> (start: Int64, event: TraceEvent, blame: [BlameEntry], work: BlameEntry?)? {
         guard let start, let startEvent else { return nil }
         for interval in main.callbacks {
             completed(.callback, name: interval.name, begin: interval.begin.timestamp, end: end)
@@ -68,11 +76,43 @@ struct BusyTracker {
         for interval in main.signposts {
             completed(.signpost, name: interval.name, begin: interval.begin.timestamp, end: end)
         }
-        let entries = blame[0..<blameCount].map {
+        let kept = Array(blame[0..<blameCount])
+        let entries = kept.map {
             BlameEntry(kind: $0.kind, name: symbols.string($0.name) ?? "(unnamed)", duration: $0.duration)
         }
+        let work = Self.work(in: kept, stall: end - start, symbols: symbols)
         reset()
-        return (start, startEvent, entries)
+        return (start, startEvent, entries, work)
+    }
+
+    /// The work a stall is blamed on: the innermost interval that covers most (more than half) of
+    /// the stall, or the longest when none does; with the chain of intervals that enclose it.
+    ///
+    /// `kept` is longest first, and among equally long intervals in the order they ended, so a
+    /// nested interval with its parent's span comes before the parent.
+    static func work(in kept: [PendingBlame], stall: Int64, symbols: SymbolTable) -> BlameEntry? {
+        guard !kept.isEmpty else { return nil }
+        // Among the intervals covering most of the stall, the shortest is the innermost: they all
+        // overlap, and on one thread a shorter interval that overlaps a longer one lies inside it.
+        var chosenIndex = 0
+        for (index, entry) in kept.enumerated()
+        where entry.duration > stall / 2 && entry.duration < kept[chosenIndex].duration {
+            chosenIndex = index
+        }
+        if kept[chosenIndex].duration > stall / 2 {
+            while chosenIndex > 0 && kept[chosenIndex - 1].duration == kept[chosenIndex].duration {
+                chosenIndex -= 1
+            }
+        }
+        let chosen = kept[chosenIndex]
+        let enclosing = kept.indices.filter { index in
+            index != chosenIndex && kept[index].begin <= chosen.begin && kept[index].end >= chosen.end
+                && (kept[index].duration > chosen.duration || index > chosenIndex)
+        }.sorted { kept[$0].duration != kept[$1].duration ? kept[$0].duration > kept[$1].duration : $0 > $1 }
+        let name = { (entry: PendingBlame) in symbols.string(entry.name) ?? "(unnamed)" }
+        return BlameEntry(
+            kind: chosen.kind, name: name(chosen), duration: chosen.duration,
+            chain: enclosing.map { name(kept[$0]) } + [name(chosen)])
     }
 
     /// Closes without a result (the interval was too short to be a stall).

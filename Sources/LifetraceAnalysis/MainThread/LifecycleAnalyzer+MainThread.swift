@@ -6,7 +6,8 @@ extension LifecycleAnalyzer {
     mutating func switchToRunLoop() {
         current.runLoopSeen = true
         current.stalls.removeAll()
-        current.busyToCallbackEnd = 0
+        current.busyToDidFinishEnd = 0
+        current.busyToFirstActiveEnd = 0
         current.busyToFrame = 0
         busy.reset()
     }
@@ -17,7 +18,7 @@ extension LifecycleAnalyzer {
     mutating func closeBusy(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
         guard let start = busy.start else { return }
         accountBusy(start: start, end: end)
-        if end - start >= options.stallThreshold {
+        if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)
         } else {
             busy.reset()
@@ -26,19 +27,27 @@ extension LifecycleAnalyzer {
 
     @inline(__always)
     private mutating func accountBusy(start: Int64, end: Int64) {
-        let from = max(start, current.launchTime ?? start)
+        // Without a launch the lifetime's start stands in: the launch may still be inferred.
+        let from = max(start, current.launchTime ?? current.start)
         guard end > from else { return }
-        let toCallback = current.windowCallbackEnd.map { min($0, end) } ?? end
-        if toCallback > from { current.busyToCallbackEnd += toCallback - from }
+        // Each window end is accounted apart: an inferred launch learns its kind (and so its
+        // window's end) only later.
+        let toDidFinish = current.didFinishEnd.map { min($0, end) } ?? end
+        if toDidFinish > from { TraceTime.accumulate(&current.busyToDidFinishEnd, toDidFinish - from) }
+        let toActive = current.firstActiveEnd.map { min($0, end) } ?? end
+        if toActive > from { TraceTime.accumulate(&current.busyToFirstActiveEnd, toActive - from) }
         let toFrame = current.firstFrame.map { min($0, end) } ?? end
-        if toFrame > from { current.busyToFrame += toFrame - from }
+        if toFrame > from { TraceTime.accumulate(&current.busyToFrame, toFrame - from) }
     }
 
     private mutating func recordStall(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
+        let foreground = busy.startedInForeground
         guard let closed = busy.close(at: end, open: stacks.slots[0], symbols: symbols) else { return }
         let stall = Stall(
             start: closed.start, duration: end - closed.start,
-            sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame)
-        current.stalls.append(RecordedStall(stall: stall, startEvent: closed.event))
+            sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
+            work: closed.work)
+        current.stalls.append(
+            RecordedStall(stall: stall, startEvent: closed.event, inForeground: foreground && current.inForeground))
     }
 }

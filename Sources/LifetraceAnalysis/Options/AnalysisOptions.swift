@@ -6,6 +6,10 @@ public struct AnalysisOptions: Sendable, Hashable {
     public var launchWatchdog: Int64
     /// The longest the app may run in Background with no task open (ns). Default 30 s.
     public var backgroundLimit: Int64
+    /// A stall at least this long (ns) after the launch, in the foreground, is a `hang`. Default 250 ms.
+    public var hangThreshold: Int64
+    /// The longest didEnterBackground or sceneDidEnterBackground may run (ns). Default 5 s.
+    public var backgroundCallbackLimit: Int64
     /// The rules that are reported. A rule that is off still takes part in the exclusivity of the
     /// ordering rules, so turning one off never makes another report the same event.
     public var rules: RuleSet
@@ -13,20 +17,35 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// only, and memory no longer grows with the number of lifetimes (`check` in a format that
     /// prints no lifetime).
     public var keepsLifetimes: Bool
+    /// The most violations a trace's analysis keeps in full; later ones are only counted by rule
+    /// (``ViolationList``), and every output says how many it left out. Default 1000.
+    public var violationLimit: Int
 
-    /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, every rule,
-    /// lifetime reports kept.
+    /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, 250 ms hangs, 5 s
+    /// for the enter-background callbacks, every rule, lifetime reports kept.
     public init(
         stallThreshold: Int64 = 250_000_000,
         launchWatchdog: Int64 = 20_000_000_000,
         backgroundLimit: Int64 = 30_000_000_000,
+        hangThreshold: Int64 = 250_000_000,
+        backgroundCallbackLimit: Int64 = 5_000_000_000,
         rules: RuleSet = .all,
-        keepsLifetimes: Bool = true
+        keepsLifetimes: Bool = true,
+        violationLimit: Int = ViolationList.defaultLimit
     ) {
         self.stallThreshold = stallThreshold
         self.launchWatchdog = launchWatchdog
         self.backgroundLimit = backgroundLimit
+        self.hangThreshold = hangThreshold
+        self.backgroundCallbackLimit = backgroundCallbackLimit
         self.rules = rules
         self.keepsLifetimes = keepsLifetimes
+        self.violationLimit = violationLimit
     }
+}
+
+extension AnalysisOptions {
+    /// The shortest busy interval the analyzer keeps as a stall: the shorter of the stall and the
+    /// hang thresholds, so that each rule can apply its own.
+    var recordedStallThreshold: Int64 { min(stallThreshold, hangThreshold) }
 }

@@ -19,6 +19,7 @@ public struct CheckJSONDocument: Sendable {
     private var traces = 0
     private var unreadable = 0
     private var failed = 0
+    private var incomplete = 0
     private var events = 0
     private var lifetimes = 0
     private var errors = 0
@@ -53,10 +54,15 @@ public struct CheckJSONDocument: Sendable {
         case .success(let analysis):
             add(analysis)
             members = [
+                JSONMember("complete", .bool(!analysis.isIncomplete(strict: strict))),
                 JSONMember("events", .int(Int64(analysis.eventCount))),
                 JSONMember("metadata", analysis.metadata.json),
                 JSONMember("issues", .array(analysis.issues.map { .string($0.description) })),
                 JSONMember("violations", .array(analysis.violations.map(\.json))),
+                JSONMember("violationLimit", .int(Int64(analysis.violationLimit))),
+                JSONMember("omittedViolations", .object(Rule.allCases.compactMap { rule in
+                    analysis.omittedViolations[rule].map { JSONMember(rule.id, .int(Int64($0))) }
+                })),
             ]
         case .failure(let error):
             unreadable += 1
@@ -72,12 +78,13 @@ public struct CheckJSONDocument: Sendable {
     private mutating func add(_ analysis: TraceAnalysis) {
         traces += 1
         if analysis.fails(strict: strict) { failed += 1 }
+        if analysis.isIncomplete(strict: strict) { incomplete += 1 }
         events += analysis.eventCount
         lifetimes += analysis.lifetimeCount
-        for violation in analysis.violations {
-            rules[violation.rule, default: 0] += 1
-            if violation.severity == .error { errors += 1 } else { warnings += 1 }
-        }
+        errors += analysis.errorCount
+        warnings += analysis.warningCount
+        for violation in analysis.violations { rules[violation.rule, default: 0] += 1 }
+        for (rule, count) in analysis.omittedViolations { rules[rule, default: 0] += Int64(count) }
     }
 
     /// How many traces fail (errors, or warnings with ``strict``).
@@ -86,11 +93,15 @@ public struct CheckJSONDocument: Sendable {
     /// How many traces could not be read.
     public var unreadableTraces: Int { unreadable }
 
+    /// How many traces were not read whole (``TraceAnalysis/isIncomplete(strict:)``).
+    public var incompleteTraces: Int { incomplete }
+
     /// The summary and the end of the document, with its final newline.
     public var tail: String {
         let summary = JSONValue.object([
             JSONMember("traces", .int(Int64(traces))),
             JSONMember("failedTraces", .int(Int64(failed))),
+            JSONMember("incompleteTraces", .int(Int64(incomplete))),
             JSONMember("unreadableTraces", .int(Int64(unreadable))),
             JSONMember("events", .int(Int64(events))),
             JSONMember("lifetimes", .int(Int64(lifetimes))),
@@ -98,7 +109,7 @@ public struct CheckJSONDocument: Sendable {
             JSONMember("warnings", .int(Int64(warnings))),
             JSONMember("rules", .object(Rule.allCases.compactMap { rule in rules[rule].map { JSONMember(rule.id, .int($0)) } })),
             JSONMember("strict", .bool(strict)),
-            JSONMember("passed", .bool(failed == 0 && unreadable == 0)),
+            JSONMember("passed", .bool(failed == 0 && incomplete == 0 && unreadable == 0)),
         ])
         return (traces + unreadable == 0 ? "]" : "\n  ]") + ",\n  \"summary\": " + summary.rendered(indent: 2, level: 1) + "\n}\n"
     }
@@ -137,7 +148,7 @@ extension CheckJSONDocument {
             var written = 0
             spool.write(traceHead(path: path))
             let result = Result { () throws(TraceError) in
-                try TraceInputs.analyze(path: path, options: options, prefetch: alone) { _, report, _ in
+                try TraceInputs.analyze(path: path, options: options, prefetch: alone) { _, report, _, _ in
                     spool.write { write(report, first: written == 0, to: &$0) }
                     written += 1
                 }

@@ -20,56 +20,71 @@ public struct CheckOutput: Sendable {
     public var rules: RuleSet
     /// Whether warnings fail the check.
     public var strict: Bool
-    /// The traces that could not be read at all (their errors are reported on their own).
-    public var unreadable: Int
+    /// The errors of the traces that could not be read at all, in the order given. Text and JSON
+    /// count them (the errors themselves go to standard error); JUnit and GitHub list each, so a
+    /// CI system never shows an unreadable trace as passed.
+    public var unreadable: [TraceError]
 
     /// Creates the output.
-    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: Int = 0) {
+    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: [TraceError] = []) {
         self.analyses = analyses
         self.rules = rules
         self.strict = strict
         self.unreadable = unreadable
     }
 
-    /// Whether the check passes: no trace fails.
-    public var passed: Bool { !analyses.contains { $0.fails(strict: strict) } }
+    /// Whether the check passes: no trace fails and every trace was read whole enough
+    /// (``TraceAnalysis/isIncomplete(strict:)``).
+    public var passed: Bool { !analyses.contains { $0.fails(strict: strict) } && incomplete == 0 }
+
+    /// The number of traces read only in part (their problems are listed with them).
+    public var incomplete: Int { analyses.count { $0.isIncomplete(strict: strict) } }
 
     /// The output in `format`, ending with a newline.
     public func rendered(_ format: Format) -> String {
         switch format {
         case .text: text
         case .json: CheckJSONDocument.rendered(analyses, strict: strict)
-        case .junit: JUnitReport(analyses: analyses, rules: rules).xml
-        case .github: GitHubAnnotations(analyses: analyses).text
+        case .junit: JUnitReport(analyses: analyses, rules: rules, strict: strict, unreadable: unreadable).xml
+        case .github: GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable).text
         }
     }
 
     /// The text form: per trace its verdict and violations with their witnesses, then a summary.
     public var text: String {
         var output = ""
+        // Every line goes through the terminal escaper: a trace's names cannot forge lines.
+        func line(_ text: String) { output += TerminalText.escaped(text) + "\n" }
         for analysis in analyses {
-            let errors = analysis.errors.count
-            let warnings = analysis.warnings.count
-            if analysis.violations.isEmpty {
-                output += "\(analysis.path): ok (\(analysis.eventCount) events, "
-                    + "\(plural(analysis.lifetimeCount, "lifetime")))\n"
+            if analysis.isIncomplete(strict: strict) {
+                line("\(analysis.path): not read whole (\(analysis.eventCount) events read), "
+                    + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning"))")
+            } else if analysis.violationCount == 0 {
+                line("\(analysis.path): ok (\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")))")
             } else {
-                output += "\(analysis.path): \(plural(errors, "error")), \(plural(warnings, "warning"))\n"
+                line("\(analysis.path): \(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning"))")
             }
-            for issue in analysis.issues { output += "  note: \(issue.description)\n" }
+            let problem = analysis.isIncomplete(strict: strict) ? "error" : "note"
+            for issue in analysis.issues { line("  \(problem): \(issue.description)") }
+            if analysis.isIncomplete(strict: strict) {
+                line("  error: not read whole, so not checked whole" + (strict ? " (strict)" : ""))
+            }
             for violation in analysis.violations {
-                output += "  \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): "
-                    + "\(violation.message)\n"
-                for event in violation.events { output += "      \(event)\n" }
+                // Times are relative to each lifetime's launch: name the lifetime when there are several.
+                let lifetime = analysis.lifetimeCount > 1 ? "lifetime \(violation.lifetime + 1), " : ""
+                line("  \(violation.severity.rawValue)[\(violation.rule.id)] \(lifetime)\(violation.when): \(violation.message)")
+                for event in violation.events { line("      \(event)") }
             }
+            if let note = analysis.omittedNote { line("  note: \(note)") }
         }
-        let errors = analyses.reduce(0) { $0 + $1.errors.count }
-        let warnings = analyses.reduce(0) { $0 + $1.warnings.count }
+        let errors = analyses.reduce(0) { $0 + $1.errorCount }
+        let warnings = analyses.reduce(0) { $0 + $1.warningCount }
         let failed = analyses.filter { $0.fails(strict: strict) }.count
         output += "\(plural(analyses.count, "trace")) checked, \(failed) failed: "
             + "\(plural(errors, "error")), \(plural(warnings, "warning"))"
             + (strict ? " (strict: warnings fail)" : "")
-            + (unreadable > 0 ? "; \(plural(unreadable, "trace")) could not be read" : "") + "\n"
+            + (unreadable.isEmpty ? "" : "; \(plural(unreadable.count, "trace")) could not be read")
+            + (incomplete > 0 ? "; \(plural(incomplete, "trace")) not read whole" : "") + "\n"
         return output
     }
 }

@@ -17,17 +17,20 @@ public struct LifetimeRow: Sendable, Hashable {
     public var metadata: TraceMetadata
     /// The lifetime, with its launch, stalls, time in states and ending.
     public var lifetime: LifetimeReport
-    /// Violations found in this lifetime per rule, in rule order, rules with none left out.
+    /// Violations found while this lifetime was replayed, per rule, in rule order, rules with
+    /// none left out (those past the analysis's limit included).
     public var violations: [(rule: Rule, count: Int)]
 
-    /// The row of `lifetime` in the trace at `path`; `violations` are the ones found in it.
+    /// The row of `lifetime` in the trace at `path`; `violations` are the ones kept in full
+    /// while it was replayed, `omitted` those counted past the analysis's limit.
     public init<Violations: Sequence<Violation>>(
-        path: String, metadata: TraceMetadata, lifetime: LifetimeReport, violations: Violations
+        path: String, metadata: TraceMetadata, lifetime: LifetimeReport, violations: Violations,
+        omitted: [Rule: Int] = [:]
     ) {
         self.path = path
         self.metadata = metadata
         self.lifetime = lifetime
-        var counts: [Rule: Int] = [:]
+        var counts = omitted
         for violation in violations { counts[violation.rule, default: 0] += 1 }
         self.violations = counts.keys.sorted().map { ($0, counts[$0]!) }
     }
@@ -124,7 +127,8 @@ public struct TraceRow: Sendable, Hashable {
     public var eventCount: Int
     /// How many lifetimes it had (as many lifetime rows came before this row).
     public var lifetimeCount: Int
-    /// Violations per rule over the whole trace, in rule order.
+    /// Violations per rule over the whole trace, in rule order, those past the analysis's limit
+    /// included.
     public var violations: [(rule: Rule, count: Int)]
     /// Problems the reader recovered from, one line each.
     public var issues: [String]
@@ -140,6 +144,7 @@ public struct TraceRow: Sendable, Hashable {
         lifetimeCount = analysis.lifetimeCount
         var counts: [Rule: Int] = [:]
         for violation in analysis.violations { counts[violation.rule, default: 0] += 1 }
+        for (rule, count) in analysis.omittedViolations { counts[rule, default: 0] += count }
         violations = counts.keys.sorted().map { ($0, counts[$0]!) }
         issues = analysis.issues.map(\.description)
         error = nil

@@ -11,7 +11,11 @@ extension Violation {
             JSONMember("sinceLaunch", .optional(sinceLaunch)),
             JSONMember("lifetime", .int(Int64(lifetime))),
             JSONMember("message", .string(message)),
-            JSONMember("fact", .object([JSONMember("source", .string(fact.source)), JSONMember("quote", .string(fact.quote))])),
+            JSONMember("fact", .object([
+                JSONMember("source", .string(fact.source)), JSONMember("document", .string(fact.document.title)),
+                JSONMember("section", .string(fact.section)), JSONMember("quote", .string(fact.quote)),
+                JSONMember("translated", .bool(fact.isTranslation)),
+            ])),
             JSONMember("events", .array(events.map(\.json))),
         ])
     }
@@ -63,7 +67,7 @@ extension LifetimeReport {
 extension LaunchReport {
     /// The launch in the JSON output.
     public var json: JSONValue {
-        .object([
+        var members = [
             JSONMember("ts", .optional(timestamp)),
             JSONMember("kind", .string(kind.rawValue)),
             JSONMember("reason", .optional(reason)),
@@ -77,7 +81,10 @@ extension LaunchReport {
                 JSONMember("firstActive", .optional(milestones.firstActive)),
                 JSONMember("firstFrame", .optional(milestones.firstFrame)),
             ])),
-        ])
+        ]
+        // Only when true, so that the output of traces with a `launch` event keeps its shape.
+        if inferred { members.insert(JSONMember("inferred", .bool(true)), at: 2) }
+        return .object(members)
     }
 }
 
@@ -89,12 +96,19 @@ extension Stall {
             JSONMember("sinceLaunch", .optional(sinceLaunch)),
             JSONMember("duration", .int(duration)),
             JSONMember("unfinished", .bool(unfinished)),
-            JSONMember("blame", .array(blame.map {
-                .object([
-                    JSONMember("kind", .string($0.kind.rawValue)), JSONMember("name", .string($0.name)),
-                    JSONMember("duration", .int($0.duration)),
-                ])
-            })),
+            JSONMember("work", work.map { $0.json } ?? .null),
+            JSONMember("blame", .array(blame.map(\.json))),
+        ])
+    }
+}
+
+extension BlameEntry {
+    /// The entry in the JSON output: kind, name, duration and the chain it ran in.
+    public var json: JSONValue {
+        .object([
+            JSONMember("kind", .string(kind.rawValue)), JSONMember("name", .string(name)),
+            JSONMember("duration", .int(duration)),
+            JSONMember("chain", .array(chain.map(JSONValue.string))),
         ])
     }
 }

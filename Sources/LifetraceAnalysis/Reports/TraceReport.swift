@@ -64,16 +64,19 @@ public struct TraceReport: Sendable {
                 for event in violation.events { lines.append("        \(event)") }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        if let note = analysis.omittedNote { lines += ["", "Note: \(note)."] }
+        // Each line is one line: a trace's names cannot add lines or control the terminal.
+        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     /// The Markdown form.
     public var markdown: String {
-        var lines = ["# Lifetrace report: `\(analysis.path)`", ""]
+        var lines = ["# Lifetrace report: \(MarkdownText.code(analysis.path, inTable: false))", ""]
         lines.append("\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
-            + "\(plural(analysis.errors.count, "error")), \(plural(analysis.warnings.count, "warning")).")
+            + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).")
+        if let note = analysis.omittedNote { lines += ["", MarkdownText.prose(note) + "."] }
         for lifetime in analysis.lifetimes {
-            lines += ["", "## Lifetime \(lifetime.index + 1): \(launchTitle(lifetime.launch))", "", "| | |", "| --- | --- |"]
+            lines += ["", "## Lifetime \(lifetime.index + 1): \(MarkdownText.prose(launchTitle(lifetime.launch)))", "", "| | |", "| --- | --- |"]
             for (label, value) in launchRows(lifetime) { lines.append("| \(label) | \(cell(value)) |") }
             lines.append("| Time in states (\(lifetime.timeInStates.view.rawValue) view) | \(cell(statesText(lifetime.timeInStates))) |")
             lines.append("| End | \(cell(lifetime.end.phrase)) |")
@@ -88,13 +91,14 @@ public struct TraceReport: Sendable {
                 }
             }
             lines += ["", "### How it ended", ""]
-            for fact in lifetime.end.facts { lines.append("- \(fact)") }
+            for fact in lifetime.end.facts { lines.append("- \(MarkdownText.prose(fact))") }
             let violations = analysis.violations.filter { $0.lifetime == lifetime.index }
             lines += ["", "### Violations", ""]
             if violations.isEmpty { lines.append("None.") }
             for violation in violations {
-                lines.append("- **\(violation.severity.rawValue)** `\(violation.rule.id)` at \(violation.when): \(violation.message)")
-                for event in violation.events { lines.append("  - `\(event)`") }
+                lines.append("- **\(violation.severity.rawValue)** `\(violation.rule.id)` at \(violation.when): "
+                    + MarkdownText.prose(violation.message))
+                for event in violation.events { lines.append("  - \(MarkdownText.code(event.description, inTable: false))") }
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -106,7 +110,9 @@ public struct TraceReport: Sendable {
         var details: [String] = []
         if let reason = launch.reason { details.append("reason \(reason)") }
         if let pid = launch.pid { details.append("pid \(pid)") }
-        if let timestamp = launch.timestamp { details.append("at \(timestamp) ns") }
+        if let timestamp = launch.timestamp {
+            details.append(launch.inferred ? "at \(timestamp) ns, inferred: no launch event, the first event's time" : "at \(timestamp) ns")
+        }
         if !details.isEmpty { title += " (" + details.joined(separator: ", ") + ")" }
         return title
     }
@@ -140,10 +146,13 @@ public struct TraceReport: Sendable {
         stall.sinceLaunch.map(TimeFormat.relative) ?? "\(stall.start) ns"
     }
 
-    /// A stall's blame in one line, longest first.
+    /// A stall's blame in one line: the work it is blamed on with its chain, then the other
+    /// intervals that ran during it, longest first.
     public func blameText(_ stall: Stall) -> String {
-        guard !stall.blame.isEmpty else { return "no callback or signpost on the main thread" }
-        return stall.blame.map { "\($0.kind.rawValue) \($0.name) \(TimeFormat.duration($0.duration))" }
+        guard let work = stall.workText else { return "no callback or signpost on the main thread" }
+        let others = stall.blame.filter { $0.name != stall.work?.name || $0.kind != stall.work?.kind }
+        guard !others.isEmpty else { return work }
+        return work + "; also " + others.map { "\($0.kind.rawValue) \($0.name) \(TimeFormat.duration($0.duration))" }
             .joined(separator: ", ")
     }
 
@@ -153,5 +162,5 @@ public struct TraceReport: Sendable {
             ? "none" : times.durations.map { "\($0.state) \(TimeFormat.duration($0.duration))" }.joined(separator: ", ")
     }
 
-    private func cell(_ text: String) -> String { text.replacingAll("|", "\\|") }
+    private func cell(_ text: String) -> String { MarkdownText.prose(text) }
 }

@@ -18,8 +18,9 @@ public enum TraceRows {
         var unreadable = 0
         try TraceInputs.inOrder(paths: paths, output: output) { path, alone, spool in
             let result = Result { () throws(TraceError) in
-                try TraceInputs.analyze(path: path, options: options, prefetch: alone) { metadata, lifetime, violations in
-                    let row = LifetimeRow(path: path, metadata: metadata, lifetime: lifetime, violations: violations)
+                try TraceInputs.analyze(path: path, options: options, prefetch: alone) { metadata, lifetime, violations, omitted in
+                    let row = LifetimeRow(
+                        path: path, metadata: metadata, lifetime: lifetime, violations: violations, omitted: omitted)
                     spool.write { bytes in
                         row.json.write(to: &bytes)
                         bytes.append(UInt8(ascii: "\n"))

@@ -64,12 +64,16 @@ public struct LaunchReport: Sendable, Hashable {
     public var milestones: LaunchMilestones
     /// Main-thread busy time inside the launch window (ns).
     public var busyInWindow: Int64
+    /// Whether the launch time was inferred: no `launch` event, so the launch is taken to start at
+    /// the lifetime's first event, and its kind comes from the app view.
+    public var inferred: Bool
 
     /// Creates a launch report.
     public init(
         timestamp: Int64?, kind: LaunchKind, reason: String?, pid: Int64?, windowEnd: LaunchWindowEnd,
-        duration: Int64?, milestones: LaunchMilestones, busyInWindow: Int64
+        duration: Int64?, milestones: LaunchMilestones, busyInWindow: Int64, inferred: Bool = false
     ) {
+        self.inferred = inferred
         self.timestamp = timestamp
         self.kind = kind
         self.reason = reason

@@ -12,12 +12,19 @@ public struct Stall: Sendable, Hashable {
     /// The callbacks and signposts that ran on the main thread during the stall, longest first
     /// (at most ``Stall/blameLimit``).
     public var blame: [BlameEntry]
+    /// The work the stall is blamed on: the innermost interval that covers most of it (more than
+    /// half), or the longest interval when none does; nil when nothing ran on the main thread.
+    public var work: BlameEntry?
 
     /// The most blame entries kept per stall.
     public static let blameLimit = 5
 
     /// Creates a stall.
-    public init(start: Int64, duration: Int64, sinceLaunch: Int64?, unfinished: Bool, blame: [BlameEntry]) {
+    public init(
+        start: Int64, duration: Int64, sinceLaunch: Int64?, unfinished: Bool, blame: [BlameEntry],
+        work: BlameEntry? = nil
+    ) {
+        self.work = work
         self.start = start
         self.duration = duration
         self.sinceLaunch = sinceLaunch
@@ -42,11 +49,28 @@ public struct BlameEntry: Sendable, Hashable {
     public var name: String
     /// How long it ran within the stall (ns).
     public var duration: Int64
+    /// The names of the intervals it ran in, outermost first, ending with its own name:
+    /// `["didFinishLaunching", "IndexSearchCatalog"]`.
+    public var chain: [String]
 
-    /// Creates an entry.
-    public init(kind: Kind, name: String, duration: Int64) {
+    /// Creates an entry; with no chain given, the chain is the entry's own name.
+    public init(kind: Kind, name: String, duration: Int64, chain: [String]? = nil) {
         self.kind = kind
         self.name = name
         self.duration = duration
+        self.chain = chain ?? [name]
+    }
+
+    /// The chain as people read it: `didFinishLaunching > IndexSearchCatalog`.
+    public var chainText: String { chain.joined(separator: " > ") }
+}
+
+extension Stall {
+    /// The work the stall is blamed on, as messages write it: `signpost "IndexSearchCatalog"
+    /// (405 ms, in didFinishLaunching > IndexSearchCatalog)`; nil when nothing is blamed.
+    public var workText: String? {
+        guard let work else { return nil }
+        let chain = work.chain.count > 1 ? ", in \(work.chainText)" : ""
+        return "\(work.kind.rawValue) \"\(work.name)\" (\(TimeFormat.duration(work.duration))\(chain))"
     }
 }

@@ -8,8 +8,13 @@ public struct TraceAnalysis: Sendable {
     public var metadata: TraceMetadata
     /// How many events were read.
     public var eventCount: Int
-    /// The violations, in time order (ties in the order they were found).
+    /// The violations kept in full, in time order (ties in the order they were found): the first
+    /// ``violationLimit`` found.
     public var violations: [Violation]
+    /// The violations found past ``violationLimit``, counted by rule.
+    public var omittedViolations: [Rule: Int]
+    /// The most violations the analysis kept in full.
+    public var violationLimit: Int
     /// The lifetimes, in trace order (none when the analysis did not keep them:
     /// ``AnalysisOptions/keepsLifetimes``).
     public var lifetimes: [LifetimeReport]
@@ -21,28 +26,74 @@ public struct TraceAnalysis: Sendable {
     /// Creates an analysis.
     public init(
         path: String, metadata: TraceMetadata, eventCount: Int, violations: [Violation],
+        omittedViolations: [Rule: Int] = [:], violationLimit: Int = ViolationList.defaultLimit,
         lifetimes: [LifetimeReport], lifetimeCount: Int? = nil, issues: [TraceError]
     ) {
         self.path = path
         self.metadata = metadata
         self.eventCount = eventCount
         self.violations = violations
+        self.omittedViolations = omittedViolations
+        self.violationLimit = violationLimit
         self.lifetimes = lifetimes
         self.lifetimeCount = lifetimeCount ?? lifetimes.count
         self.issues = issues
     }
 
-    /// The violations of error severity.
+    /// The kept violations of error severity.
     public var errors: [Violation] { violations.filter { $0.severity == .error } }
 
-    /// The violations of warning severity.
+    /// The kept violations of warning severity.
     public var warnings: [Violation] { violations.filter { $0.severity == .warning } }
+
+    /// The number of violations found, kept or not.
+    public var violationCount: Int { violations.count + omittedCount }
+
+    /// The number of violations found but not kept.
+    public var omittedCount: Int { omittedViolations.values.reduce(0, +) }
+
+    /// The number of error-severity violations found, kept or not.
+    public var errorCount: Int { count(of: .error) }
+
+    /// The number of warning-severity violations found, kept or not.
+    public var warningCount: Int { count(of: .warning) }
+
+    /// The number of violations of `rule` found, kept or not.
+    public func count(of rule: Rule) -> Int {
+        violations.count { $0.rule == rule } + omittedViolations[rule, default: 0]
+    }
+
+    private func count(of severity: Severity) -> Int {
+        violations.count { $0.severity == severity }
+            + omittedViolations.reduce(0) { $0 + ($1.key.severity == severity ? $1.value : 0) }
+    }
 
     /// Whether the trace fails a check: any error, or with `strict` any warning too.
     public func fails(strict: Bool) -> Bool {
-        strict ? !violations.isEmpty : violations.contains { $0.severity == .error }
+        strict ? violationCount > 0 : errorCount > 0
+    }
+
+    /// Whether what was read falls short of the whole trace in a way a CI gate must not pass:
+    /// data skipped inside it (a corrupt chunk, bytes skipped to the next frame) or nothing read
+    /// at all; with `strict`, any problem, a truncated or unclosed end included. A truncated end
+    /// alone is how a trace of an app killed without notice looks, so it passes without `strict`.
+    public func isIncomplete(strict: Bool) -> Bool {
+        guard !issues.isEmpty else { return false }
+        return strict || eventCount == 0 || issues.contains { $0.kind != .truncated }
     }
 
     /// The ids of the rules violated, without repetition, in table order.
-    public var violatedRules: [Rule] { Array(Set(violations.map(\.rule))).sorted() }
+    public var violatedRules: [Rule] {
+        Array(Set(violations.map(\.rule)).union(omittedViolations.keys)).sorted()
+    }
+
+    /// The line outputs print when violations were left out, or nil: `1,000 more violations were
+    /// found and not listed (...)`.
+    public var omittedNote: String? {
+        let omitted = omittedCount
+        guard omitted > 0 else { return nil }
+        let rules = Rule.allCases.compactMap { rule in omittedViolations[rule].map { "\(rule.id) \($0)" } }
+        return "\(omitted) more violation\(omitted == 1 ? " was" : "s were") found and not listed "
+            + "(\(rules.joined(separator: ", "))): an analysis keeps the first \(violationLimit) of a trace in full"
+    }
 }

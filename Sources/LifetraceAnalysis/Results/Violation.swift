@@ -31,8 +31,8 @@ public struct Violation: Sendable, Hashable {
         self.events = events
     }
 
-    /// The seed fact the rule rests on.
-    public var fact: SeedFact { rule.fact }
+    /// The documented fact the rule rests on.
+    public var fact: LifecycleFact { rule.fact }
 
     /// The time as messages write it: `+1.234 s` after the launch, or the raw timestamp.
     public var when: String { sinceLaunch.map(TimeFormat.relative) ?? "\(timestamp) ns" }

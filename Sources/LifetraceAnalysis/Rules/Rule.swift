@@ -3,7 +3,7 @@ import LifecycleModel
 /// A built-in rule. The raw values are the ids users write in `--only` and `--disable` and read
 /// in every output format; they are part of the public interface and never change.
 ///
-/// The cases are declared in the order of the table. The first nine are the
+/// The cases are declared in the order of the table in docs/LIFECYCLE.md. The first nine are the
 /// lifecycle-ordering rules: they are exclusive, and one offending event is reported under the
 /// first of them that applies, in declaration order.
 public enum Rule: String, Sendable, CaseIterable, Hashable, Comparable {
@@ -39,6 +39,11 @@ public enum Rule: String, Sendable, CaseIterable, Hashable, Comparable {
     case backgroundTime = "background-time"
     /// The process exited in the foreground without willTerminate.
     case unexpectedExit = "unexpected-exit"
+    /// A main-thread stall at or above the hang threshold starts after the launch window while the
+    /// app is in the foreground.
+    case hang = "hang"
+    /// didEnterBackground or sceneDidEnterBackground runs longer than the limit.
+    case backgroundCallback = "background-callback"
 
     /// The rule's id, as written on the command line and in reports.
     public var id: String { rawValue }
@@ -46,7 +51,7 @@ public enum Rule: String, Sendable, CaseIterable, Hashable, Comparable {
     /// How bad a violation of this rule is.
     public var severity: Severity {
         switch self {
-        case .backgroundTime, .unexpectedExit: .warning
+        case .backgroundTime, .unexpectedExit, .hang: .warning
         default: .error
         }
     }
@@ -73,11 +78,13 @@ public enum Rule: String, Sendable, CaseIterable, Hashable, Comparable {
         case .launchStall: 13
         case .backgroundTime: 14
         case .unexpectedExit: 15
+        case .hang: 16
+        case .backgroundCallback: 17
         }
     }
 
-    /// The fact from the seeds this rule rests on.
-    public var fact: SeedFact {
+    /// The documented fact this rule rests on.
+    public var fact: LifecycleFact {
         switch self {
         case .noTerminateWhileSuspended: .noTerminateWhenSuspended
         case .silentWhileSuspended: .suspendedRunsNoCode
@@ -94,6 +101,8 @@ public enum Rule: String, Sendable, CaseIterable, Hashable, Comparable {
         case .launchStall: .launchMainThread
         case .backgroundTime: .backgroundBriefly
         case .unexpectedExit: .terminateWhenRunning
+        case .hang: .lengthyWorkOffMain
+        case .backgroundCallback: .backgroundCallbackLimit
         }
     }
 
@@ -133,6 +142,11 @@ public enum Rule: String, Sendable, CaseIterable, Hashable, Comparable {
             "a background task expires, or the app runs in Background too long with no task open"
         case .unexpectedExit:
             "the process exits while Inactive or Active with no willTerminate"
+        case .hang:
+            "a main-thread stall at or above the hang threshold starts after launch while the app is "
+                + "in the foreground"
+        case .backgroundCallback:
+            "didEnterBackground or sceneDidEnterBackground runs longer than the background callback limit"
         }
     }
 

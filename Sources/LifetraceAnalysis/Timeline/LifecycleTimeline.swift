@@ -116,7 +116,9 @@ public struct LifecycleTimeline {
         let (violations, lifetimes) = timeline.finish(symbols: source.symbols, into: &sink)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: timeline.analyzer.eventCount,
-            violations: violations, lifetimes: lifetimes, lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues)
+            violations: violations, omittedViolations: timeline.analyzer.omittedViolations,
+            violationLimit: options.violationLimit, lifetimes: lifetimes,
+            lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues)
     }
 
     /// Opens and closes state spans where the analyzer's views changed.

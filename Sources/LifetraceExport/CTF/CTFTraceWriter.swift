@@ -113,7 +113,9 @@ public struct CTFTraceWriter {
             stream.appendInt64(stall.start)
             stream.appendInt64(stall.duration)
             stream.appendUInt8(stall.unfinished ? 1 : 0)
-            stream.appendString(stall.blame.map { "\($0.name) (\($0.kind.rawValue), \($0.duration) ns)" }.joined(separator: ", "))
+            // The work the stall is blamed on comes first, with its chain; then every interval.
+            let work = stall.work.map { "\($0.chainText) (\($0.kind.rawValue), \($0.duration) ns); " } ?? ""
+            stream.appendString(work + stall.blame.map { "\($0.name) (\($0.kind.rawValue), \($0.duration) ns)" }.joined(separator: ", "))
             stream.appendUInt64(UInt64(lifetime.index))
             try stream.endEvent()
         }

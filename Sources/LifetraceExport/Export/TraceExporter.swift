@@ -1,3 +1,4 @@
+import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 
@@ -57,11 +58,28 @@ public enum TraceExporter {
     ) -> ExportSummary {
         ExportSummary(
             format: format, eventCount: builder.analyzer.eventCount, recordCount: builder.recordCount,
-            violationCount: builder.analyzer.violations.count, lifetimeCount: builder.analyzer.finishedLifetimes.count,
+            violationCount: builder.analyzer.violations.count + builder.analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: builder.analyzer.finishedLifetimes.count,
             byteCount: bytes)
     }
 
+    /// Exports to a CTF directory. A directory the export created is removed again when the
+    /// export fails or is stopped by a signal (its staged files are removed first).
     private static func exportCTF<Source: TraceEventSource>(
+        _ source: inout Source, directory: String, options: AnalysisOptions
+    ) throws(ExportError) -> ExportSummary {
+        var existing = stat()
+        let creates = stat(directory, &existing) != 0
+        let cleanup = creates ? OutputCleanup.removeOnSignal(emptyDirectory: directory) : nil
+        defer { if let cleanup { OutputCleanup.cancel(cleanup) } }
+        do {
+            return try writeCTF(&source, directory: directory, options: options)
+        } catch {
+            if creates { rmdir(directory) }
+            throw error
+        }
+    }
+
+    private static func writeCTF<Source: TraceEventSource>(
         _ source: inout Source, directory: String, options: AnalysisOptions
     ) throws(ExportError) -> ExportSummary {
         var writer = try CTFTraceWriter(directory: directory, metadata: source.metadata)
@@ -79,7 +97,7 @@ public enum TraceExporter {
         try writer.finish()
         return ExportSummary(
             format: .ctf, eventCount: analyzer.eventCount, recordCount: writer.recordCount,
-            violationCount: analyzer.violations.count, lifetimeCount: analyzer.finishedLifetimes.count,
+            violationCount: analyzer.violations.count + analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: analyzer.finishedLifetimes.count,
             byteCount: writer.byteCount)
     }
 

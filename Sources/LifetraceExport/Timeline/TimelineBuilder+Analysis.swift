@@ -129,6 +129,9 @@ extension TimelineBuilder {
             args.append(TimelineName.lifetime.symbol, int: Int64(report.index))
             if let since = stall.sinceLaunch { args.append(TimelineName.sinceLaunch.symbol, int: since) }
             if stall.unfinished { args.append(TimelineName.unfinished.symbol, int: 1) }
+            if let work = stall.work {
+                args.append(TimelineName.work.symbol, text: "\(work.chainText) (\(work.kind.rawValue), \(TimeFormat.duration(work.duration)))")
+            }
             if !stall.blame.isEmpty {
                 let blame = stall.blame.map { "\($0.name) (\($0.kind.rawValue), \(TimeFormat.duration($0.duration)))" }
                 args.append(TimelineName.blame.symbol, text: blame.joined(separator: ", "))

@@ -46,6 +46,8 @@ enum TimelineName: UInt32, CaseIterable {
     case firstActive
     case expire
     case unmatchedEnd
+    // Detail keys added later, last so that the symbols above keep their values.
+    case work
 
     /// The string.
     var text: String {
@@ -88,6 +90,7 @@ enum TimelineName: UInt32, CaseIterable {
         case .firstActive: "first active"
         case .expire: "bgtask.expire"
         case .unmatchedEnd: "end without begin"
+        case .work: "work"
         }
     }
 

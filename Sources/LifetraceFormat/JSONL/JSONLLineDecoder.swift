@@ -58,13 +58,16 @@ struct JSONLLineDecoder {
         }
 
         let timestamp = try fields.requiredInteger("ts")
+        guard TraceTime.contains(timestamp) else {
+            throw fields.error(.invalidValue, at: fields.member("ts"), TraceTime.outOfRangeMessage(timestamp))
+        }
         if type == "callback" {
             let name = symbols.intern(try fields.requiredString("name"))
             let scene = try fields.optionalString("scene").map { symbols.intern($0) } ?? .none
             let duration = try fields.optionalInteger("dur", minimum: 0) ?? 0
-            let (end, overflow) = timestamp.addingReportingOverflow(duration)
-            if overflow {
-                throw fields.error(.invalidValue, at: fields.member("dur"), "\"dur\" takes the end past the largest timestamp")
+            let end = TraceTime.advanced(timestamp, by: duration)
+            guard TraceTime.contains(end) else {
+                throw fields.error(.invalidValue, at: fields.member("dur"), "\"dur\" takes the end past the largest timestamp (2^60 ns)")
             }
             let begin = try event(.callbackBegin(name: name, scene: scene), at: timestamp, fields: fields)
             return .callback(begin: begin, endTimestamp: end)

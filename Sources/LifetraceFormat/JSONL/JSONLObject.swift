@@ -37,7 +37,7 @@ struct JSONLObject {
         do {
             parsed = try JSONSerialization.jsonObject(with: line, options: [])
         } catch {
-            let offset = Self.errorOffset(error, lineLength: bytes.count)
+            let offset = JSONErrorLocation.offset(of: error, length: bytes.count)
             let reason = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
             throw TraceError(
                 .syntax, file: file, at: .line(lineNumber, column: Self.column(of: offset, in: bytes)),
@@ -85,19 +85,6 @@ struct JSONLObject {
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
-    /// Foundation says "around character N" (a byte offset) for most syntax errors, and nothing for
-    /// an unexpected end, which is at the end of the line.
-    private static func errorOffset(_ error: any Error, lineLength: Int) -> Int {
-        let userInfo = (error as NSError).userInfo
-        if let index = userInfo["NSJSONSerializationErrorIndex"] as? Int { return index }
-        let text = (userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
-        if let range = text.range(of: "around character ") {
-            let digits = text[range.upperBound...].prefix(while: \.isNumber)
-            if let offset = Int(digits) { return offset }
-        }
-        return lineLength
     }
 
     /// The top-level members of a valid JSON object, in order.

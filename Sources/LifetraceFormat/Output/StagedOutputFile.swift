@@ -16,6 +16,7 @@ public final class StagedOutputFile {
     public let descriptor: Int32
     private let owned: Bool
     private let temporaryPath: String?
+    private var cleanup: OutputCleanup.Token?
     private var buffer: [UInt8] = []
     private var finished = false
     /// How many bytes were written out or are buffered.
@@ -45,7 +46,9 @@ public final class StagedOutputFile {
             _ = fcntl(opened, F_SETFD, FD_CLOEXEC)
             descriptor = opened
             owned = true
-            temporaryPath = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let staged = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            temporaryPath = staged
+            cleanup = OutputCleanup.removeOnSignal(file: staged)
         }
         buffer.reserveCapacity(Self.capacity + 4096)
     }
@@ -107,6 +110,7 @@ public final class StagedOutputFile {
         if fsync(descriptor) != 0 && errno != EINVAL { throw Self.failure(name, "cannot sync") }
         guard rename(temporaryPath, name) == 0 else { throw Self.failure(name, "cannot rename into place") }
         finished = true
+        if let cleanup { OutputCleanup.cancel(cleanup) }
         if owned { close(descriptor) }
     }
 
@@ -117,6 +121,21 @@ public final class StagedOutputFile {
         finished = true
         if owned { close(descriptor) }
         if let temporaryPath { unlink(temporaryPath) }
+        if let cleanup { OutputCleanup.cancel(cleanup) }
+    }
+
+    /// Refuses an output `path` that is one of `inputs` (the same file: device and inode), before
+    /// anything is written: the output would replace what the command reads. `-` and paths that
+    /// do not exist yet never match.
+    public static func refuseOverwriting(_ inputs: [String], with path: String) throws(TraceError) {
+        var output = stat()
+        guard path != "-", stat(path, &output) == 0 else { return }
+        for input in inputs where input != "-" {
+            var read = stat()
+            if stat(input, &read) == 0 && read.st_dev == output.st_dev && read.st_ino == output.st_ino {
+                throw TraceError(.io, file: path, "the output is also an input (\(input)); give another output path")
+            }
+        }
     }
 
     private static func failure(_ path: String, _ what: String) -> TraceError {

@@ -34,6 +34,13 @@ final class FileDescriptorHandle {
         if owned { Foundation.close(descriptor) }
     }
 
+    /// Whether the descriptor is a regular file, which can be opened again and read from the
+    /// start (a pipe, a FIFO or a terminal cannot).
+    var isRegularFile: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Reads up to `buffer.count` bytes; 0 means the end of the input.
     func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(TraceError) -> Int {
         while true {

@@ -15,19 +15,22 @@ public enum TraceFile {
     /// How many bytes are read to tell the kind; JSONL may start with this much whitespace.
     static let sniffLength = 4096
 
-    /// Opens the trace at `path`; `-` is standard input.
-    public static func open(path: String) throws(TraceError) -> AnyTraceSource {
+    /// Opens the trace at `path`; `-` is standard input. The file is opened once and never again,
+    /// so standard input, pipes, FIFOs and process substitution (`<(...)`) read like files.
+    public static func open(
+        path: String, binaryOptions: BinaryTraceReader.Options = .init()
+    ) throws(TraceError) -> AnyTraceSource {
         let handle = try FileDescriptorHandle.open(path: path)
         let prefix = try readPrefix(handle, name: path)
         switch kind(of: prefix) {
         case .jsonl?:
             return AnyTraceSource(try JSONLTraceReader(handle: handle, name: path, prefix: prefix))
         case .binary?:
-            // A file is opened afresh by the binary reader; standard input goes on after the prefix.
-            if path == "-" {
-                return AnyTraceSource(try BinaryTraceReader(input: TraceInput(standardInputAfter: prefix, name: path), options: .init()))
+            // A regular file is opened afresh by the binary reader; anything else goes on after the prefix.
+            if path == "-" || !handle.isRegularFile {
+                return AnyTraceSource(try BinaryTraceReader(input: TraceInput(handle: handle, after: prefix, name: path), options: binaryOptions))
             }
-            return AnyTraceSource(try BinaryTraceReader(path: path))
+            return AnyTraceSource(try BinaryTraceReader(path: path, options: binaryOptions))
         case nil:
             throw unknown(prefix, path: path)
         }
@@ -53,7 +56,7 @@ public enum TraceFile {
     }
 
     /// Reads up to ``sniffLength`` bytes, stopping early once the kind is clear.
-    private static func readPrefix(_ handle: FileDescriptorHandle, name: String) throws(TraceError) -> [UInt8] {
+    static func readPrefix(_ handle: FileDescriptorHandle, name: String) throws(TraceError) -> [UInt8] {
         var prefix: [UInt8] = []
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: sniffLength, alignment: 1)
         defer { block.deallocate() }

@@ -19,9 +19,11 @@ public final class AppStreamPump: @unchecked Sendable {
     /// Events the producers reported dropped so far.
     public private(set) var droppedCount: Int64 = 0
 
-    /// A pump draining `region`.
-    public init(region: RecorderRegion) {
-        drainer = RegionDrainer(region: region)
+    /// A pump draining `region`; see ``RegionDrainer`` for `defersCommit` and `resuming`. Nothing
+    /// is written before `notBefore` (the last event already in the trace, when resuming).
+    public init(region: RecorderRegion, defersCommit: Bool = false, resuming: Bool = false, notBefore: Int64 = .min) {
+        drainer = RegionDrainer(region: region, defersCommit: defersCommit, resuming: resuming)
+        lastWritten = notBefore
         batch.reserveCapacity(4096)
     }
 

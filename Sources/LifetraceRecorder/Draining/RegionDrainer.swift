@@ -14,12 +14,62 @@ public final class RegionDrainer: @unchecked Sendable {
     private var droppedWithoutRingSeen: UInt64 = 0
     /// The latest timestamp read from any ring.
     public private(set) var latestTimestamp: Int64 = 0
+    /// Whether tails wait for ``commit()``: the slots read stay in the ring (and so survive a
+    /// kill) until the caller has made them durable.
+    public let defersCommit: Bool
+    // With a deferred commit: how far each ring was read, and the drop counts reported so far.
+    private var readPosition: [UInt64?]
 
-    /// A drainer of `region`, which must be its only drainer from the start.
-    public init(region: RecorderRegion) {
+    /// A drainer of `region`, which must be its only drainer. With `defersCommit`, tails advance
+    /// only at ``commit()``. With `resuming`, it takes over from a drainer that committed
+    /// (the recovery of a killed standalone recorder): drops already reported are not reported again.
+    public init(region: RecorderRegion, defersCommit: Bool = false, resuming: Bool = false) {
         self.region = region
-        droppedSeen = Array(repeating: 0, count: region.layout.ringCount)
-        lastTimestamp = Array(repeating: 0, count: region.layout.ringCount)
+        self.defersCommit = defersCommit
+        let rings = region.layout.ringCount
+        droppedSeen = Array(repeating: 0, count: rings)
+        lastTimestamp = Array(repeating: 0, count: rings)
+        readPosition = Array(repeating: nil, count: rings)
+        if resuming {
+            for ring in 0..<rings {
+                droppedSeen[ring] = region.ringAtomic(ring, RegionField.ringCommittedDropped).load(ordering: .acquiring)
+            }
+            droppedWithoutRingSeen = region.atomic(at: RegionField.committedWithoutRing).load(ordering: .acquiring)
+        }
+    }
+
+    /// Hands every slot read so far back to the producers and records the drops reported, once
+    /// the caller made what it read durable.
+    public func commit() {
+        for ring in 0..<region.layout.ringCount {
+            guard let position = readPosition[ring] else { continue }
+            region.ringAtomic(ring, RegionField.ringCommittedDropped).store(droppedSeen[ring], ordering: .relaxed)
+            region.ringAtomic(ring, RegionField.ringTail).store(position, ordering: .releasing)
+            freeIfDrained(ring, tail: position)
+        }
+        region.atomic(at: RegionField.committedWithoutRing).store(droppedWithoutRingSeen, ordering: .releasing)
+    }
+
+    /// The most slots read and not yet committed in any ring.
+    public var uncommittedMaximum: UInt64 {
+        var most: UInt64 = 0
+        for ring in 0..<region.layout.ringCount {
+            guard let position = readPosition[ring] else { continue }
+            most = max(most, position &- region.ringAtomic(ring, RegionField.ringTail).load(ordering: .relaxed))
+        }
+        return most
+    }
+
+    /// Frees a retired ring whose every slot was read and handed back.
+    private func freeIfDrained(_ ring: Int, tail: UInt64) {
+        let stateWord = region.ringAtomic(ring, RegionField.ringState).load(ordering: .acquiring)
+        if stateWord == RingState.retired.rawValue,
+            region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring) == tail
+        {
+            _ = region.ringAtomic(ring, RegionField.ringState).compareExchange(
+                expected: RingState.retired.rawValue, desired: RingState.free.rawValue, ordering: .releasing)
+            readPosition[ring] = nil
+        }
     }
 
     /// Appends every committed record (each ring's in its order) and a `dropped` record for each
@@ -34,7 +84,7 @@ public final class RegionDrainer: @unchecked Sendable {
             if stateWord == RingState.free.rawValue { continue }
             let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
             let tailAtomic = region.ringAtomic(ring, RegionField.ringTail)
-            var tail = tailAtomic.load(ordering: .relaxed)
+            var tail = readPosition[ring] ?? tailAtomic.load(ordering: .relaxed)
             let thread = ThreadID(rawValue: region.ringAtomic(ring, RegionField.ringThread).load(ordering: .relaxed))
             // A head more than a ring ahead means the producer's memory was damaged; skip the lost part.
             if head &- tail > UInt64(layout.ringCapacity) { tail = head &- UInt64(layout.ringCapacity) }
@@ -57,18 +107,17 @@ public final class RegionDrainer: @unchecked Sendable {
                 }
                 tail &+= 1
             }
-            tailAtomic.store(tail, ordering: .releasing)
+            if defersCommit {
+                readPosition[ring] = tail
+            } else {
+                tailAtomic.store(tail, ordering: .releasing)
+            }
             let dropped = region.ringAtomic(ring, RegionField.ringDropped).load(ordering: .acquiring)
             if dropped != droppedSeen[ring] {
                 events.append(droppedEvent(count: dropped &- droppedSeen[ring], at: lastTimestamp[ring], thread: thread))
                 droppedSeen[ring] = dropped
             }
-            if stateWord == RingState.retired.rawValue,
-                region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring) == tail
-            {
-                _ = region.ringAtomic(ring, RegionField.ringState).compareExchange(
-                    expected: RingState.retired.rawValue, desired: RingState.free.rawValue, ordering: .releasing)
-            }
+            if !defersCommit { freeIfDrained(ring, tail: tail) }
         }
         let withoutRing = region.droppedWithoutRing
         if withoutRing != droppedWithoutRingSeen {

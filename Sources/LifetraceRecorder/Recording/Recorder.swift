@@ -41,17 +41,37 @@ public final class Recorder: @unchecked Sendable {
     }
 
     /// A recorder that drains its own region on a writer thread into `sink`, flushing at least
-    /// every `flushInterval`.
+    /// every `flushInterval`. With `processFacts`, the trace starts with a `launch` event at the
+    /// process's start time as the kernel reports it (``ProcessStart``), with the pid.
+    ///
+    /// With `tracePath` (the file `sink` writes), the region is a file beside it
+    /// (``TraceRecovery/regionPath(forTrace:)``) whose ring slots are handed back only once their
+    /// events are in the trace file: a kill at any instruction leaves every returned record in
+    /// one of the two, and ``TraceRecovery`` seals the trace from them.
     public init(
-        layout: RegionLayout = RegionLayout(), sink: any TraceEventSink, flushInterval: Duration = .milliseconds(100)
+        layout: RegionLayout = RegionLayout(), sink: any TraceEventSink, flushInterval: Duration = .milliseconds(100),
+        processFacts: Bool = false, tracePath: String? = nil
     ) throws(RecorderError) {
-        region = try RecorderRegion.anonymous(layout: layout)
+        if let tracePath {
+            region = try RecorderRegion.create(path: TraceRecovery.regionPath(forTrace: tracePath), layout: layout)
+        } else {
+            region = try RecorderRegion.anonymous(layout: layout)
+        }
         names = NameTable(region: region)
         key = Recorder.makeKey()
         region.setProducerPID(getpid())
-        writer = StandaloneWriter(region: region, sink: sink, flushInterval: flushInterval)
+        var launch: EventPayload?
+        if processFacts {
+            region.setLaunchTimestamp(ProcessStart.monotonicTimestamp() ?? MonotonicClock.now())
+            launch = .launch(reason: .none, background: false, prewarm: Recorder.isPrewarmed, pid: Int64(getpid()))
+        }
+        writer = StandaloneWriter(
+            region: region, sink: sink, flushInterval: flushInterval, launch: launch, tracePath: tracePath)
         try writer?.start()
     }
+
+    /// Whether the system launched the process ahead of time (Apple platforms set `ActivePrewarm`).
+    static var isPrewarmed: Bool { ProcessInfo.processInfo.environment["ActivePrewarm"] == "1" }
 
     deinit {
         // Threads that still hold a ring keep their state; deleting the key stops its destructor
@@ -135,9 +155,25 @@ extension Recorder {
         if let path = ProcessInfo.processInfo.environment[RecorderRegion.environmentKey], !path.isEmpty {
             recorder = Recorder(region: try RecorderRegion.attach(path: path))
         } else {
+            var tracePath: String?
+            if case .file(let path) = options.output {
+                tracePath = path
+                // Traces of earlier runs killed before they were sealed, beside this one.
+                let directory = (path as NSString).deletingLastPathComponent
+                for failure in TraceRecovery.recoverLeftovers(in: directory.isEmpty ? "." : directory).failures {
+                    FileHandle.standardError.write(Data("lifetrace recorder: \(failure.description)\n".utf8))
+                }
+                // A region that could not be recovered (a live process records to the same path)
+                // is not taken over: this run then records without one beside its trace.
+                if access(TraceRecovery.regionPath(forTrace: path), F_OK) == 0 { tracePath = nil }
+            }
             let sink = try options.output.makeSink(metadata: options.metadata)
-            recorder = try Recorder(layout: options.layout, sink: sink, flushInterval: options.flushInterval)
+            recorder = try Recorder(
+                layout: options.layout, sink: sink, flushInterval: options.flushInterval, processFacts: true,
+                tracePath: tracePath)
         }
-        return sharedReference.storeIfNilThenLoad(recorder)
+        let shared = sharedReference.storeIfNilThenLoad(recorder)
+        if shared === recorder && !recorder.isSupervised { recorder.installExitHandlers() }
+        return shared
     }
 }

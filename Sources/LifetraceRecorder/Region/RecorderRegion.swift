@@ -46,10 +46,18 @@ public final class RecorderRegion: @unchecked Sendable {
     }
 
     /// A new region in a new file at `path` (normally under `/dev/shm`), for a supervisor.
+    ///
+    /// The file appears at `path` only with its header written (it is prepared under a temporary
+    /// name and linked into place), so whoever finds it, even after a kill, finds a region;
+    /// creating it fails if `path` exists.
     public static func create(path: String, layout: RegionLayout) throws(RecorderError) -> RecorderRegion {
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let staging = "\(path).creating-\(getpid())"
+        let fd = open(staging, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
-        defer { close(fd) }
+        defer {
+            close(fd)
+            _ = Glibc.unlink(staging)
+        }
         let size = layout.byteCount
         guard ftruncate(fd, off_t(size)) == 0 else { throw RecorderError(.mapFailed, path: path, errno: errno) }
         guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
@@ -57,6 +65,8 @@ public final class RecorderRegion: @unchecked Sendable {
         }
         let region = RecorderRegion(base: base, layout: layout, path: path)
         region.writeHeader()
+        region.setProducerPID(getpid())
+        guard link(staging, path) == 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
         return region
     }
 

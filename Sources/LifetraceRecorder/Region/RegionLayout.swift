@@ -69,6 +69,20 @@ enum RegionField {
     static let nextSymbol = 32
     static let droppedWithoutRing = 40
     static let producerPID = 48
+    /// How the process ended, written by the recorder's exit and crash handlers: 0 not yet,
+    /// 1 an exit code, 2 a signal (``RegionExitFact``); stored after the two fields below.
+    static let exitKind = 56
+    static let exitValue = 64
+    static let exitTimestamp = 72
+    /// Non-zero once the writer has sealed the trace (a crash handler waits for it).
+    static let sealed = 80
+    /// The process's start time on the monotonic clock, as the kernel reports it.
+    static let launchTimestamp = 88
+    /// The trace file's length after the last flush whose events were handed back (a standalone
+    /// recorder's writer): anything past it is still in the rings, and recovery cuts it off.
+    static let committedLength = 96
+    /// The count of events dropped without a ring, as of that flush.
+    static let committedWithoutRing = 104
 
     // Ring header: the producer's cache line.
     static let ringHead = 0
@@ -77,6 +91,8 @@ enum RegionField {
     static let ringDropped = 24
     // Ring header: the consumer's cache line.
     static let ringTail = 64
+    /// The ring's drop count as of the last commit (its `dropped` events are in the trace file).
+    static let ringCommittedDropped = 72
 
     // Event slot.
     static let slotTimestamp = 0

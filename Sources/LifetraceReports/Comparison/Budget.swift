@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceAnalysis
+import LifetraceFormat
 
 /// A budget could not be read (a bad `--budget`, `--max-regression` or budget file).
 public struct BudgetError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -95,7 +96,7 @@ public struct Budget: Sendable, Hashable {
                 throw BudgetError(source: source, reason: "\(key): \(error.description)")
             }
         case .count:
-            guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number >= 0 else {
+            guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number >= 0, number.isFinite else {
                 throw BudgetError(source: source, reason: "\(key): \"\(value)\" is not a non-negative number")
             }
             limit = number

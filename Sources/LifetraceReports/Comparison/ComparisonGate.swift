@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceFormat
 
 /// When a comparison fails: the largest allowed median regression, absolute budgets, and the
 /// significance level a regression must reach to count.
@@ -9,15 +10,22 @@ public struct ComparisonGate: Sendable, Hashable {
     public var budgets: [Budget]
     /// The significance level (two-sided Mann-Whitney p-value below it counts). Default 0.05.
     public var alpha: Double
+    /// Whether more violations per run in the candidates than in the baseline fail (default):
+    /// a new violation is a broken rule, not noise.
+    public var failsOnMoreViolations: Bool
 
     /// A gate.
-    public init(maxRegression: Double? = nil, budgets: [Budget] = [], alpha: Double = 0.05) {
+    public init(
+        maxRegression: Double? = nil, budgets: [Budget] = [], alpha: Double = 0.05, failsOnMoreViolations: Bool = true
+    ) {
         self.maxRegression = maxRegression
         self.budgets = budgets
         self.alpha = alpha
+        self.failsOnMoreViolations = failsOnMoreViolations
     }
 
-    /// Whether the gate checks anything.
+    /// Whether the gate checks anything statistical (budgets or a maximum regression), which
+    /// needs several runs per side; the violations check counts and needs none.
     public var isEmpty: Bool { maxRegression == nil && budgets.isEmpty }
 
     /// Adds what a budget file says. The file is JSON:
@@ -32,7 +40,7 @@ public struct ComparisonGate: Sendable, Hashable {
         do {
             parsed = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw BudgetError(source: path, reason: "not valid JSON")
+            throw BudgetError(source: path, reason: "not valid JSON at \(JSONErrorLocation(of: error, in: [UInt8](data)))")
         }
         guard let object = parsed as? [String: Any] else {
             throw BudgetError(source: path, reason: "expected a JSON object with \"budgets\", \"maxRegression\", \"alpha\"")

@@ -101,7 +101,7 @@ public struct TraceHTMLReport {
         out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
-            + "\(plural(analysis.errors.count, "error")), \(plural(analysis.warnings.count, "warning")).</p>\n"
+            + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
         if !analysis.metadata.isEmpty {
             out += "<table class=\"meta\">\n"
             for field in analysis.metadata.fields {
@@ -110,6 +110,7 @@ public struct TraceHTMLReport {
             out += "</table>\n"
         }
         for issue in analysis.issues { out += "<p class=\"note\">Note: \(HTMLText.escape(issue.description))</p>\n" }
+        if let note = analysis.omittedNote { out += "<p class=\"note\">Note: \(HTMLText.escape(note)).</p>\n" }
         out += HTMLStyle.legend
         for (index, window) in canvas.windows.enumerated() {
             let level = index == 0 ? "h2" : "h3"

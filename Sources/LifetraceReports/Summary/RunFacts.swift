@@ -88,8 +88,9 @@ public struct RunFacts: Sendable, Hashable {
         try TraceInputs.inOrder(paths: paths, output: nil) { path, alone, _ in
             var rows: [LifetimeRow] = []
             let result = Result { () throws(TraceError) in
-                try TraceInputs.analyze(path: path, options: options, prefetch: alone) { metadata, lifetime, violations in
-                    rows.append(LifetimeRow(path: path, metadata: metadata, lifetime: lifetime, violations: violations))
+                try TraceInputs.analyze(path: path, options: options, prefetch: alone) { metadata, lifetime, violations, omitted in
+                    rows.append(LifetimeRow(
+                        path: path, metadata: metadata, lifetime: lifetime, violations: violations, omitted: omitted))
                 }
             }
             return (path, result.map { RunFacts(trace: TraceRow($0), lifetimes: rows) })

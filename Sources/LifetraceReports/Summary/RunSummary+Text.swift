@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceAnalysis
+import LifetraceFormat
 
 extension RunSummary {
     /// The most traces named per rule in text and Markdown.
@@ -30,7 +31,7 @@ extension RunSummary {
         if !unreadable.isEmpty {
             lines += ["", "Traces that could not be read:"] + unreadable.map { "  \($0.error)" }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     /// The Markdown form, for a pull-request comment.
@@ -58,7 +59,7 @@ extension RunSummary {
     }
 
     private func tracesText(_ traces: [String], code: Bool = false) -> String {
-        let named = traces.prefix(Self.tracesNamedPerRule).map { code ? "`\($0)`" : $0 }
+        let named = traces.prefix(Self.tracesNamedPerRule).map { code ? MarkdownText.code($0, inTable: false) : $0 }
         let more = traces.count > Self.tracesNamedPerRule ? " and \(traces.count - Self.tracesNamedPerRule) more" : ""
         return named.joined(separator: ", ") + more
     }
@@ -67,7 +68,7 @@ extension RunSummary {
 /// A Markdown table; `|` in cells is escaped.
 func markdownTable(_ header: [String], _ rows: [[String]]) -> [String] {
     func line(_ cells: [String]) -> String {
-        "| " + cells.map { $0.replacingAll("|", "\\|") }.joined(separator: " | ") + " |"
+        "| " + cells.map { $0.replacingEvery("|", with: "\\|") }.joined(separator: " | ") + " |"
     }
     return [line(header), "|" + header.map { _ in " --- |" }.joined()] + rows.map(line)
 }
@@ -86,12 +87,5 @@ enum TextTable {
             }
             return String(repeating: " ", count: indent) + cells.joined(separator: "  ")
         }
-    }
-}
-
-extension String {
-    /// The string with every `target` replaced by `replacement`.
-    func replacingAll(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -34,6 +34,8 @@ public enum AxisFormat {
 
     /// `value` with up to three decimals, trailing zeros dropped.
     static func decimal(_ value: Double) -> String {
+        // Beyond 2^53 thousandths a Double has no decimals to show, and Int64 may not hold it.
+        guard value.isFinite, value.magnitude < 9e15 else { return "\(value)" }
         let thousandths = Int64((value * 1000).rounded())
         let whole = thousandths / 1000
         var fraction = String(thousandths % 1000)

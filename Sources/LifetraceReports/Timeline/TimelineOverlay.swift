@@ -54,7 +54,7 @@ public struct TimelineOverlay: Sendable {
                 stalls.append(Pin(
                     start: stall.start, end: stall.start + stall.duration,
                     label: "stall \(TimeFormat.duration(stall.duration))"
-                        + (stall.blame.first.map { " in \($0.name)" } ?? ""),
+                        + (stall.work.map { " in \($0.chainText)" } ?? ""),
                     anchor: HTMLText.anchor("stall", stallNumber)))
             }
         }

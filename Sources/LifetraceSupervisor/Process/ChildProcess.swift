@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceFormat
 
 #if canImport(Glibc)
 import Glibc
@@ -6,8 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The app's process as the supervisor controls it: spawned with `posix_spawn`, stopped and
-/// continued with signals, and reaped with `waitpid`.
+/// The app's process as the supervisor controls it: spawned with `posix_spawn` as the leader of
+/// a process group of its own, stopped, continued and killed as that whole group (whatever the
+/// app started goes with it), and reaped with `waitpid`.
 final class ChildProcess {
     /// How the process is doing, as `waitpid` last told.
     enum Status: Equatable {
@@ -27,6 +29,8 @@ final class ChildProcess {
     /// The process id.
     let pid: pid_t
     private(set) var status: Status = .running
+    /// Kills the group if the supervisor is stopped by a signal (``OutputCleanup``).
+    private var cleanup: OutputCleanup.Token?
 
     /// Spawns `path` with `arguments`, the extra `environment` over the supervisor's own, and
     /// `controlFD` available in the child as file descriptor `childControlFD`.
@@ -50,7 +54,9 @@ final class ChildProcess {
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // A group of its own (its id is the app's pid): signals reach everything the app started.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
@@ -64,6 +70,12 @@ final class ChildProcess {
         let result = posix_spawnp(&pid, path, &actions, &attributes, argv, envp)
         guard result == 0 else { throw SupervisorError(.spawnFailed, detail: "\(path): \(String(cString: strerror(result)))") }
         self.pid = pid
+        let group = pid
+        cleanup = OutputCleanup.onSignal { kill(-group, SIGKILL) }
+    }
+
+    deinit {
+        if let cleanup { OutputCleanup.cancel(cleanup) }
     }
 
     /// Asks `waitpid` without blocking and updates ``status``.
@@ -91,10 +103,10 @@ final class ChildProcess {
         }
     }
 
-    /// Sends `signalNumber` unless the process has ended.
+    /// Sends `signalNumber` to the app's group unless the app has ended.
     func send(_ signalNumber: Int32) {
         guard !poll().hasEnded else { return }
-        kill(pid, signalNumber)
+        kill(-pid, signalNumber)
     }
 
     /// Polls every millisecond until `done` holds or `timeout` passed; returns whether it held.
@@ -109,10 +121,11 @@ final class ChildProcess {
         }
     }
 
-    /// Kills the process and reaps it (a process stopped by SIGSTOP dies of SIGKILL too).
+    /// Kills the app's whole group and reaps the app (a process stopped by SIGSTOP dies of
+    /// SIGKILL too). The group is killed even when the app has already ended: what it started
+    /// may still run.
     func killAndReap() {
-        guard !poll().hasEnded else { return }
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
         while !poll().hasEnded { usleep(500) }
     }
 }

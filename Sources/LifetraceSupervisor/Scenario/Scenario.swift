@@ -48,9 +48,22 @@ public struct Scenario: Sendable, Hashable {
     public static func parse(yaml: String, source: String) throws(SupervisorError) -> Scenario {
         let document: Any?
         do {
-            document = try Yams.load(yaml: yaml)
+            // Composed first and measured before it becomes Swift values: aliases share nodes, so
+            // a few hundred bytes of nested aliases can stand for billions of values.
+            let node = try Yams.compose(yaml: yaml)
+            if let node {
+                var budget = maximumNodes
+                guard Self.fits(node, budget: &budget) else {
+                    throw SupervisorError(
+                        .badScenario,
+                        detail: "\(source): the document expands to more than \(maximumNodes) values (nested aliases?)")
+                }
+            }
+            document = node?.any
+        } catch let error as SupervisorError {
+            throw error
         } catch {
-            throw SupervisorError(.badScenario, detail: "\(source): not YAML (\(error))")
+            throw SupervisorError(.badScenario, detail: "\(source): not YAML: \(Self.oneLine(error))")
         }
         guard let root = document as? [String: Any] else {
             throw SupervisorError(.badScenario, detail: "\(source): expected a mapping with `steps`")
@@ -86,5 +99,46 @@ public struct Scenario: Sendable, Hashable {
             throw SupervisorError(.badScenario, detail: "\(source): the first step must be `launch`")
         }
         return scenario
+    }
+
+    /// The most values a scenario document may expand to, aliases counted at every use.
+    public static let maximumNodes = 100_000
+
+    /// Whether `node` expands to at most `budget` values; stops counting as soon as it does not.
+    private static func fits(_ node: Node, budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .scalar, .alias:
+            return true
+        case .sequence(let sequence):
+            for child in sequence where !fits(child, budget: &budget) { return false }
+            return true
+        case .mapping(let mapping):
+            for (key, value) in mapping where !fits(key, budget: &budget) || !fits(value, budget: &budget) {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// A YAML error as one line: the problem and where (`line 3, column 5`), without the
+    /// multi-line excerpt of the source that Yams adds.
+    private static func oneLine(_ error: any Error) -> String {
+        guard let yaml = error as? YamlError else {
+            return "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
+        switch yaml {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let about = context.map { "\($0.text), " } ?? ""
+            return "\(about)\(problem) at line \(mark.line), column \(mark.column)"
+        case .reader(let problem, let offset, _, _):
+            return problem + (offset.map { " at byte \($0)" } ?? "")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return "duplicate keys \(duplicates.joined(separator: ", ")) at line \(context.mark.line), column \(context.mark.column)"
+        default:
+            return "\(yaml)".split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
     }
 }

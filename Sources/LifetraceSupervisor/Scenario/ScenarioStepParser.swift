@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceFormat
 
 /// Turns the YAML form of a step (a bare name, or a one-key mapping) into a ``ScenarioStep``.
 enum ScenarioStepParser {
@@ -84,31 +85,37 @@ enum ScenarioStepParser {
         return .launch(background: background, reason: reason, url: url)
     }
 
-    /// Parses `250ms`, `1.5s`, `20s` or a number of seconds.
+    /// Parses `250ms`, `1.5s`, `20s` (the command line's grammar, ``DurationParser``) or a
+    /// number of seconds; anything negative, infinite or past 2^60 ns is refused.
     static func duration(_ value: Any, location: String) throws(SupervisorError) -> Duration {
-        if let seconds = value as? Int, seconds >= 0 { return .seconds(seconds) }
-        if let seconds = value as? Double, seconds >= 0 { return .milliseconds(Int64(seconds * 1000)) }
-        guard let text = value as? String, let parsed = DurationText.parse(text) else {
+        let limit = Double(TraceTime.limit) / 1e9
+        if let seconds = value as? Int {
+            guard seconds >= 0, Double(seconds) <= limit else { throw outOfRange(location) }
+            return .seconds(seconds)
+        }
+        if let seconds = value as? Double {
+            guard seconds.isFinite, seconds >= 0, seconds <= limit else { throw outOfRange(location) }
+            return .nanoseconds(Int64((seconds * 1e9).rounded()))
+        }
+        guard let text = value as? String else {
             throw SupervisorError(.badScenario, detail: "\(location): expected a duration like 250ms or 1.5s")
         }
-        return parsed
+        do throws(DurationError) {
+            return .nanoseconds(try DurationParser.nanoseconds(text))
+        } catch {
+            throw SupervisorError(.badScenario, detail: "\(location): \(error.description)")
+        }
+    }
+
+    private static func outOfRange(_ location: String) -> SupervisorError {
+        SupervisorError(.badScenario, detail: "\(location): expected a number of seconds from 0 to 2^60 ns (about 36 years)")
     }
 }
 
 /// Durations as written in scenarios and on the command line: `250ms`, `1.5s`, `20s`.
 public enum DurationText {
-    /// The duration `text` stands for, or nil.
+    /// The duration `text` stands for (``DurationParser``'s grammar), or nil.
     public static func parse(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let (number, scale): (Substring, Double)
-        if trimmed.hasSuffix("ms") {
-            (number, scale) = (trimmed.dropLast(2), 1)
-        } else if trimmed.hasSuffix("s") {
-            (number, scale) = (trimmed.dropLast(), 1000)
-        } else {
-            return nil
-        }
-        guard let value = Double(number), value >= 0, value.isFinite else { return nil }
-        return .microseconds(Int64((value * scale * 1000).rounded()))
+        (try? DurationParser.nanoseconds(text)).map { .nanoseconds($0) }
     }
 }

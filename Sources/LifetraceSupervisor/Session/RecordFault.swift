@@ -34,6 +34,16 @@ public enum RecordFault: Sendable, Hashable, CaseIterable {
         self = fault
     }
 
+    /// The scenario a run needs for the fault to show: `default` (the scenario `record` plays
+    /// without `--scenario`), else the sample scenario's name under `Samples/scenarios/`.
+    public var scenario: String {
+        switch self {
+        case .host(.callbackAfterTerminate), .terminateWhileSuspended: "terminate"
+        case .host(.sceneBeforeConnect): "scenes"
+        default: "default"
+        }
+    }
+
     /// The analyzer rule that reports the fault.
     public var rule: String {
         switch self {

@@ -69,6 +69,8 @@ public final class RecordSession {
     var systemState: LifecycleState = .notRunning
     var currentStep = ""
     private var traceFailure: TraceError?
+    /// Removes the regions' files if the supervisor is stopped by a signal.
+    private var regionCleanups: [OutputCleanup.Token] = []
     private static let regionCounter = RegionCounter()
 
     /// A session writing to `sink`, which the session does not close.
@@ -137,6 +139,8 @@ public final class RecordSession {
     private func tearDown() {
         child?.killAndReap()
         region?.unlink()
+        for token in regionCleanups { OutputCleanup.cancel(token) }
+        regionCleanups = []
     }
 
     // MARK: Events
@@ -208,6 +212,7 @@ public final class RecordSession {
             let region = try RecorderRegion.create(path: path, layout: configuration.layout)
             // Kept at once so that tearDown() removes the file even if the spawn fails.
             self.region = region
+            regionCleanups.append(OutputCleanup.removeOnSignal(file: path))
             let control = try ControlConnection()
             var environment = configuration.environment
             environment[RecorderRegion.environmentKey] = path

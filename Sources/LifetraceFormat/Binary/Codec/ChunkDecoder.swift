@@ -180,6 +180,8 @@ struct ChunkDecoder {
             }
             guard let magnitude = deltas.varint() else { problem = .message("the delta section ends early"); break }
             timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
+            // Everything after the reader subtracts timestamps freely (TraceTime).
+            guard TraceTime.contains(timestamp) else { problem = .message("a timestamp is outside ±2^60 ns"); break }
             (events + decoded).initialize(to: TraceEvent(
                 timestamp: timestamp, payload: payload, stream: stream, thread: ThreadID(rawValue: thread)))
             decoded &+= 1

@@ -14,6 +14,8 @@ final class TraceInput {
     private var end = 0
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// The handle the descriptor belongs to, kept open for as long as the input reads it.
+    private let handle: FileDescriptorHandle?
     private var atEOF: Bool
     /// The input's name for errors.
     let name: String
@@ -36,15 +38,18 @@ final class TraceInput {
             }
             ownsDescriptor = true
         }
+        handle = nil
         buffer = [UInt8](repeating: 0, count: TraceInput.blockSize)
         atEOF = false
     }
 
-    /// Reads standard input, of which `prefix` has already been read (to tell the input's kind).
-    init(standardInputAfter prefix: [UInt8], name: String) {
+    /// Goes on reading `handle` (standard input, a pipe, a FIFO: inputs that cannot be opened
+    /// again from the start), of which `prefix` has already been read to tell the input's kind.
+    init(handle: FileDescriptorHandle, after prefix: [UInt8], name: String) {
         self.name = name
-        descriptor = 0
+        descriptor = handle.descriptor
         ownsDescriptor = false
+        self.handle = handle
         buffer = prefix + [UInt8](repeating: 0, count: TraceInput.blockSize)
         end = prefix.count
         atEOF = false
@@ -57,6 +62,7 @@ final class TraceInput {
         end = bytes.count
         descriptor = -1
         ownsDescriptor = false
+        handle = nil
         atEOF = true
     }
 

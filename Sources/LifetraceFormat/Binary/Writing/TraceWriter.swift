@@ -52,6 +52,9 @@ public final class TraceWriter {
     private var eventCount: UInt64 = 0
     private var isClosed = false
 
+    /// The number of events in the chunks written so far (all of them after ``close()``).
+    public var writtenEventCount: UInt64 { eventCount }
+
     /// Creates (or truncates) the file at `path` and writes the header.
     public convenience init(path: String, metadata: TraceMetadata, options: Options = .init()) throws(TraceError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -39,7 +39,9 @@ public enum DurationParser {
             throw DurationError(text: text, reason: "\"\(number)\" is not a non-negative number")
         }
         let ns = value * unit.nanoseconds
-        guard ns < Double(Int64.max) else { throw DurationError(text: text, reason: "it is too long") }
+        guard ns <= Double(TraceTime.limit) else {
+            throw DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")
+        }
         return Int64(ns.rounded())
     }
 }

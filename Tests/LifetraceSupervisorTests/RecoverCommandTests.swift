@@ -1,0 +1,76 @@
+import Foundation
+import LifetraceFormat
+import LifetraceRecorder
+import LifetraceTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lifetrace recover` on the trace of a standalone recorder, and the recovery at the next start.
+@Suite struct RecoverCommandTests {
+    /// Starts a standalone probe writing `trace` and waits until both its threads record.
+    static func startProbe(trace: String, counts: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+        process.arguments = [counts, "2", "--standalone", trace]
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while CrashSafetyTests.readCounts(counts).contains(0), Date() < deadline { usleep(5_000) }
+        return process
+    }
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func recoverRefusesALiveProcessThenSealsOnceAndChangesNothingAfter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("solo.ltrace").path
+        let process = try Self.startProbe(trace: trace, counts: directory.appendingPathComponent("counts").path)
+
+        let refused = try LifetraceCommand.run(["recover", trace])
+        #expect(refused.status == 2)
+        #expect(refused.error.hasPrefix("lifetrace: cannot recover a trace that is still being recorded \(trace): process "))
+        #expect(FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: trace)))
+
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let sealed = try LifetraceCommand.run(["recover", trace])
+        #expect(sealed.status == 0, "\(sealed.error)")
+        #expect(sealed.output.contains("\(trace): sealed: "))
+        #expect(sealed.output.hasSuffix("exit inferred (the process left no code or signal)\n"))
+        #expect(!FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: trace)))
+        let info = try LifetraceCommand.run(["info", trace])
+        #expect(info.status == 0 && !info.output.contains("not closed"), "\(info.output)")
+
+        let before = Self.bytes(trace)
+        let again = try LifetraceCommand.run(["recover", trace])
+        #expect(again.status == 0)
+        #expect(again.output == "\(trace): nothing to recover (no region beside it; the trace is sealed)\n")
+        #expect(Self.bytes(trace) == before)
+    }
+
+    @Test func theNextStartRecoversLeftoversInItsDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("leftover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("first.ltrace").path
+        let killed = try Self.startProbe(trace: first, counts: directory.appendingPathComponent("counts-1").path)
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: first)))
+
+        let second = directory.appendingPathComponent("second.ltrace").path
+        let next = try Self.startProbe(trace: second, counts: directory.appendingPathComponent("counts-2").path)
+        defer {
+            kill(next.processIdentifier, SIGKILL)
+            next.waitUntilExit()
+        }
+        #expect(!FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: first)))
+        let recovered = try RecordedTrace(path: first)
+        #expect(recovered.issues.isEmpty, "\(recovered.issues)")
+        #expect(recovered.events.last?.payload == .exit(code: nil, signal: nil))
+    }
+}
