@@ -22,6 +22,14 @@ apt_install() {
     apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+# pip_install PACKAGE WHAT: installs a Python package into the current Python (--user when not root).
+pip_install() {
+    local user_flag=()
+    [[ ${EUID:-$(id -u)} -eq 0 ]] || user_flag=(--user)
+    echo "installing the $1 Python package with pip ($2)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check "${user_flag[@]}" "$1" >/dev/null 2>&1
+}
+
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then
     missing+=(pkg-config)
@@ -62,14 +70,26 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
     fi
 fi
 
+# The Spark job's test runs PySpark in local mode, which needs a Java runtime.
+if ! command -v java >/dev/null 2>&1; then
+    if is_root; then
+        echo "installing a Java runtime with apt-get (runs Spark in the Spark job's test)" >&2
+        apt_install default-jre-headless || echo "could not install a Java runtime; the Spark test will fail" >&2
+    else
+        echo "java missing (the Spark test fails); install it with: sudo apt-get install default-jre-headless" >&2
+    fi
+fi
+
 # The perfetto package's official protos read the Perfetto export.
 if command -v python3 >/dev/null 2>&1; then
     if ! python3 -c 'import perfetto.protos.perfetto.trace.perfetto_trace_pb2' >/dev/null 2>&1; then
-        user_flag=()
-        [[ ${EUID:-$(id -u)} -eq 0 ]] || user_flag=(--user)
-        echo "installing the perfetto Python package with pip (reads the Perfetto export in tests)" >&2
-        python3 -m pip install --quiet --disable-pip-version-check "${user_flag[@]}" perfetto >/dev/null 2>&1 \
+        pip_install perfetto "reads the Perfetto export in tests" \
             || echo "could not pip install perfetto; the Perfetto reader tests will skip (fail under CI)" >&2
+    fi
+    # PySpark (with its bundled Spark) runs the Spark job in local mode.
+    if ! python3 -c 'import pyspark' >/dev/null 2>&1; then
+        pip_install pyspark "runs the Spark job in tests" \
+            || echo "could not pip install pyspark; the Spark test will fail" >&2
     fi
 else
     echo "python3 missing: the Perfetto and Trace Event Format reader tests will skip (fail under CI)" >&2
