@@ -78,7 +78,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "RecorderProbe",
-            dependencies: ["LifetraceRecorder"],
+            dependencies: ["LifetraceRecorder", "LifetraceFormat"],
             path: "Tests/RecorderProbe"
         ),
         .executableTarget(

@@ -52,6 +52,16 @@ if ! command -v babeltrace2 >/dev/null 2>&1; then
     fi
 fi
 
+# The zstd tool checks, independently of libzstd's library use, that raw-block traces are valid.
+if ! command -v zstd >/dev/null 2>&1; then
+    if is_root; then
+        echo "installing zstd with apt-get (checks raw-block traces in tests)" >&2
+        apt_install zstd || echo "could not install zstd; the raw-block trace test will fail" >&2
+    else
+        echo "zstd missing (the raw-block trace test fails); install it with: sudo apt-get install zstd" >&2
+    fi
+fi
+
 # Chromium renders the HTML report in a test (headless screenshot).
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     if is_root; then
