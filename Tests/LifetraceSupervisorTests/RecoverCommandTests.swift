@@ -85,7 +85,7 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
         process.arguments = [
-            directory.appendingPathComponent("counts").path, "1", "--standalone", raw, "--raw-blocks", "--crash-after", "20000",
+            directory.appendingPathComponent("counts").path, "1", "--standalone", raw, "--raw-blocks", "--crash-after", "5000",
         ]
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         try process.run()
