@@ -7,7 +7,7 @@ BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
 SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
-.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary clean
+.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -53,11 +53,12 @@ demo: deps
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
 
-# Fuzzes the JSONL importer and the binary reader for FUZZ_SECONDS each (docs/FUZZING.md); the
-# committed seeds are copied so that the inputs libFuzzer finds stay out of the repository.
+# Fuzzes the JSONL importer, the binary reader, and the whole pipeline after them (reports,
+# exports) for FUZZ_SECONDS each, one target at a time (docs/FUZZING.md); the committed seeds are
+# copied so that the inputs libFuzzer finds stay out of the repository.
 FUZZ_SECONDS ?= 600
 FUZZ_BIN = $$(cd Fuzz && $(SWIFT) build --sanitize=fuzzer --show-bin-path)
-fuzz: fuzz-jsonl fuzz-binary
+fuzz: fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports
 
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build --sanitize=fuzzer
@@ -71,6 +72,16 @@ fuzz-binary: fuzz-build
 	@mkdir -p .build/fuzz/binary && cp Fuzz/Corpus/binary/* .build/fuzz/binary/
 	$(FUZZ_BIN)/BinaryFuzzer .build/fuzz/binary \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048
+
+fuzz-reports: fuzz-build
+	@mkdir -p .build/fuzz/reports && cp Fuzz/Corpus/pipeline/* .build/fuzz/reports/
+	$(FUZZ_BIN)/ReportFuzzer .build/fuzz/reports -dict=Fuzz/jsonl.dict \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 -rss_limit_mb=1024
+
+fuzz-exports: fuzz-build
+	@mkdir -p .build/fuzz/exports && cp Fuzz/Corpus/pipeline/* .build/fuzz/exports/
+	$(FUZZ_BIN)/ExportFuzzer .build/fuzz/exports -dict=Fuzz/jsonl.dict \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 -rss_limit_mb=1024
 
 clean:
 	rm -rf .build $(DEMO_DIR)

@@ -10,6 +10,18 @@ let package = Package(
         .package(name: "lifetrace", path: ".."),
     ],
     targets: [
+        // The whole pipeline after the readers, shared by the report and export fuzzers.
+        .target(
+            name: "PipelineHarness",
+            dependencies: [
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceAnalysis", package: "lifetrace"),
+                .product(name: "LifetraceReports", package: "lifetrace"),
+                .product(name: "LifetraceExport", package: "lifetrace"),
+            ]
+        ),
+        .executableTarget(name: "ReportFuzzer", dependencies: ["PipelineHarness"]),
+        .executableTarget(name: "ExportFuzzer", dependencies: ["PipelineHarness"]),
         .executableTarget(
             name: "BinaryFuzzer",
             dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]

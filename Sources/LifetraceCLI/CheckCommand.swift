@@ -32,7 +32,7 @@ struct CheckCommand: ParsableCommand {
         // their reports would make memory grow with the trace's length.
         options.keepsLifetimes = format == .json
         var analyses: [TraceAnalysis] = []
-        var unreadable = 0
+        var unreadable: [TraceError] = []
         do throws(TraceError) {
             // Analysed on every core; errors are reported in the order of the paths.
             for result in TraceInputs.analyze(paths: try TraceInputs.expand(paths), options: options) {
@@ -41,7 +41,7 @@ struct CheckCommand: ParsableCommand {
                     analyses.append(analysis)
                 case .failure(let error):
                     printError(error.description)
-                    unreadable += 1
+                    unreadable.append(error)
                 }
             }
         } catch {
@@ -51,7 +51,7 @@ struct CheckCommand: ParsableCommand {
         let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict, unreadable: unreadable)
         try StandardOutput.print(output.rendered(format))
         // A trace that could not be read, or not read whole, is bad input: never a pass.
-        if unreadable > 0 || output.incomplete > 0 { throw ExitCode(2) }
+        if !unreadable.isEmpty || output.incomplete > 0 { throw ExitCode(2) }
         if !output.passed { throw ExitCode(1) }
     }
 }

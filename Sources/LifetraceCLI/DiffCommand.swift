@@ -13,9 +13,12 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             Each side is trace files or directories of traces. Every metric (launch duration and \
             main-thread busy time by launch kind, stalls per lifetime, stall duration, violations \
-            per trace) is compared with a two-sided Mann-Whitney U test. Exit 1 when a budget or \
-            the maximum regression is exceeded by a statistically significant regression, 0 \
-            otherwise, 2 for bad input. Gating needs at least two runs per side. See docs/REPORTS.md.
+            per trace) is compared with a two-sided Mann-Whitney U test. Exit status: 1 when the \
+            candidates have more violations per run than the baseline (unless \
+            --allow-more-violations), when a candidate statistic is over an absolute budget, or \
+            when a median rose by more than --max-regression in a statistically significant \
+            regression; 0 otherwise; 2 for bad input or usage. Budgets and --max-regression need at \
+            least two runs per side. See docs/REPORTS.md.
             """)
 
     /// The output formats.
@@ -41,12 +44,15 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: "Significance level for a regression to count (default 0.05).")
     var alpha: Double?
 
+    @Flag(name: .long, help: "Do not fail when the candidates have more violations per run than the baseline.")
+    var allowMoreViolations = false
+
     @OptionGroup var analysis: AnalysisArguments
 
     func run() throws {
         let options = try analysis.options()
         let (baselinePaths, candidatePaths) = try sides()
-        var gate = ComparisonGate()
+        var gate = ComparisonGate(failsOnMoreViolations: !allowMoreViolations)
         do throws(BudgetError) {
             if let maxRegression { gate.maxRegression = try Budget.percentage(maxRegression) }
             if let budgets { try gate.read(file: budgets) }

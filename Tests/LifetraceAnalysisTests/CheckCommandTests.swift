@@ -13,10 +13,13 @@ struct CheckCommandTests {
     func help() throws {
         let result = try Self.run(["check", "--help"])
         #expect(result.status == 0)
-        for option in ["--format <format>", "--stall-threshold", "--launch-watchdog", "--background-limit", "--only <rule>", "--disable <rule>", "--strict"] {
+        for option in [
+            "--format <format>", "--stall-threshold", "--launch-watchdog", "--background-limit", "--hang-threshold",
+            "--background-callback-limit", "--only <rule>", "--disable <rule>", "--strict",
+        ] {
             #expect(result.output.contains(option), "\(option)")
         }
-        #expect(result.output.contains("violation, 1 when one has (or a warning, with --strict), 2 for bad input or\nusage."))
+        #expect(result.output.contains("violation, 1 when one has (or a warning, with --strict), 2 for bad input or\nusage"))
     }
 
     @Test("every command's help states its exit codes")
@@ -95,6 +98,47 @@ struct CheckCommandTests {
         let verdicts = result.output.split(separator: "\n").compactMap { line in names.firstIndex { line.hasPrefix(Self.sample($0) + ":") } }
         #expect(verdicts == [0, 1, 2])
         #expect(result.output.hasSuffix("3 traces checked, 1 failed: 1 error, 1 warning; 2 traces could not be read\n"))
+    }
+
+    @Test("junit and github list a trace that could not be read; github points at the event's line")
+    func gatesListUnreadableTraces() throws {
+        let directory = NSTemporaryDirectory() + "lifetrace-gates-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let broken = directory + "/broken.jsonl"
+        try Data("{\"ts\": 1, \"type\": \"launch\"}\n{\"ts\": 2, \"type\": \"mark\", \"nmae\": \"x\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: broken))
+        let junit = try Self.run(["check", "--format", "junit", Self.sample("launch-stall.pass.jsonl"), broken])
+        #expect(junit.status == 2)
+        #expect(junit.output.contains("errors=\"1\""))
+        #expect(junit.output.contains("""
+            <testsuite name="\(broken)" tests="1" failures="0" errors="1">
+                <testcase classname="\(broken)" name="read">
+                  <error type="unknownField" message="\(broken):2:27: unknown field &quot;nmae&quot; for type &quot;mark&quot;">
+            """))
+        let github = try Self.run(["check", "--format", "github", Self.sample("resign-before-background.fail.jsonl"), broken])
+        #expect(github.status == 2)
+        let lines = github.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        // The offending didEnterBackground is on line 7 of the sample (a callback shorthand).
+        #expect(lines.first?.hasPrefix("::error file=\(Self.sample("resign-before-background.fail.jsonl"))" + ",line=7,title=resign-before-background::") == true)
+        #expect(lines.last == "::error file=\(broken),line=2,col=27,title=unreadable trace::\(broken):2:27: unknown field \"nmae\" for type \"mark\"")
+        // The witness is the callback.end: its own line, or the shorthand's that it came from.
+        let ended = try Self.run(["check", "--format", "github", Self.sample("background-callback.fail.jsonl")])
+        #expect(ended.output.contains(",line=11,title=background-callback::"), "\(ended.output)")
+        let shorthand = directory + "/shorthand.jsonl"
+        try Data("""
+            {"ts":0,"type":"launch","reason":"user"}
+            {"ts":1000000,"type":"callback","name":"willFinishLaunching","dur":5000000}
+            {"ts":10000000,"type":"callback","name":"didFinishLaunching","dur":40000000}
+            {"ts":60000000,"type":"callback","name":"didBecomeActive","dur":2000000}
+            {"ts":1000000000,"type":"callback","name":"willResignActive","dur":1000000}
+            {"ts":1005000000,"type":"callback","name":"didEnterBackground","dur":6000000000}
+            {"ts":9000000000,"type":"mark","name":"later"}
+
+            """.utf8).write(to: URL(fileURLWithPath: shorthand))
+        let fromShorthand = try Self.run(["check", "--format", "github", shorthand])
+        #expect(fromShorthand.output.contains(",line=6,title=background-callback::"), "\(fromShorthand.output)")
     }
 
     @Test("bad input and usage exit 2 with one line on stderr")

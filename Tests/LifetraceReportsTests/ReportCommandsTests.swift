@@ -13,15 +13,37 @@ import Testing
     static func lifetrace(_ arguments: [String]) throws -> LifetraceCommand.Result { try LifetraceCommand.run(arguments) }
 
     @Test func diffFailsOnASignificantRegression() throws {
-        let result = try Self.lifetrace(["diff", "--max-regression", "10%", Self.baseline, "--", Self.candidate])
+        let result = try Self.lifetrace(["diff", "--max-regression", "10%", "--allow-more-violations", Self.baseline, "--", Self.candidate])
         #expect(result.status == 1)
         #expect(result.output.contains("Over budget: 2 checks failed."))
     }
 
     @Test func diffPassesWithinBudget() throws {
-        let result = try Self.lifetrace(["diff", "--max-regression", "50%", "--budget", "launch.cold.p90=1s", Self.baseline, "--", Self.candidate])
+        let result = try Self.lifetrace([
+            "diff", "--max-regression", "50%", "--budget", "launch.cold.p90=1s", "--allow-more-violations", Self.baseline, "--",
+            Self.candidate,
+        ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("Within budget."))
+    }
+
+    @Test func diffFailsOnMoreViolationsByDefault() throws {
+        // Two candidate runs hang; the baseline has no violation. No budget is needed, nor two runs.
+        let result = try Self.lifetrace(["diff", Self.baseline, "--", Self.candidate])
+        #expect(result.status == 1)
+        #expect(result.output.contains("violations.count          8/8                0                 0       -  0.1700          +0.25  worse (more violations)"))
+        #expect(result.output.contains("FAIL violations per run no more than the baseline's: candidate 0.25 per run, baseline 0; more hang (0.25 against 0)"))
+        let one = try Self.lifetrace(["diff", Self.baseline + "/run-01.jsonl", "--", Self.candidate + "/run-03.jsonl"])
+        #expect(one.status == 1, "\(one.output)")
+        let same = try Self.lifetrace(["diff", Self.candidate, "--", Self.candidate])
+        #expect(same.status == 0, "\(same.output)")
+    }
+
+    @Test func diffFailsWheneverTheCandidateIsOverAnAbsoluteBudget() throws {
+        // The baseline is over too, and nothing regressed: an absolute budget still fails.
+        let result = try Self.lifetrace(["diff", "--budget", "launch.cold.p50=100ms", Self.candidate, "--", Self.candidate])
+        #expect(result.status == 1)
+        #expect(result.output.contains("FAIL launch.cold.p50 <= 100 ms: candidate 251.5 ms, over the budget"))
     }
 
     @Test func diffReadsABudgetFile() throws {

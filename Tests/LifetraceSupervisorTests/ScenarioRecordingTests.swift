@@ -64,6 +64,9 @@ import Testing
         let stall = analysis.lifetimes.first?.stalls.first
         #expect((stall?.duration ?? 0) >= 400_000_000)
         #expect(stall?.blame.contains { $0.name == "IndexSearchCatalog" } == true, "\(String(describing: stall?.blame))")
+        // The work named is the signpost inside didFinishLaunching, not the callback around it.
+        #expect(stall?.work?.chain == ["didFinishLaunching", "IndexSearchCatalog"], "\(String(describing: stall?.work))")
+        #expect(analysis.violations.first?.message.contains("signpost \"IndexSearchCatalog\"") == true)
         let events = trace.merged
         guard let begin = events.first(where: { trace.line($0) == "signpost.begin IndexSearchCatalog" }),
             let end = events.first(where: { trace.line($0) == "signpost.end IndexSearchCatalog" })

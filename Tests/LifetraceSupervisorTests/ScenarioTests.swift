@@ -40,7 +40,7 @@ import Testing
         ("steps: []", "`steps` must be a non-empty list"),
         ("steps:\n  - activate", "the first step must be `launch`"),
         ("steps:\n  - launch\n  - dance", "step 2: unknown step `dance`"),
-        ("steps:\n  - launch\n  - wait: soon", "step 2: expected a duration"),
+        ("steps:\n  - launch\n  - wait: soon", "step 2: invalid duration \"soon\""),
         ("steps:\n  - launch: sideways", "step 1: launch is `foreground` or `background`"),
         ("steps:\n  - launch:\n      colour: red", "step 1: unknown launch option `colour`"),
         ("tempo: fast\nsteps:\n  - launch", "unknown key `tempo`"),

@@ -20,11 +20,13 @@ public struct CheckOutput: Sendable {
     public var rules: RuleSet
     /// Whether warnings fail the check.
     public var strict: Bool
-    /// The traces that could not be read at all (their errors are reported on their own).
-    public var unreadable: Int
+    /// The errors of the traces that could not be read at all, in the order given. Text and JSON
+    /// count them (the errors themselves go to standard error); JUnit and GitHub list each, so a
+    /// CI system never shows an unreadable trace as passed.
+    public var unreadable: [TraceError]
 
     /// Creates the output.
-    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: Int = 0) {
+    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: [TraceError] = []) {
         self.analyses = analyses
         self.rules = rules
         self.strict = strict
@@ -43,8 +45,8 @@ public struct CheckOutput: Sendable {
         switch format {
         case .text: text
         case .json: TraceAnalysis.jsonDocument(analyses, strict: strict).rendered(indent: 2) + "\n"
-        case .junit: JUnitReport(analyses: analyses, rules: rules, strict: strict).xml
-        case .github: GitHubAnnotations(analyses: analyses, strict: strict).text
+        case .junit: JUnitReport(analyses: analyses, rules: rules, strict: strict, unreadable: unreadable).xml
+        case .github: GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable).text
         }
     }
 
@@ -68,7 +70,9 @@ public struct CheckOutput: Sendable {
                 line("  error: not read whole, so not checked whole" + (strict ? " (strict)" : ""))
             }
             for violation in analysis.violations {
-                line("  \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
+                // Times are relative to each lifetime's launch: name the lifetime when there are several.
+                let lifetime = analysis.lifetimeCount > 1 ? "lifetime \(violation.lifetime + 1), " : ""
+                line("  \(violation.severity.rawValue)[\(violation.rule.id)] \(lifetime)\(violation.when): \(violation.message)")
                 for event in violation.events { line("      \(event)") }
             }
             if let note = analysis.omittedNote { line("  note: \(note)") }
@@ -79,7 +83,7 @@ public struct CheckOutput: Sendable {
         output += "\(plural(analyses.count, "trace")) checked, \(failed) failed: "
             + "\(plural(errors, "error")), \(plural(warnings, "warning"))"
             + (strict ? " (strict: warnings fail)" : "")
-            + (unreadable > 0 ? "; \(plural(unreadable, "trace")) could not be read" : "")
+            + (unreadable.isEmpty ? "" : "; \(plural(unreadable.count, "trace")) could not be read")
             + (incomplete > 0 ? "; \(plural(incomplete, "trace")) not read whole" : "") + "\n"
         return output
     }

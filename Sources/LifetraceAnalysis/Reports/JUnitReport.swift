@@ -2,7 +2,8 @@ import LifetraceFormat
 
 /// JUnit XML for CI: one test suite per trace, one test case per rule; a violated rule is a
 /// failure carrying its messages (a warning too: CI systems have no warning state), a rule that
-/// was not checked is skipped.
+/// was not checked is skipped. A trace that could not be read is a suite of one test case, `read`,
+/// in error: it is never absent, so the CI system counts it.
 public struct JUnitReport: Sendable {
     /// The analyses.
     public var analyses: [TraceAnalysis]
@@ -10,20 +11,29 @@ public struct JUnitReport: Sendable {
     public var rules: RuleSet
     /// Whether any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
     public var strict: Bool
+    /// The traces that could not be read.
+    public var unreadable: [TraceError]
 
     /// Creates the report.
-    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool = false) {
+    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool = false, unreadable: [TraceError] = []) {
         self.analyses = analyses
         self.rules = rules
         self.strict = strict
+        self.unreadable = unreadable
     }
 
     /// The XML document.
     public var xml: String {
         let failures = analyses.reduce(0) { total, analysis in total + analysis.violatedRules.count }
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        output += "<testsuites name=\"lifetrace check\" tests=\"\(analyses.count * Rule.allCases.count)\" "
-            + "failures=\"\(failures)\">\n"
+        output += "<testsuites name=\"lifetrace check\" tests=\"\(analyses.count * Rule.allCases.count + unreadable.count)\" "
+            + "failures=\"\(failures)\" errors=\"\(unreadable.count)\">\n"
+        for error in unreadable {
+            output += "  <testsuite name=\"\(escape(error.file))\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+                + "    <testcase classname=\"\(escape(error.file))\" name=\"read\">\n"
+                + "      <error type=\"\(error.kind.rawValue)\" message=\"\(escape(error.description))\">"
+                + "\(escape(error.description))</error>\n    </testcase>\n  </testsuite>\n"
+        }
         for analysis in analyses {
             let violated = analysis.violatedRules
             let skipped = Rule.allCases.filter { !rules.contains($0) }.count

@@ -56,7 +56,7 @@ public enum TraceFile {
     }
 
     /// Reads up to ``sniffLength`` bytes, stopping early once the kind is clear.
-    private static func readPrefix(_ handle: FileDescriptorHandle, name: String) throws(TraceError) -> [UInt8] {
+    static func readPrefix(_ handle: FileDescriptorHandle, name: String) throws(TraceError) -> [UInt8] {
         var prefix: [UInt8] = []
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: sniffLength, alignment: 1)
         defer { block.deallocate() }

@@ -10,15 +10,22 @@ public struct ComparisonGate: Sendable, Hashable {
     public var budgets: [Budget]
     /// The significance level (two-sided Mann-Whitney p-value below it counts). Default 0.05.
     public var alpha: Double
+    /// Whether more violations per run in the candidates than in the baseline fail (default):
+    /// a new violation is a broken rule, not noise.
+    public var failsOnMoreViolations: Bool
 
     /// A gate.
-    public init(maxRegression: Double? = nil, budgets: [Budget] = [], alpha: Double = 0.05) {
+    public init(
+        maxRegression: Double? = nil, budgets: [Budget] = [], alpha: Double = 0.05, failsOnMoreViolations: Bool = true
+    ) {
         self.maxRegression = maxRegression
         self.budgets = budgets
         self.alpha = alpha
+        self.failsOnMoreViolations = failsOnMoreViolations
     }
 
-    /// Whether the gate checks anything.
+    /// Whether the gate checks anything statistical (budgets or a maximum regression), which
+    /// needs several runs per side; the violations check counts and needs none.
     public var isEmpty: Bool { maxRegression == nil && budgets.isEmpty }
 
     /// Adds what a budget file says. The file is JSON:

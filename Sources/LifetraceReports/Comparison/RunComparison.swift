@@ -1,3 +1,5 @@
+import LifetraceAnalysis
+
 /// `lifetrace diff`: two sets of runs compared metric by metric with the Mann-Whitney U test,
 /// and checked against a ``ComparisonGate``. Every metric counts higher as worse (durations,
 /// counts).
@@ -23,8 +25,12 @@ public struct RunComparison: Sendable {
         /// Whether the candidate is significantly better.
         public var isImprovement: Bool
 
-        /// A word for the outcome.
+        /// A word for the outcome. More violations per run is worse whatever the test says: a
+        /// new violation is a broken rule, not noise.
         public var verdict: String {
+            if metric == .violationCount, let more = candidate.mean, let fewer = baseline.mean, more > fewer {
+                return isRegression ? "worse (significant)" : "worse (more violations)"
+            }
             if test == nil { return "too few samples" }
             if isRegression { return "worse (significant)" }
             if isImprovement { return "better (significant)" }
@@ -78,7 +84,29 @@ public struct RunComparison: Sendable {
                 isRegression: significant && worse, isImprovement: significant && better))
         }
         self.rows = rows
-        checks = Self.checks(rows: rows, gate: gate)
+        checks = Self.checks(rows: rows, gate: gate) + Self.violationCheck(baseline: baseline, candidate: candidate, gate: gate)
+    }
+
+    /// The violations check: the candidates may not have more violations per run than the
+    /// baseline; the rules with more are named.
+    private static func violationCheck(baseline: [RunFacts], candidate: [RunFacts], gate: ComparisonGate) -> [Check] {
+        guard gate.failsOnMoreViolations, !baseline.isEmpty, !candidate.isEmpty else { return [] }
+        func perRun(_ runs: [RunFacts]) -> [Rule: Double] {
+            var counts: [Rule: Double] = [:]
+            for run in runs { for (rule, count) in run.violations { counts[rule, default: 0] += Double(count) } }
+            return counts.mapValues { $0 / Double(runs.count) }
+        }
+        let before = perRun(baseline)
+        let after = perRun(candidate)
+        let totalBefore = before.values.reduce(0, +)
+        let totalAfter = after.values.reduce(0, +)
+        let more = after.keys.sorted().filter { after[$0]! > before[$0, default: 0] }
+        let failed = totalAfter > totalBefore || !more.isEmpty
+        let detail = "candidate \(AxisFormat.decimal(totalAfter)) per run, baseline \(AxisFormat.decimal(totalBefore))"
+            + (more.isEmpty ? "" : "; more " + more.map {
+                "\($0.id) (\(AxisFormat.decimal(after[$0]!)) against \(AxisFormat.decimal(before[$0, default: 0])))"
+            }.joined(separator: ", "))
+        return [Check(description: "violations per run no more than the baseline's", failed: failed, detail: detail)]
     }
 
     private static func checks(rows: [Row], gate: ComparisonGate) -> [Check] {
@@ -90,13 +118,11 @@ public struct RunComparison: Sendable {
                 checks.append(Check(description: description, failed: false, detail: "no candidate samples"))
                 continue
             }
+            // An absolute budget holds whatever the baseline did: over is over. Significance is
+            // only for relative regressions (--max-regression).
             let over = value > budget.limit
-            let failed = over && row.isRegression
-            let detail = "candidate \(budget.metric.format(value))"
-                + (over ? (row.isRegression
-                    ? ", a significant regression (p \(pValue(row.test?.p)))"
-                    : ", but not a significant regression against the baseline (p \(pValue(row.test?.p)))")
-                    : "")
+            let failed = over
+            let detail = "candidate \(budget.metric.format(value))" + (over ? ", over the budget" : "")
             checks.append(Check(description: description, failed: failed, detail: detail))
         }
         if let limit = gate.maxRegression {
