@@ -154,19 +154,20 @@ public struct TimelineSVG {
                     name = window.name(row: row, bucket: last)
                 }
             }
-            var title = "\(count) \(noun) from \(time(window.start + Int64(Double(index) * window.bucketWidth)))"
+            let runStart = window.start + Int64(Double(index) * window.bucketWidth)
+            var title = "\(count) \(noun) from \(time(runStart))"
             if longest >= 0 {
                 let named = name.isNone ? "" : (symbols.string(name).map { HTMLText.escape($0) + " " } ?? "")
                 title += "; longest \(named)\(AxisFormat.duration(longest))"
             }
-            out += "<rect class=\"\(kind) o\(current)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" "
-                + "width=\"\(last - index + 1)\" height=\"\(Self.rowHeight - 4)\"><title>\(title)</title></rect>\n"
-            let runStart = window.start + Int64(Double(index) * window.bucketWidth)
             if count > 0 && !name.isNone && longest >= 0 {
                 carried = (name, runStart + longest)
             } else if count == 0 && runStart < carried.end {
                 name = carried.name
+                if let text = symbols.string(name) { title = "\(HTMLText.escape(text)), going on from \(time(runStart))" }
             }
+            out += "<rect class=\"\(kind) o\(current)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" "
+                + "width=\"\(last - index + 1)\" height=\"\(Self.rowHeight - 4)\"><title>\(title)</title></rect>\n"
             // The name on the bar where it fits (the title has it always).
             if named, current >= 3, let text = symbols.string(name), !name.isNone,
                 Self.textWidth(text) + 6 <= last - index + 1
