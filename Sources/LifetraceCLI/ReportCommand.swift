@@ -39,6 +39,8 @@ struct ReportCommand: ParsableCommand {
         do throws(TraceError) {
             if let output { try StagedOutputFile.refuseOverwriting(paths, with: output) }
             let single = paths.count == 1 && !isDirectory(paths[0])
+            let progress = single ? ReadingProgress(path: paths[0]) : nil
+            defer { progress?.finish() }
             document = single ? try singleReport(paths[0], options: options) : try summary(options: options)
         } catch {
             printError(error.description)
