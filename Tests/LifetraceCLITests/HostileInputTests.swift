@@ -139,6 +139,22 @@ import Testing
         try LifetraceCommand.run(["report", trace, "--format", "html", "-o", out + ".html"]).expectStatus(0)
     }
 
+    @Test("a launch window that ends before its launch (time going backwards) is checked, not a crash")
+    func windowBeforeLaunch() throws {
+        let workspace = try Workspace()
+        let trace = try workspace.write("w.jsonl", """
+            {"ts":1000000000,"type":"launch"}
+            {"ts":10,"type":"runloop.wake"}
+            {"ts":20,"type":"frame","first":true}
+            {"ts":900000000,"type":"runloop.sleep"}
+
+            """)
+        for format in ["text", "json", "junit", "github"] {
+            try Self.run(["check", trace, "--format", format], in: workspace, expect: 0)
+        }
+        try Self.run(["report", trace], in: workspace, expect: 0)
+    }
+
     @Test("a CR LF in a name cannot start a GitHub workflow command of its own")
     func workflowCommandInjection() throws {
         let workspace = try Workspace()
@@ -340,6 +356,31 @@ import Testing
         let file = try workspace.write("budgets.json", "{\"budgets\": {\n  \"stalls.count.p90\": 1,\n  oops\n}}\n")
         let result = try Self.run(["diff", "--budgets", file, trace, trace, "--", trace, trace], in: workspace, expect: 2)
         Self.expectOneLine(result, containing: "budgets.json: not valid JSON at line 3, column")
+    }
+
+    @Test("every reproduction in the pipeline fuzz corpus goes through every format and export")
+    func fuzzReproductions() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/pipeline")
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasPrefix("repro-") }.sorted()
+        #expect(names.count >= 10)
+        for name in names {
+            let workspace = try Workspace()
+            let trace = try workspace.write(name, bytes: [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name))))
+            var commands: [[String]] = [["info", trace], ["replay", trace], ["report", trace, "--format", "markdown"], ["diff", trace, "--", trace]]
+            for format in ["text", "json", "junit", "github"] { commands.append(["check", trace, "--strict", "--format", format]) }
+            for export in ["perfetto", "chrome-json"] { commands.append(["export", trace, "--to", export, "-o", "/dev/null"]) }
+            for command in commands {
+                let result = try LifetraceCommand.run(command)
+                #expect((0...3).contains(result.status), "\(name): \(command): \(result.error)")
+                #expect(try workspace.listing() == [name], "\(name): \(command) left files behind")
+            }
+            let out = workspace.path + "/out"
+            for command in [["report", trace, "--format", "html", "-o", out + ".html"], ["export", trace, "--to", "ctf", "-o", out + ".ctf"]] {
+                let result = try LifetraceCommand.run(command)
+                #expect((0...3).contains(result.status), "\(name): \(command): \(result.error)")
+            }
+        }
     }
 
     /// Imports the sample run into `x.ltrace` in `workspace` and returns its bytes.

@@ -79,7 +79,8 @@ extension LifecycleAnalyzer {
                     + "\(TimeFormat.duration(options.stallThreshold)) or more during launch.",
                 witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
         }
-        checkHangs(outside: launch...launchEnd, symbols: symbols)
+        // A window end before the launch (timestamps that go backwards) is an empty window.
+        checkHangs(outside: launch...max(launch, launchEnd), symbols: symbols)
         return launchReport
     }
 

@@ -127,14 +127,14 @@ extension LifecycleAnalyzer {
     private func timeInStates(until end: Int64) -> StateTimes {
         if current.hasStateEvents {
             var times = current.systemTimes
-            if let state = current.system { times[Int(state.rawValue)] += end - current.systemSince }
+            if let state = current.system { TraceTime.accumulate(&times[Int(state.rawValue)], end - current.systemSince) }
             let entries = LifecycleState.allCases.compactMap { state in
                 times[Int(state.rawValue)] > 0 ? (state.name, times[Int(state.rawValue)]) : nil
             }
             return StateTimes(view: .system, durations: entries)
         }
         var times = current.appTimes
-        if let state = current.effective { times[Int(state.rawValue)] += end - current.appSince }
+        if let state = current.effective { TraceTime.accumulate(&times[Int(state.rawValue)], end - current.appSince) }
         let entries = AppViewState.allCases.compactMap { state in
             times[Int(state.rawValue)] > 0 ? (state.name, times[Int(state.rawValue)]) : nil
         }

@@ -64,7 +64,7 @@ extension LifecycleAnalyzer {
         if let previous {
             checkSystemMove(from: previous, to: state, subject: "the app", witness: current.systemChange,
                             event: event, symbols: symbols)
-            current.systemTimes[Int(previous.rawValue)] += event.timestamp - current.systemSince
+            TraceTime.accumulate(&current.systemTimes[Int(previous.rawValue)], event.timestamp - current.systemSince)
         }
         current.systemSince = event.timestamp
         if state == .notRunning && previous != .notRunning { current.systemBeforeNotRunning = previous }
@@ -125,7 +125,7 @@ extension LifecycleAnalyzer {
         let state = current.computeEffective()
         guard state != current.effective else { return }
         if let previous = current.effective {
-            current.appTimes[Int(previous.rawValue)] += event.timestamp - current.appSince
+            TraceTime.accumulate(&current.appTimes[Int(previous.rawValue)], event.timestamp - current.appSince)
         }
         current.appSince = event.timestamp
         current.effective = state

@@ -33,11 +33,11 @@ extension LifecycleAnalyzer {
         // Each window end is accounted apart: an inferred launch learns its kind (and so its
         // window's end) only later.
         let toDidFinish = current.didFinishEnd.map { min($0, end) } ?? end
-        if toDidFinish > from { current.busyToDidFinishEnd += toDidFinish - from }
+        if toDidFinish > from { TraceTime.accumulate(&current.busyToDidFinishEnd, toDidFinish - from) }
         let toActive = current.firstActiveEnd.map { min($0, end) } ?? end
-        if toActive > from { current.busyToFirstActiveEnd += toActive - from }
+        if toActive > from { TraceTime.accumulate(&current.busyToFirstActiveEnd, toActive - from) }
         let toFrame = current.firstFrame.map { min($0, end) } ?? end
-        if toFrame > from { current.busyToFrame += toFrame - from }
+        if toFrame > from { TraceTime.accumulate(&current.busyToFrame, toFrame - from) }
     }
 
     private mutating func recordStall(at end: Int64, unfinished: Bool, symbols: SymbolTable) {

@@ -36,6 +36,15 @@ public enum TraceTime {
         return duration > 0 ? .max : .min
     }
 
+    /// Adds `duration` to the running `total`, saturated at Int64's bounds. Totals of many
+    /// durations (busy time, time in a state) can pass any bound when a trace's time goes
+    /// backwards and the same span is counted again and again; every such total adds through here.
+    @inlinable
+    @inline(__always)
+    public static func accumulate(_ total: inout Int64, _ duration: Int64) {
+        total = advanced(total, by: duration)
+    }
+
     /// The message readers give for a timestamp outside ``range``.
     public static func outOfRangeMessage(_ timestamp: Int64) -> String {
         "timestamp \(timestamp) ns is outside the range a trace can hold (±2^60 ns, about 36 years)"

@@ -89,10 +89,7 @@ public struct TimelineSVG {
     }
 
     /// The x coordinate of time `t`, clamped to the plot.
-    func x(_ t: Int64) -> Int {
-        let position = Double(t - window.start) / window.bucketWidth
-        return Self.labelWidth + max(0, min(window.buckets, Int(position.rounded(.down))))
-    }
+    func x(_ t: Int64) -> Int { Self.labelWidth + window.position(t) }
 
     func time(_ t: Int64) -> String { AxisFormat.offset(t - window.origin) }
 

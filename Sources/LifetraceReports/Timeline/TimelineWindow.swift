@@ -57,10 +57,14 @@ public struct TimelineWindow: Sendable {
 
     /// The bucket of time `t`, clamped to the window.
     @inline(__always)
-    func bucket(_ t: Int64) -> Int {
+    func bucket(_ t: Int64) -> Int { min(buckets - 1, position(t)) }
+
+    /// How many whole buckets from the window's start `t` lies, clamped to `0...buckets`.
+    @inline(__always)
+    func position(_ t: Int64) -> Int {
         // Clamped before the conversion: a time far outside a narrow window is beyond Int's range.
-        let position = Double(t - start) / bucketWidth
-        return Int(max(0, min(Double(buckets - 1), position)))
+        let position = (Double(t - start) / bucketWidth).rounded(.down)
+        return Int(max(0, min(Double(buckets), position)))
     }
 
     /// Whether `row` received anything.
