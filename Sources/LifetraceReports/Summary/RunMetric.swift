@@ -64,7 +64,8 @@ public struct RunMetric: Sendable, Hashable {
     /// `value` in the metric's unit: a duration (`312 ms`) or a count (`1.5`).
     public func format(_ value: Double) -> String {
         switch unit {
-        case .duration: AxisFormat.duration(Int64(value.rounded()))
+        // A statistic of hostile durations can pass Int64's range as a Double: clamp, never trap.
+        case .duration: AxisFormat.duration(value.isFinite ? Int64(max(-9.2e18, min(9.2e18, value.rounded()))) : 0)
         case .count: AxisFormat.decimal(value)
         }
     }

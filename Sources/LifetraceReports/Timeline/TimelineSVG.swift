@@ -158,7 +158,8 @@ public struct TimelineSVG {
                 title += "; longest \(named)\(AxisFormat.duration(longest))"
             }
             if count > 0 && !name.isNone && longest >= 0 {
-                carried = (name, runStart + longest)
+                let (end, overflow) = runStart.addingReportingOverflow(longest)
+                carried = (name, overflow ? .max : end)
             } else if count == 0 && runStart < carried.end {
                 name = carried.name
                 if let text = symbols.string(name) { title = "\(HTMLText.escape(text)), going on from \(time(runStart))" }
