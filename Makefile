@@ -23,10 +23,12 @@ release: deps
 	$(SWIFT) build -c release --product lifetrace
 
 # Swift Testing reports every test; keep the failures (with their details) and the summary.
+# Then the Spark job in local mode against `lifetrace report` (docs/SPARK.md).
 test: test-deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 \
 		| awk -f scripts/test-summary.awk
+	@python3 integrations/spark/test_lifetrace_summary.py --lifetrace $(BIN)/lifetrace
 
 # Imports a sample run into a binary trace and shows its info and first events; records the sample
 # app under the default scenario and shows its analysis; checks a synthesized trace and the samples.

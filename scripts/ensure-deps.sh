@@ -22,6 +22,14 @@ apt_install() {
     apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+# pip_install PACKAGE WHAT: installs a Python package into the current Python (--user when not root).
+pip_install() {
+    local user_flag=()
+    [[ ${EUID:-$(id -u)} -eq 0 ]] || user_flag=(--user)
+    echo "installing the $1 Python package with pip ($2)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check "${user_flag[@]}" "$1" >/dev/null 2>&1
+}
+
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then
     missing+=(pkg-config)
@@ -42,15 +50,23 @@ fi
 
 [[ "${1:-}" == "--tests" ]] || exit 0
 
-# Export readers (tests only): babeltrace2 reads the CTF export.
-if ! command -v babeltrace2 >/dev/null 2>&1; then
+# A command-line reader a test needs: installs its Debian package (root), else says what to do.
+# Usage: need_tool COMMAND PACKAGE "what it does in tests" "what happens without it"
+need_tool() {
+    command -v "$1" >/dev/null 2>&1 && return 0
     if is_root; then
-        echo "installing babeltrace2 with apt-get (reads the CTF export in tests)" >&2
-        apt_install babeltrace2 || echo "could not install babeltrace2; the CTF reader tests will skip (fail under CI)" >&2
+        echo "installing $2 with apt-get ($3)" >&2
+        apt_install "$2" || echo "could not install $2; $4" >&2
     else
-        echo "babeltrace2 missing (CTF export tests skip); install it with: sudo apt-get install babeltrace2" >&2
+        echo "$1 missing ($4); install it with: sudo apt-get install $2" >&2
     fi
-fi
+}
+
+# Export readers (tests only): babeltrace2 reads the CTF export.
+need_tool babeltrace2 babeltrace2 "reads the CTF export in tests" "the CTF reader tests will skip (fail under CI)"
+
+# The zstd tool checks, independently of libzstd's library use, that raw-block traces are valid.
+need_tool zstd zstd "checks raw-block traces in tests" "the raw-block trace test fails"
 
 # Chromium renders the HTML report in a test (headless screenshot).
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
@@ -62,14 +78,26 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
     fi
 fi
 
+# The Spark job's test runs PySpark in local mode, which needs a Java runtime.
+if ! command -v java >/dev/null 2>&1; then
+    if is_root; then
+        echo "installing a Java runtime with apt-get (runs Spark in the Spark job's test)" >&2
+        apt_install default-jre-headless || echo "could not install a Java runtime; the Spark test will fail" >&2
+    else
+        echo "java missing (the Spark test fails); install it with: sudo apt-get install default-jre-headless" >&2
+    fi
+fi
+
 # The perfetto package's official protos read the Perfetto export.
 if command -v python3 >/dev/null 2>&1; then
     if ! python3 -c 'import perfetto.protos.perfetto.trace.perfetto_trace_pb2' >/dev/null 2>&1; then
-        user_flag=()
-        [[ ${EUID:-$(id -u)} -eq 0 ]] || user_flag=(--user)
-        echo "installing the perfetto Python package with pip (reads the Perfetto export in tests)" >&2
-        python3 -m pip install --quiet --disable-pip-version-check "${user_flag[@]}" perfetto >/dev/null 2>&1 \
+        pip_install perfetto "reads the Perfetto export in tests" \
             || echo "could not pip install perfetto; the Perfetto reader tests will skip (fail under CI)" >&2
+    fi
+    # PySpark (with its bundled Spark) runs the Spark job in local mode.
+    if ! python3 -c 'import pyspark' >/dev/null 2>&1; then
+        pip_install pyspark "runs the Spark job in tests" \
+            || echo "could not pip install pyspark; the Spark test will fail" >&2
     fi
 else
     echo "python3 missing: the Perfetto and Trace Event Format reader tests will skip (fail under CI)" >&2

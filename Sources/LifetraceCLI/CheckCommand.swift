@@ -28,9 +28,13 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         var options = try analysis.options()
-        // Only the JSON document lists lifetimes; the other formats count them, and keeping
-        // their reports would make memory grow with the trace's length.
-        options.keepsLifetimes = format == .json
+        // The JSON document lists lifetimes as they end; the other formats count them, and
+        // keeping their reports would make memory grow with the trace's length.
+        options.keepsLifetimes = false
+        if format == .json {
+            try streamJSON(options: options)
+            return
+        }
         var analyses: [TraceAnalysis] = []
         var unreadable: [TraceError] = []
         do throws(TraceError) {
@@ -56,5 +60,23 @@ struct CheckCommand: ParsableCommand {
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if !unreadable.isEmpty || output.incomplete > 0 { throw ExitCode(2) }
         if !output.passed { throw ExitCode(1) }
+    }
+
+    /// The JSON document, written while the traces are read.
+    private func streamJSON(options: AnalysisOptions) throws {
+        let document: CheckJSONDocument
+        do throws(TraceError) {
+            let output = StagedOutputFile(fileDescriptor: 1, name: "standard output")
+            document = try CheckJSONDocument.stream(try TraceInputs.expand(paths), options: options, strict: strict, to: output) {
+                printError($0.description)
+            }
+            try output.flush()
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        // A trace that could not be read, or not read whole, is bad input: never a pass.
+        if document.unreadableTraces > 0 || document.incompleteTraces > 0 { throw ExitCode(2) }
+        if document.failedTraces > 0 { throw ExitCode(1) }
     }
 }

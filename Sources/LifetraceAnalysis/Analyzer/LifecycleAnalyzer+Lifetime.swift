@@ -119,6 +119,16 @@ extension LifecycleAnalyzer {
             droppedEvents: current.dropped, eventCount: current.eventCount)
         lifetimesEnded += 1
         if options.keepsLifetimes { reports.append(report) }
+        if let lifetimeEnded {
+            let omitted = omittedViolations
+            var since: [Rule: Int] = [:]
+            for (rule, count) in omitted where count != omittedHandedOver[rule, default: 0] {
+                since[rule] = count - omittedHandedOver[rule, default: 0]
+            }
+            lifetimeEnded(report, violations[violationsHandedOver...], since)
+            violationsHandedOver = violations.count
+            omittedHandedOver = omitted
+        }
         stacks.removeAll()
         busy.reset()
         inLifetime = false

@@ -13,6 +13,10 @@ import LifetraceFormat
 /// while let event = try reader.next() { analyzer.consume(event, symbols: reader.symbols) }
 /// let result = analyzer.finish(symbols: reader.symbols)
 /// ```
+/// What ``LifecycleAnalyzer/lifetimeEnded`` is called with: a lifetime's report, the violations
+/// kept while it was replayed, and those counted past the limit, by rule.
+public typealias LifetimeSink = (LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void
+
 public struct LifecycleAnalyzer {
     /// The limits and rules in force.
     public let options: AnalysisOptions
@@ -40,6 +44,13 @@ public struct LifecycleAnalyzer {
     static let noEvent = TraceEvent(timestamp: .min, payload: .runloopWake, stream: .app)
     /// How many events were consumed.
     public internal(set) var eventCount = 0
+    /// Called with each lifetime's report as the lifetime ends, with the violations kept since
+    /// the previous call and those counted past the limit since then, by rule (each violation
+    /// is handed over once). Lets a caller write a row per lifetime while the trace is read,
+    /// with ``AnalysisOptions/keepsLifetimes`` off.
+    public var lifetimeEnded: LifetimeSink?
+    var violationsHandedOver = 0
+    var omittedHandedOver: [Rule: Int] = [:]
 
     /// An analyzer with `options`.
     public init(options: AnalysisOptions = AnalysisOptions()) {
@@ -148,10 +159,13 @@ public struct LifecycleAnalyzer {
     }
 
     /// Analyses every event of `source` and returns the result; `path` names the trace in it.
+    /// `lifetimeEnded`, when given, is called as each lifetime ends (``lifetimeEnded``).
     public static func analyze<Source: TraceEventSource>(
-        _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions()
+        _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(),
+        lifetimeEnded: LifetimeSink? = nil
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options)
+        analyzer.lifetimeEnded = lifetimeEnded
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
         // inlined into it and the symbol table fetched once per batch.
         while try source.nextBatch({ events, symbols in

@@ -16,7 +16,7 @@ extension TraceInputs {
             progress(1)
             return [result]
         }
-        let results = ResultSlots<TraceAnalysis>(count: paths.count)
+        let results = ValueSlots<Result<TraceAnalysis, TraceError>>(count: paths.count)
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let result = Result { () throws(TraceError) in
                 try analyze(path: paths[index], options: options, prefetch: false)
@@ -24,31 +24,6 @@ extension TraceInputs {
             progress(results.store(result, at: index))
         }
         return results.take()
-    }
-}
-
-/// Results written from many threads, one slot each.
-private final class ResultSlots<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<Value, TraceError>?]
-    private var done = 0
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    /// Stores a result and returns how many are stored.
-    func store(_ result: Result<Value, TraceError>, at index: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = result
-        done += 1
-        return done
-    }
-
-    /// Every result; each slot has been stored once `concurrentPerform` has returned.
-    func take() -> [Result<Value, TraceError>] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
     }
 }
 
@@ -67,5 +42,63 @@ extension TraceInputs {
         }
         #endif
         return ProcessInfo.processInfo.activeProcessorCount
+    }
+}
+
+extension TraceInputs {
+    /// Runs `work` over every trace of `paths` on every core, a window of a few traces per core
+    /// at a time, and hands each result with the output `work` wrote to `emit`, on the calling
+    /// thread, in the order of `paths`. Memory is bounded by the window, never by the number of
+    /// traces or by their output: each trace writes to an ``OutputSpool``. One trace alone is
+    /// written straight to `output` (when there is one), and `work` is told it may decode on a
+    /// second thread.
+    public static func inOrder<Value>(
+        paths: [String], output: StagedOutputFile?,
+        work: @escaping @Sendable (_ path: String, _ alone: Bool, _ spool: OutputSpool) -> Value,
+        emit: (Value, OutputSpool) throws(TraceError) -> Void
+    ) throws(TraceError) {
+        if paths.count == 1 {
+            let spool = output.map(OutputSpool.init(writingThrough:)) ?? OutputSpool()
+            try emit(work(paths[0], true, spool), spool)
+            return
+        }
+        let window = max(2, 2 * usableCores)
+        var start = 0
+        while start < paths.count {
+            let batch = Array(paths[start..<min(paths.count, start + window)])
+            let spools = batch.map { _ in OutputSpool() }
+            let values = ValueSlots<Value>(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+                values.store(work(batch[index], false, spools[index]), at: index)
+            }
+            for (value, spool) in zip(values.take(), spools) { try emit(value, spool) }
+            start += batch.count
+        }
+    }
+}
+
+/// Values written from many threads, one slot each.
+private final class ValueSlots<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+    private var done = 0
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    /// Stores a value and returns how many are stored.
+    @discardableResult
+    func store(_ value: Value, at index: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[index] = value
+        done += 1
+        return done
+    }
+
+    /// Every value; each slot has been stored once `concurrentPerform` has returned.
+    func take() -> [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
     }
 }

@@ -51,17 +51,25 @@ public enum TraceInputs {
     /// the concrete reader instead of switching (and copying the reader) at every event. With
     /// `prefetch` and more than one core, a binary trace is decoded on a second thread while it
     /// is analysed (``PrefetchingTraceReader``); callers that already analyse several traces at
-    /// once on every core pass false.
-    public static func analyze(path: String, options: AnalysisOptions, prefetch: Bool = true) throws(TraceError) -> TraceAnalysis {
+    /// once on every core pass false. `lifetimeEnded` is called with the trace's metadata as
+    /// each lifetime ends (``LifecycleAnalyzer/lifetimeEnded``).
+    public static func analyze(
+        path: String, options: AnalysisOptions, prefetch: Bool = true,
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
+    ) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
+            let metadata = reader.metadata
+            let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
             if prefetch && usableCores > 1 {
                 var prefetching = PrefetchingTraceReader(reader)
-                return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options)
+                return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
             }
-            return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
+            return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
         }
         var reader = source.jsonl!
-        return try LifecycleAnalyzer.analyze(&reader, path: path, options: options)
+        let metadata = reader.metadata
+        let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
+        return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
     }
 }

@@ -44,7 +44,7 @@ public struct CheckOutput: Sendable {
     public func rendered(_ format: Format) -> String {
         switch format {
         case .text: text
-        case .json: TraceAnalysis.jsonDocument(analyses, strict: strict).rendered(indent: 2) + "\n"
+        case .json: CheckJSONDocument.rendered(analyses, strict: strict)
         case .junit: JUnitReport(analyses: analyses, rules: rules, strict: strict, unreadable: unreadable).xml
         case .github: GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable).text
         }

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// A small JSON builder: values are written in the order given, strings escaped per RFC 8259.
 ///
 /// Output is compact unless `indent` is set; keys keep their insertion order so that reports
@@ -25,73 +27,65 @@ public indirect enum JSONValue: Sendable, Hashable {
     /// `value` as an integer, or `null` when nil.
     public static func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
 
-    /// The JSON text; with `indent`, one member per line indented by that many spaces per level.
-    public func rendered(indent: Int? = nil) -> String {
-        var output = ""
-        write(to: &output, indent: indent, level: 0)
-        return output
+    /// The JSON text; with `indent`, one member per line indented by that many spaces per level,
+    /// starting at `level` (for a value written inside a document streamed piece by piece).
+    public func rendered(indent: Int? = nil, level: Int = 0) -> String {
+        var output: [UInt8] = []
+        write(to: &output, indent: indent, level: level)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, indent: Int?, level: Int) {
+    /// Appends the JSON text's UTF-8 to `output`, as ``rendered(indent:level:)`` spells it.
+    /// Bytes rather than a `String`: the streamed documents write a value per lifetime, and
+    /// appending to a byte array costs a fraction of appending to a string.
+    public func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
-        case .number(let value): output += value.isFinite ? value.description : "null"
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): output.append(contentsOf: String(value).utf8)
+        case .number(let value): output.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let values):
             if values.isEmpty {
-                output += "[]"
+                output.append(contentsOf: "[]".utf8)
                 return
             }
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&output, indent: indent, level: level + 1)
                 value.write(to: &output, indent: indent, level: level + 1)
             }
             JSONValue.newline(&output, indent: indent, level: level)
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty {
-                output += "{}"
+                output.append(contentsOf: "{}".utf8)
                 return
             }
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&output, indent: indent, level: level + 1)
                 JSONValue.writeString(member.key, to: &output)
-                output += indent == nil ? ":" : ": "
+                output.append(UInt8(ascii: ":"))
+                if indent != nil { output.append(UInt8(ascii: " ")) }
                 member.value.write(to: &output, indent: indent, level: level + 1)
             }
             JSONValue.newline(&output, indent: indent, level: level)
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ output: inout String, indent: Int?, level: Int) {
+    private static func newline(_ output: inout [UInt8], indent: Int?, level: Int) {
         guard let indent else { return }
-        output += "\n" + String(repeating: " ", count: indent * level)
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
-    /// Writes `string` as a JSON string literal.
-    static func writeString(_ string: String, to output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+    /// Writes `string` as a JSON string literal (RFC 8259), with the trace writer's escaper.
+    static func writeString(_ string: String, to output: inout [UInt8]) {
+        JSONLTraceWriter.appendQuoted(string, to: &output)
     }
 }
 

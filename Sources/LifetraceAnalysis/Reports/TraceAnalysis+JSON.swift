@@ -1,58 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
 
-extension TraceAnalysis {
-    /// The trace as an entry of `traces` in the `--format json` output (see `docs/JSON.md`).
-    public var json: JSONValue { json(strict: false) }
-
-    /// The entry, with `complete` judged as `check` judges it (``isIncomplete(strict:)``).
-    public func json(strict: Bool) -> JSONValue {
-        .object([
-            JSONMember("path", .string(path)),
-            JSONMember("complete", .bool(!isIncomplete(strict: strict))),
-            JSONMember("events", .int(Int64(eventCount))),
-            JSONMember("metadata", .object(metadata.fields.map { JSONMember($0.key, .string($0.value)) })),
-            JSONMember("issues", .array(issues.map { .string($0.description) })),
-            JSONMember("violations", .array(violations.map(\.json))),
-            JSONMember("violationLimit", .int(Int64(violationLimit))),
-            JSONMember("omittedViolations", .object(Rule.allCases.compactMap { rule in
-                omittedViolations[rule].map { JSONMember(rule.id, .int(Int64($0))) }
-            })),
-            JSONMember("lifetimes", .array(lifetimes.map(\.json))),
-        ])
-    }
-
-    /// The whole `--format json` document for `analyses`, with the summary.
-    public static func jsonDocument(_ analyses: [TraceAnalysis], strict: Bool) -> JSONValue {
-        var counts: [Rule: Int64] = [:]
-        for analysis in analyses {
-            for violation in analysis.violations { counts[violation.rule, default: 0] += 1 }
-            for (rule, count) in analysis.omittedViolations { counts[rule, default: 0] += Int64(count) }
-        }
-        let errors = analyses.reduce(0) { $0 + $1.errorCount }
-        let warnings = analyses.reduce(0) { $0 + $1.warningCount }
-        let failed = analyses.filter { $0.fails(strict: strict) }.count
-        let incomplete = analyses.count { $0.isIncomplete(strict: strict) }
-        return .object([
-            JSONMember("traces", .array(analyses.map { $0.json(strict: strict) })),
-            JSONMember("summary", .object([
-                JSONMember("traces", .int(Int64(analyses.count))),
-                JSONMember("failedTraces", .int(Int64(failed))),
-                JSONMember("incompleteTraces", .int(Int64(incomplete))),
-                JSONMember("events", .int(Int64(analyses.reduce(0) { $0 + $1.eventCount }))),
-                JSONMember("lifetimes", .int(Int64(analyses.reduce(0) { $0 + $1.lifetimeCount }))),
-                JSONMember("errors", .int(Int64(errors))),
-                JSONMember("warnings", .int(Int64(warnings))),
-                JSONMember("rules", .object(Rule.allCases.compactMap { rule in
-                    counts[rule].map { JSONMember(rule.id, .int($0)) }
-                })),
-                JSONMember("strict", .bool(strict)),
-                JSONMember("passed", .bool(failed == 0 && incomplete == 0)),
-            ])),
-        ])
-    }
-}
-
 extension Violation {
     /// The violation in the JSON output.
     public var json: JSONValue {

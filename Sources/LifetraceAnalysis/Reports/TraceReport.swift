@@ -29,7 +29,7 @@ public struct TraceReport: Sendable {
     public func rendered(_ format: Format) -> String {
         switch format {
         case .text: text
-        case .json: TraceAnalysis.jsonDocument([analysis], strict: false).rendered(indent: 2) + "\n"
+        case .json: CheckJSONDocument.rendered([analysis], strict: false)
         case .markdown: markdown
         }
     }

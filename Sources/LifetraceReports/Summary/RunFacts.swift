@@ -29,19 +29,28 @@ public struct RunFacts: Sendable, Hashable {
     /// Violations per rule, in rule order, rules with none left out.
     public var violations: [(rule: Rule, count: Int)]
 
-    /// The facts of `analysis`.
-    public init(_ analysis: TraceAnalysis) {
-        path = analysis.path
-        eventCount = analysis.eventCount
-        lifetimes = analysis.lifetimes.map {
+    /// The facts of a trace from its rows: the lifetime rows (``LifetimeRow``) and the row that
+    /// closes it (``TraceRow``). This is the one place a summary reads a trace from, in this
+    /// program as in the Spark job (docs/REPORTS.md, "Aggregation").
+    public init(trace: TraceRow, lifetimes: [LifetimeRow]) {
+        path = trace.path
+        eventCount = trace.eventCount
+        self.lifetimes = lifetimes.map {
             Lifetime(
-                kind: $0.launch.kind, launchDuration: $0.launch.duration, busyInWindow: $0.launch.busyInWindow,
-                stalls: $0.stalls.map(\.duration), end: $0.end.kind)
+                kind: $0.lifetime.launch.kind, launchDuration: $0.lifetime.launch.duration,
+                busyInWindow: $0.lifetime.launch.busyInWindow, stalls: $0.stallDurations, end: $0.lifetime.end.kind)
         }
-        var counts: [Rule: Int] = [:]
-        for violation in analysis.violations { counts[violation.rule, default: 0] += 1 }
-        for (rule, count) in analysis.omittedViolations { counts[rule, default: 0] += count }
-        violations = counts.keys.sorted().map { ($0, counts[$0]!) }
+        violations = trace.violations
+    }
+
+    /// The facts of `analysis` (its lifetimes kept), through the same rows.
+    public init(_ analysis: TraceAnalysis) {
+        let rows = analysis.lifetimes.map { lifetime in
+            LifetimeRow(
+                path: analysis.path, metadata: analysis.metadata, lifetime: lifetime,
+                violations: analysis.violations.lazy.filter { $0.lifetime == lifetime.index })
+        }
+        self.init(trace: TraceRow(analysis), lifetimes: rows)
     }
 
     public static func == (lhs: RunFacts, rhs: RunFacts) -> Bool {
@@ -55,16 +64,44 @@ public struct RunFacts: Sendable, Hashable {
     }
 
     /// Analyses `paths` on every core and returns their facts in the order of `paths`.
-    /// `progress` is called (from any thread) with the number of traces done so far. The first
-    /// error in path order is thrown.
+    /// `progress` is called with the number of traces done so far. The first error in path order
+    /// is thrown.
     public static func collect(
-        _ paths: [String], options: AnalysisOptions, progress: @escaping @Sendable (Int) -> Void = { _ in }
+        _ paths: [String], options: AnalysisOptions, progress: (Int) -> Void = { _ in }
     ) throws(TraceError) -> [RunFacts] {
-        var facts: [RunFacts] = []
-        facts.reserveCapacity(paths.count)
-        for result in TraceInputs.analyze(paths: paths, options: options, progress: progress) {
-            facts.append(RunFacts(try result.get()))
+        let (runs, unreadable) = try collectRows(paths, options: options, progress: progress)
+        if let first = unreadable.first { throw first.error }
+        return runs
+    }
+
+    /// Analyses `paths` on every core, a row per lifetime as it ends, and returns the facts of
+    /// the traces that could be read and the error of each that could not, both in path order.
+    public static func collectRows(
+        _ paths: [String], options: AnalysisOptions, progress: (Int) -> Void = { _ in }
+    ) throws(TraceError) -> (runs: [RunFacts], unreadable: [(path: String, error: TraceError)]) {
+        var streaming = options
+        streaming.keepsLifetimes = false
+        let options = streaming
+        var runs: [RunFacts] = []
+        var unreadable: [(path: String, error: TraceError)] = []
+        var done = 0
+        try TraceInputs.inOrder(paths: paths, output: nil) { path, alone, _ in
+            var rows: [LifetimeRow] = []
+            let result = Result { () throws(TraceError) in
+                try TraceInputs.analyze(path: path, options: options, prefetch: alone) { metadata, lifetime, violations, omitted in
+                    rows.append(LifetimeRow(
+                        path: path, metadata: metadata, lifetime: lifetime, violations: violations, omitted: omitted))
+                }
+            }
+            return (path, result.map { RunFacts(trace: TraceRow($0), lifetimes: rows) })
+        } emit: { traced, _ in
+            switch traced.1 {
+            case .success(let run): runs.append(run)
+            case .failure(let error): unreadable.append((traced.0, error))
+            }
+            done += 1
+            progress(done)
         }
-        return facts
+        return (runs, unreadable)
     }
 }

@@ -1,3 +1,4 @@
+import LifetraceFormat
 import LifecycleModel
 
 /// A number measured in every run, compared across runs: each has a key (`launch.cold`,
@@ -17,41 +18,44 @@ public struct RunMetric: Sendable, Hashable {
     public let summary: String
     /// The samples' unit.
     public let unit: Unit
-    let samples: @Sendable (RunFacts) -> [Double]
+    let values: @Sendable (RunFacts) -> [Int64]
 
     public static func == (lhs: RunMetric, rhs: RunMetric) -> Bool { lhs.key == rhs.key }
     public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     /// The samples of `runs`, in run order.
-    public func samples(_ runs: [RunFacts]) -> [Double] { runs.flatMap(samples) }
+    public func samples(_ runs: [RunFacts]) -> [Double] { runs.flatMap(values).map(Double.init) }
+
+    /// The samples of `runs` as the integers they are (nanoseconds or counts), in run order.
+    public func integers(_ runs: [RunFacts]) -> [Int64] { runs.flatMap(values) }
 
     /// Launch duration of the lifetimes of `kind` (one sample per finished launch window).
     public static func launch(_ kind: LaunchKind) -> RunMetric {
         RunMetric(key: "launch.\(kind.rawValue)", summary: "\(kind.rawValue) launch duration", unit: .duration) { run in
-            run.lifetimes.compactMap { $0.kind == kind ? $0.launchDuration.map(Double.init) : nil }
+            run.lifetimes.compactMap { $0.kind == kind ? $0.launchDuration : nil }
         }
     }
 
     /// Main-thread busy time in the launch window of the lifetimes of `kind`.
     public static func busy(_ kind: LaunchKind) -> RunMetric {
         RunMetric(key: "launch.\(kind.rawValue).busy", summary: "\(kind.rawValue) launch, main thread busy in window", unit: .duration) { run in
-            run.lifetimes.compactMap { $0.kind == kind ? Double($0.busyInWindow) : nil }
+            run.lifetimes.compactMap { $0.kind == kind ? $0.busyInWindow : nil }
         }
     }
 
     /// Stalls per lifetime.
     public static let stallCount = RunMetric(key: "stalls.count", summary: "stalls per lifetime", unit: .count) { run in
-        run.lifetimes.map { Double($0.stalls.count) }
+        run.lifetimes.map { Int64($0.stalls.count) }
     }
 
     /// Each stall's duration.
     public static let stallDuration = RunMetric(key: "stalls.duration", summary: "stall duration", unit: .duration) { run in
-        run.lifetimes.flatMap { $0.stalls.map(Double.init) }
+        run.lifetimes.flatMap(\.stalls)
     }
 
     /// Violations per trace.
     public static let violationCount = RunMetric(key: "violations.count", summary: "violations per trace", unit: .count) { run in
-        [Double(run.violations.reduce(0) { $0 + $1.count })]
+        [Int64(run.violations.reduce(0) { $0 + $1.count })]
     }
 
     /// Every metric, in report order.
@@ -64,8 +68,7 @@ public struct RunMetric: Sendable, Hashable {
     /// `value` in the metric's unit: a duration (`312 ms`) or a count (`1.5`).
     public func format(_ value: Double) -> String {
         switch unit {
-        // A statistic of hostile durations can pass Int64's range as a Double: clamp, never trap.
-        case .duration: AxisFormat.duration(value.isFinite ? Int64(max(-9.2e18, min(9.2e18, value.rounded()))) : 0)
+        case .duration: AxisFormat.duration(TraceTime.nanoseconds(value))
         case .count: AxisFormat.decimal(value)
         }
     }

@@ -1,17 +1,18 @@
+import LifetraceFormat
 import LifecycleModel
 import LifetraceAnalysis
 
 extension RunSummary {
     /// The JSON form: `{"traces": n, "lifetimes": n, "events": n, "launch": {kind: stats},
     /// "busyInWindow": {kind: stats}, "stalls": {"perLifetime": stats, "duration": stats},
-    /// "violations": [{"rule", "severity", "count", "traces"}], "endings": {kind: n}}`, durations
+    /// "violations": [{"rule", "severity", "count", "traces"}], "endings": {kind: n},
+    /// "unreadable": [{"path", "error"}]}`, durations
     /// in nanoseconds (see docs/REPORTS.md).
     public var json: String {
         func stats(_ row: DistributionRow) -> JSONValue {
             var members = [JSONMember("n", .int(Int64(row.distribution.count)))]
             for column in Self.columns {
-                let value = column.value(row.distribution)
-                members.append(JSONMember(column.title, value.map { row.metric.unit == .duration ? .int(Int64($0.rounded())) : .number($0) } ?? .null))
+                members.append(JSONMember(column.title, Self.value(row, percent: column.percent) ?? .null))
             }
             return .object(members)
         }
@@ -31,6 +32,9 @@ extension RunSummary {
                 ])
             })),
             JSONMember("endings", .object(endings.map { JSONMember($0.kind.rawValue, .int(Int64($0.count))) })),
+            JSONMember("unreadable", .array(unreadable.map {
+                .object([JSONMember("path", .string($0.path)), JSONMember("error", .string($0.error))])
+            })),
         ])
         return document.rendered(indent: 2) + "\n"
     }
@@ -63,7 +67,13 @@ extension RunSummary {
         }
         out += "<h2>Endings</h2>\n<ul>\n"
         for ending in endings { out += "<li>\(ending.count) \(HTMLText.escape(Self.phrase(ending.kind)))</li>\n" }
-        out += "</ul>\n</body>\n</html>\n"
+        out += "</ul>\n"
+        if !unreadable.isEmpty {
+            out += "<h2>Traces that could not be read</h2>\n<ul>\n"
+            for entry in unreadable { out += "<li><code>\(HTMLText.escape(entry.path))</code>: \(HTMLText.escape(entry.error))</li>\n" }
+            out += "</ul>\n"
+        }
+        out += "</body>\n</html>\n"
         return out
     }
 }

@@ -28,6 +28,9 @@ extension RunSummary {
         lines += ["", "Endings:"]
         lines += endings.map { "  \($0.count)  \(Self.phrase($0.kind))" }
         if endings.isEmpty { lines.append("  none") }
+        if !unreadable.isEmpty {
+            lines += ["", "Traces that could not be read:"] + unreadable.map { "  \($0.error)" }
+        }
         return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
@@ -49,6 +52,9 @@ extension RunSummary {
         lines += ["", "### Endings", ""]
         lines += endings.map { "- \($0.count) \(Self.phrase($0.kind))" }
         if endings.isEmpty { lines.append("None.") }
+        if !unreadable.isEmpty {
+            lines += ["", "### Traces that could not be read", ""] + unreadable.map { "- `\($0.path)`: \($0.error)" }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

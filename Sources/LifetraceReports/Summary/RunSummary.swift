@@ -7,10 +7,14 @@ import LifetraceAnalysis
 public struct RunSummary: Sendable {
     /// The runs, in path order.
     public let runs: [RunFacts]
+    /// The traces that could not be read, with their one-line errors, in path order.
+    public let unreadable: [(path: String, error: String)]
 
-    /// A summary of `runs`.
-    public init(runs: [RunFacts]) {
+    /// A summary of `runs`; `unreadable` are counted and named, nothing else.
+    public init(runs: [RunFacts], unreadable: [(path: String, error: String)] = []) {
         self.runs = runs
+        // Byte order of the paths' UTF-8, as the rule rows list their traces.
+        self.unreadable = unreadable.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 
     /// One line of a distribution table.
@@ -21,6 +25,13 @@ public struct RunSummary: Sendable {
         public var metric: RunMetric
         /// The samples.
         public var distribution: SampleDistribution
+
+        /// A row of `metric`'s samples in `distribution`.
+        public init(label: String, metric: RunMetric, distribution: SampleDistribution) {
+            self.label = label
+            self.metric = metric
+            self.distribution = distribution
+        }
     }
 
     /// A rule and where it was broken.
@@ -40,19 +51,19 @@ public struct RunSummary: Sendable {
 
     /// Launch duration per kind (finished windows only).
     public var launchRows: [DistributionRow] {
-        kinds.map { DistributionRow(label: $0.rawValue, metric: .launch($0), distribution: SampleDistribution(RunMetric.launch($0).samples(runs))) }
+        kinds.map { DistributionRow(label: $0.rawValue, metric: .launch($0), distribution: SampleDistribution(integers: RunMetric.launch($0).integers(runs))) }
     }
 
     /// Main-thread busy time in the launch window per kind.
     public var busyRows: [DistributionRow] {
-        kinds.map { DistributionRow(label: $0.rawValue, metric: .busy($0), distribution: SampleDistribution(RunMetric.busy($0).samples(runs))) }
+        kinds.map { DistributionRow(label: $0.rawValue, metric: .busy($0), distribution: SampleDistribution(integers: RunMetric.busy($0).integers(runs))) }
     }
 
     /// Stalls per lifetime, and the stalls' durations.
     public var stallRows: [DistributionRow] {
         [
-            DistributionRow(label: "stalls per lifetime", metric: .stallCount, distribution: SampleDistribution(RunMetric.stallCount.samples(runs))),
-            DistributionRow(label: "stall duration", metric: .stallDuration, distribution: SampleDistribution(RunMetric.stallDuration.samples(runs))),
+            DistributionRow(label: "stalls per lifetime", metric: .stallCount, distribution: SampleDistribution(integers: RunMetric.stallCount.integers(runs))),
+            DistributionRow(label: "stall duration", metric: .stallDuration, distribution: SampleDistribution(integers: RunMetric.stallDuration.integers(runs))),
         ]
     }
 
@@ -70,7 +81,13 @@ public struct RunSummary: Sendable {
                 rows[entry.rule]!.traces.append(run.path)
             }
         }
-        return rows.keys.sorted().map { rows[$0]! }
+        // Paths in byte order of their UTF-8, whatever order the traces came in, so that an
+        // engine that reads the traces in another order lists them the same way.
+        return rows.keys.sorted().map { rule in
+            var row = rows[rule]!
+            row.traces.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            return row
+        }
     }
 
     /// How many lifetimes ended each way, most frequent first (ties in declaration order).
@@ -101,18 +118,40 @@ public struct RunSummary: Sendable {
         let failing = runs.count { !$0.violations.isEmpty }
         return "\(plural(runs.count, "trace")), \(plural(lifetimeCount, "lifetime")), \(plural(eventCount, "event")); "
             + "\(failing) with violations"
+            + (unreadable.isEmpty ? "" : "; \(plural(unreadable.count, "trace")) could not be read")
     }
 
-    /// The quantiles every distribution table shows.
-    public static let columns: [(title: String, value: @Sendable (SampleDistribution) -> Double?)] = [
-        ("min", { $0.min }), ("median", { $0.median }), ("p90", { $0.quantile(0.9) }), ("p99", { $0.quantile(0.99) }),
-        ("max", { $0.max }),
+    /// The percentiles every distribution table shows (docs/REPORTS.md, "Aggregation"): the
+    /// minimum and maximum are the 0th and 100th.
+    public static let columns: [(title: String, percent: Int)] = [
+        ("min", 0), ("median", 50), ("p90", 90), ("p99", 99), ("max", 100),
     ]
 
-    /// The cells of `row`: label, n, then the quantiles.
+    /// A column's value for `row` as written: durations in whole nanoseconds, rounded half up;
+    /// counts exactly (hundredths). Nil for an empty sample.
+    public static func value(_ row: DistributionRow, percent: Int) -> JSONValue? {
+        guard let hundredths = row.distribution.percentileHundredths(percent) else { return nil }
+        switch row.metric.unit {
+        case .duration:
+            // Floor division, so that half rounds up for negative values too.
+            let shifted = hundredths + 50
+            let quotient = shifted / 100
+            return .int(Int64(clamping: shifted % 100 < 0 ? quotient - 1 : quotient))
+        case .count:
+            return .number(Double(hundredths) / 100)
+        }
+    }
+
+    /// The cells of `row`: label, n, then the percentiles.
     public func cells(_ row: DistributionRow) -> [String] {
         [row.label, String(row.distribution.count)]
-            + Self.columns.map { column in column.value(row.distribution).map(row.metric.format) ?? "-" }
+            + Self.columns.map { column in
+                switch Self.value(row, percent: column.percent) {
+                case .int(let value)?: row.metric.format(Double(value))
+                case .number(let value)?: row.metric.format(value)
+                default: "-"
+                }
+            }
     }
 
     /// A phrase for an ending.
