@@ -4,6 +4,9 @@ import PackageDescription
 
 let package = Package(
     name: "lifetrace",
+    // The recorder targets Apple platforms (where it writes raw-block traces: no libzstd there);
+    // only Linux is built and tested here (docs/RECORDING.md, "Not built here").
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
@@ -78,7 +81,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "RecorderProbe",
-            dependencies: ["LifetraceRecorder"],
+            dependencies: ["LifetraceRecorder", "LifetraceFormat"],
             path: "Tests/RecorderProbe"
         ),
         .executableTarget(

@@ -50,15 +50,23 @@ fi
 
 [[ "${1:-}" == "--tests" ]] || exit 0
 
-# Export readers (tests only): babeltrace2 reads the CTF export.
-if ! command -v babeltrace2 >/dev/null 2>&1; then
+# A command-line reader a test needs: installs its Debian package (root), else says what to do.
+# Usage: need_tool COMMAND PACKAGE "what it does in tests" "what happens without it"
+need_tool() {
+    command -v "$1" >/dev/null 2>&1 && return 0
     if is_root; then
-        echo "installing babeltrace2 with apt-get (reads the CTF export in tests)" >&2
-        apt_install babeltrace2 || echo "could not install babeltrace2; the CTF reader tests will skip (fail under CI)" >&2
+        echo "installing $2 with apt-get ($3)" >&2
+        apt_install "$2" || echo "could not install $2; $4" >&2
     else
-        echo "babeltrace2 missing (CTF export tests skip); install it with: sudo apt-get install babeltrace2" >&2
+        echo "$1 missing ($4); install it with: sudo apt-get install $2" >&2
     fi
-fi
+}
+
+# Export readers (tests only): babeltrace2 reads the CTF export.
+need_tool babeltrace2 babeltrace2 "reads the CTF export in tests" "the CTF reader tests will skip (fail under CI)"
+
+# The zstd tool checks, independently of libzstd's library use, that raw-block traces are valid.
+need_tool zstd zstd "checks raw-block traces in tests" "the raw-block trace test fails"
 
 # Chromium renders the HTML report in a test (headless screenshot).
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then

@@ -39,7 +39,10 @@ struct CheckCommand: ParsableCommand {
         var unreadable: [TraceError] = []
         do throws(TraceError) {
             // Analysed on every core; errors are reported in the order of the paths.
-            for result in TraceInputs.analyze(paths: try TraceInputs.expand(paths), options: options) {
+            let inputs = try TraceInputs.expand(paths)
+            let progress = inputs.count == 1 ? ReadingProgress(path: inputs[0]) : nil
+            defer { progress?.finish() }
+            for result in TraceInputs.analyze(paths: inputs, options: options) {
                 switch result {
                 case .success(let analysis):
                     analyses.append(analysis)

@@ -48,6 +48,8 @@ struct ReportCommand: ParsableCommand {
         do throws(TraceError) {
             if let output { try StagedOutputFile.refuseOverwriting(paths, with: output) }
             if single {
+                let progress = ReadingProgress(path: paths[0])
+                defer { progress?.finish() }
                 document = try singleReport(paths[0], options: options)
             } else {
                 let runs = try summary(options: options)

@@ -24,7 +24,7 @@ struct CheckCommandTests {
 
     @Test("every command's help states its exit codes")
     func helpStatesExitCodes() throws {
-        let commands = ["import", "dump", "info", "synth", "record", "check", "report", "diff", "replay", "export"]
+        let commands = ["import", "dump", "info", "synth", "record", "check", "report", "diff", "replay", "export", "recover"]
         for command in [[]] + commands.map({ [$0] }) {
             let result = try Self.run(command + ["--help"])
             #expect(result.status == 0)

@@ -67,4 +67,37 @@ import Testing
             #expect((counts[colour] ?? 0) >= 24, "lane colour \(name) (\(colour)) missing from the screenshot")
         }
     }
+
+    /// The page with the search applied from the address, as Chromium leaves the document.
+    static func domAfterScripts(_ html: String, fragment: String) throws -> String {
+        let browser = try #require(Self.browser, "CI is set and no chromium, chromium-browser or google-chrome is on the PATH")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("report.html").path
+        try html.write(toFile: page, atomically: true, encoding: .utf8)
+        return try Self.run(browser, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://\(page)#\(fragment)",
+        ]).output
+    }
+
+    @Test(.enabled(if: browser != nil || underCI, "Chromium not found (install Debian's chromium; make test does)"))
+    func findByNameOutlinesTheMatchingBars() throws {
+        let html = try TraceHTMLReport.make(path: Self.root + "/Samples/traces/launch-stall.fail.jsonl", options: AnalysisOptions()).html
+        let found = try Self.domAfterScripts(html, fragment: "find=loadDatabase")
+        #expect(found.contains("<body class=\"finding\">"))
+        #expect(found.contains("<input type=\"search\" id=\"find\""))
+        // The signpost's bar in each view, and each stall (its title names the work).
+        let count = found.components(separatedBy: "<span id=\"found\">").dropFirst().first?.prefix { $0.isNumber }
+        #expect((Int(count ?? "") ?? 0) >= 3, "\(found.components(separatedBy: "<span id=\"found\">").dropFirst().first?.prefix(40) ?? "no count")")
+        #expect(found.contains("class=\"sp o4 hit\""))
+        #expect(found.contains("class=\"stall hit\""))
+        #expect(!found.contains("class=\"s2 hit\""))
+        // Nothing searched: nothing outlined, nothing dimmed.
+        let plain = try Self.domAfterScripts(html, fragment: "")
+        #expect(!plain.contains(" hit\""))
+        #expect(!plain.contains("class=\"finding\""))
+        let none = try Self.domAfterScripts(html, fragment: "find=noSuchName")
+        #expect(none.contains("<span id=\"found\">0 bars match</span>"))
+    }
 }

@@ -14,8 +14,9 @@ import Testing
 
     @Test func hostileNamesAreEscaped() throws {
         let html = try Self.html("Samples/reports/hostile-names.jsonl")
-        // The only tags are the report's own: no script element, no injected img or b.
-        #expect(!html.contains("<script"))
+        // The only tags are the report's own: its one script, no injected script, img or b.
+        #expect(html.components(separatedBy: "<script").count == 2)
+        #expect(html.contains(HTMLSearch.script))
         #expect(!html.contains("<img"))
         #expect(!html.contains("<b>"))
         #expect(!html.contains("<task>"))
@@ -29,8 +30,12 @@ import Testing
 
     @Test func pageIsSelfContained() throws {
         let html = try Self.html("Samples/runs/cold-launch-scenes.jsonl")
-        #expect(!html.contains("<script"))
-        #expect(!html.contains("src="))
+        // One inline script (find by name), which loads and fetches nothing.
+        #expect(html.components(separatedBy: "<script").count == 2)
+        #expect(html.contains("<script>\n(function () {"))
+        for loader in ["src=", "fetch(", "XMLHttpRequest", "import(", "WebSocket", "<iframe"] {
+            #expect(!html.contains(loader), "\(loader)")
+        }
         #expect(!html.contains("<link"))
         #expect(!html.contains("http://") || html.components(separatedBy: "http://").count - 1
             == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1)
@@ -43,7 +48,8 @@ import Testing
         #expect(html.contains("<code>launch-stall</code>"))
         // The stall is drawn on the busy row, linked to its zoomed view.
         #expect(html.contains("<a href=\"#stall-1\"><rect class=\"stall\""))
-        #expect(html.contains("<h3 id=\"stall-1\">Stall 1</h3>"))
+        #expect(html.contains(
+            "<h3 id=\"stall-1\">Stall 1: lifetime 1, +0.010 s after its launch, 400 ms in didFinishLaunching &gt; loadDatabase</h3>"))
         #expect(html.contains("<h3 id=\"launch-1\">Launch of lifetime 1</h3>"))
     }
 
@@ -55,7 +61,53 @@ import Testing
         }
         #expect(html.contains("class=\"s2\""))
         #expect(html.contains("class=\"milestone\""))
-        #expect(html.contains("<h2 id=\"lifetime-1\">"))
+        #expect(html.contains("<h2 id=\"lifetime-1\" title=\"launch at 183402117250000 ns on the trace's clock\">"))
+        // Times relative to the trace, not the clock's raw nanoseconds.
+        #expect(html.contains("Lifetime 1: cold launch (reason user, pid 4121, at +0.000 s into the trace)"))
+    }
+
+    @Test func namesOnBarsWhereTheyFitAndMilestoneLabelsApart() throws {
+        let html = try Self.html("Samples/traces/launch-stall.fail.jsonl")
+        // In the launch view the 370 ms signpost and the 400 ms callback are wide enough for their names.
+        #expect(html.contains(">loadDatabase</text>"))
+        #expect(html.contains(">didFinishLaunching</text>"))
+        // The milestone labels of each view: no two on one row overlap.
+        for svg in html.components(separatedBy: "<svg").dropFirst() {
+            var rows: [String: [(Int, Int)]] = [:]
+            for label in svg.components(separatedBy: "<text class=\"milestone\" x=\"").dropFirst() {
+                let x = Int(label.prefix { $0.isNumber }) ?? 0
+                let y = label.components(separatedBy: "y=\"")[1].prefix { $0.isNumber }
+                let text = label.components(separatedBy: ">")[1].components(separatedBy: "<")[0]
+                rows[String(y), default: []].append((x, x + text.count * 6))
+            }
+            for spans in rows.values {
+                let sorted = spans.sorted { $0.0 < $1.0 }
+                for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(a.1 <= b.0, "milestone labels overlap: \(sorted)") }
+            }
+        }
+    }
+
+    @Test func severalLifetimesHaveAnIndexLinkingToEach() throws {
+        let one = try Self.html("Samples/traces/hang.pass.jsonl")
+        #expect(!one.contains("<details id=\"lifetimes\""), "one lifetime needs no index")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-two-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+            {"ts":1000000000,"type":"launch","reason":"user"}
+            {"ts":1001000000,"type":"callback","name":"willFinishLaunching","dur":5000000}
+            {"ts":1010000000,"type":"callback","name":"didFinishLaunching","dur":40000000}
+            {"ts":1060000000,"type":"callback","name":"didBecomeActive","dur":2000000}
+            {"ts":2000000000,"type":"exit","signal":9}
+            {"ts":5000000000,"type":"launch","reason":"user"}
+            {"ts":5001000000,"type":"callback","name":"willFinishLaunching","dur":5000000}
+            {"ts":5010000000,"type":"callback","name":"didFinishLaunching","dur":40000000}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let html = try TraceHTMLReport.make(path: path, options: AnalysisOptions()).html
+        #expect(html.contains("<details id=\"lifetimes\" open><summary>2 lifetimes:"))
+        #expect(html.contains("<tr><td><a href=\"#lifetime-2\">2</a></td><td><span title=\"5000000000 ns on the trace's clock\">+4.000 s</span></td>"))
+        #expect(html.contains("<a href=\"#launch-2\">view</a>"))
+        #expect(html.contains("<h2 id=\"lifetime-2\""))
     }
 
     @Test func standardInputIsRefused() {

@@ -74,3 +74,48 @@ import Glibc
         #expect(recovered.events.last?.payload == .exit(code: nil, signal: nil))
     }
 }
+
+/// A recorder writing raw zstd blocks (no libzstd, as on Apple platforms), selected on Linux.
+@Suite struct RawBlockRecordingTests {
+    @Test func everyCommandReadsARawBlockTraceAndImportRecompressesIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rawrec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let raw = directory.appendingPathComponent("raw.ltrace").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+        process.arguments = [
+            directory.appendingPathComponent("counts").path, "1", "--standalone", raw, "--raw-blocks", "--crash-after", "5000",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        try process.run()
+        process.waitUntilExit()
+
+        let commands: [[String]] = [
+            ["info", raw], ["dump", raw, "--format", "text"], ["check", raw], ["report", raw],
+            ["export", raw, "--to", "chrome-json", "--output", directory.appendingPathComponent("raw.json").path],
+        ]
+        for command in commands {
+            let result = try LifetraceCommand.run(command)
+            // check exits 0: the probe's signposts stay open, which a crash does not make a violation.
+            #expect(result.status == 0, "\(command[0]): \(result.error)")
+            // A sealed trace read whole: no warning (export prints its own summary line).
+            #expect(!result.error.contains("warning") && !result.error.contains("not closed"), "\(command[0]): \(result.error)")
+        }
+        let dump = try LifetraceCommand.run(["dump", raw])
+        #expect(dump.output.contains("\"type\":\"exit\",\"signal\":11"))
+
+        let imported = directory.appendingPathComponent("imported.ltrace").path
+        let again = directory.appendingPathComponent("again.ltrace").path
+        #expect(try LifetraceCommand.run(["import", raw, "-o", imported]).status == 0)
+        #expect(try LifetraceCommand.run(["import", imported, "-o", again]).status == 0)
+        func size(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        }
+        // Recompressed: smaller than the raw blocks (the records are varints already, so about 1.7
+        // times on the probe's signposts), and the size any zstd trace of these events has.
+        #expect(size(imported) > 0 && size(imported) * 3 < size(raw) * 2, "raw \(size(raw)), imported \(size(imported))")
+        #expect(size(imported) == size(again))
+        #expect(try LifetraceCommand.run(["dump", imported]).output == dump.output)
+    }
+}

@@ -1,5 +1,6 @@
 import Atomics
 import Foundation
+import LifetraceFormat
 import LifetraceRecorder
 
 #if canImport(Glibc)
@@ -11,10 +12,11 @@ import Glibc
 // survives the process's SIGKILL. The crash-safety tests kill it at random points and check the
 // trace against these counts.
 //
-// Usage: RecorderProbe COUNT-FILE THREADS [--standalone TRACE] [--crash-after N]
+// Usage: RecorderProbe COUNT-FILE THREADS [--standalone TRACE [--raw-blocks]] [--crash-after N]
 // Under a supervisor (LIFETRACE_REGION set) it records into the supervisor's region; with
 // --standalone it writes TRACE itself, flushing every 50 ms. With --crash-after, thread 0 writes
-// through an invalid pointer (a real SIGSEGV) once it has recorded N events.
+// through an invalid pointer (a real SIGSEGV) once it has recorded N events. With --raw-blocks the
+// trace's chunks are raw zstd blocks, written without libzstd.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let threads = Int(arguments[2]), threads > 0, threads <= 8 else {
@@ -28,7 +30,9 @@ let options: RecorderOptions
 let pause: UInt32
 let burst: Int64
 if arguments.count >= 5, arguments[3] == "--standalone" {
-    options = RecorderOptions(output: .file(arguments[4]), flushInterval: .milliseconds(50))
+    var standalone = RecorderOptions(output: .file(arguments[4]), flushInterval: .milliseconds(50))
+    if arguments.contains("--raw-blocks") { standalone.compression = .rawBlocks }
+    options = standalone
     (pause, burst) = (1000, 16)
 } else {
     options = RecorderOptions()

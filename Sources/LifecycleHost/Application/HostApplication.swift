@@ -18,8 +18,8 @@ public final class HostApplication: @unchecked Sendable {
     private let delegateType: any ApplicationDelegate.Type
     private let sceneDelegateType: (any SceneDelegate.Type)?
     private var delegate: (any ApplicationDelegate)?
-    private var callbackNames: [CallbackName: RecordedName] = [:]
-    private var framePresented = false
+    /// The recording of callbacks, scenes and the first frame, shared with the UIKit adapter.
+    private let callbacks: LifecycleCallbacks
     private let tasks = BackgroundTaskRegistry()
 
     /// An application that will create its delegate of `delegateType` at launch.
@@ -31,7 +31,7 @@ public final class HostApplication: @unchecked Sendable {
         self.delegateType = delegateType
         self.sceneDelegateType = sceneDelegateType
         self.faults = faults
-        for callback in CallbackName.allCases { callbackNames[callback] = recorder.name(callback.rawValue) }
+        callbacks = LifecycleCallbacks(recorder: recorder)
     }
 
     // MARK: Background tasks
@@ -152,9 +152,7 @@ public final class HostApplication: @unchecked Sendable {
             deliver(.didBecomeActive) { $0.didBecomeActive(self) }
         }
         if faults.contains(.doubleActivate) { deliver(.didBecomeActive) { $0.didBecomeActive(self) } }
-        if faults.contains(.unbalancedCallbackEnd), let name = callbackNames[.didBecomeActive] {
-            recorder.callbackEnd(name)
-        }
+        if faults.contains(.unbalancedCallbackEnd) { recorder.callbackEnd(callbacks.name(of: .didBecomeActive)) }
         presentFirstFrame()
     }
 
@@ -172,27 +170,17 @@ public final class HostApplication: @unchecked Sendable {
     }
 
     /// The first frame reaches the screen once the app (or a scene) first became active.
-    private func presentFirstFrame() {
-        guard !framePresented else { return }
-        framePresented = true
-        recorder.frame(first: true)
-    }
+    private func presentFirstFrame() { callbacks.framePresented() }
 
     // MARK: Delivery
 
     private func deliver(_ callback: CallbackName, _ body: (any ApplicationDelegate) -> Void) {
-        guard let delegate, let name = callbackNames[callback] else { return }
-        recorder.callbackBegin(name)
-        body(delegate)
-        recorder.callbackEnd(name)
+        guard let delegate else { return }
+        callbacks.deliver(callback) { body(delegate) }
     }
 
     private func deliver(_ callback: CallbackName, scene: HostScene, _ body: (any SceneDelegate) -> Void) {
-        guard let name = callbackNames[callback] else { return }
-        let sceneName = recorder.name(scene.name)
-        recorder.callbackBegin(name, scene: sceneName)
-        body(scene.delegate)
-        recorder.callbackEnd(name, scene: sceneName)
+        callbacks.deliver(callback, scene: scene.name) { body(scene.delegate) }
     }
 
     private func requireDelegate(_ command: HostCommand) throws(HostCommandError) {

@@ -105,13 +105,15 @@ public struct TraceReport: Sendable {
     }
 
     /// The heading of a lifetime: the launch kind with its reason, pid and time.
-    public func launchTitle(_ launch: LaunchReport) -> String {
+    /// With `origin` (the trace's first event), the launch time is given relative to it.
+    public func launchTitle(_ launch: LaunchReport, origin: Int64? = nil) -> String {
         var title = "\(launch.kind.rawValue) launch"
         var details: [String] = []
         if let reason = launch.reason { details.append("reason \(reason)") }
         if let pid = launch.pid { details.append("pid \(pid)") }
         if let timestamp = launch.timestamp {
-            details.append(launch.inferred ? "at \(timestamp) ns, inferred: no launch event, the first event's time" : "at \(timestamp) ns")
+            let at = origin.map { "at \(TimeFormat.relative(timestamp - $0)) into the trace" } ?? "at \(timestamp) ns"
+            details.append(launch.inferred ? "\(at), inferred: no launch event, the first event's time" : at)
         }
         if !details.isEmpty { title += " (" + details.joined(separator: ", ") + ")" }
         return title

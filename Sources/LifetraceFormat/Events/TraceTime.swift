@@ -45,6 +45,16 @@ public enum TraceTime {
         total = advanced(total, by: duration)
     }
 
+    /// A statistic of durations computed in floating point (a mean, a quantile) back in whole
+    /// nanoseconds: rounded, saturated at Int64's bounds, 0 for NaN.
+    public static func nanoseconds(_ value: Double) -> Int64 {
+        guard !value.isNaN else { return 0 }
+        let rounded = value.rounded()
+        if rounded >= 9_223_372_036_854_775_807 { return .max }
+        if rounded <= -9_223_372_036_854_775_808 { return .min }
+        return Int64(rounded)
+    }
+
     /// The message readers give for a timestamp outside ``range``.
     public static func outOfRangeMessage(_ timestamp: Int64) -> String {
         "timestamp \(timestamp) ns is outside the range a trace can hold (±2^60 ns, about 36 years)"

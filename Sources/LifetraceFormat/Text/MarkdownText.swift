@@ -20,13 +20,15 @@ public enum MarkdownText {
         return fence + padded + fence
     }
 
-    /// Prose: the characters that start Markdown or HTML markup, and `|`, escaped with a
-    /// backslash; control characters shown as escapes.
+    /// Prose inside a line: the characters that start Markdown or HTML markup there (emphasis,
+    /// code, links, tags, strikethrough) and `|`, escaped with a backslash; control characters
+    /// shown as escapes. (`>` and `#` start markup only at the start of a line, where a
+    /// report's prose never is.)
     public static func prose(_ text: String) -> String {
         var output = ""
         for scalar in TerminalText.escaped(text).unicodeScalars {
             switch scalar {
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "#", "!":
+            case "\\", "`", "*", "_", "[", "]", "<", "|", "~":
                 output += "\\"
                 output.unicodeScalars.append(scalar)
             default:

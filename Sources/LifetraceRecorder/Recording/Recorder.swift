@@ -167,7 +167,7 @@ extension Recorder {
                 // is not taken over: this run then records without one beside its trace.
                 if access(TraceRecovery.regionPath(forTrace: path), F_OK) == 0 { tracePath = nil }
             }
-            let sink = try options.output.makeSink(metadata: options.metadata)
+            let sink = try options.output.makeSink(metadata: options.metadata, compression: options.compression)
             recorder = try Recorder(
                 layout: options.layout, sink: sink, flushInterval: options.flushInterval, processFacts: true,
                 tracePath: tracePath)

@@ -12,6 +12,19 @@ public struct RecorderOptions: Sendable {
     public var layout: RegionLayout
     /// The trace's metadata.
     public var metadata: TraceMetadata
+    /// How a file output stores its chunks: raw zstd blocks written without libzstd where there
+    /// is none (the default on Apple platforms), or libzstd compression (the default on Linux).
+    /// `lifetrace import` recompresses a raw-block trace.
+    public var compression: TraceWriter.Options.Compression = RecorderOptions.platformCompression
+
+    /// Raw blocks where libzstd is not shipped (Apple platforms), libzstd on Linux.
+    public static var platformCompression: TraceWriter.Options.Compression {
+        #if os(Linux)
+        .zstd
+        #else
+        .rawBlocks
+        #endif
+    }
 
     /// Options; by default the trace goes to `lifetrace-PID.ltrace` in the working directory.
     public init(
@@ -49,13 +62,15 @@ import Darwin
 
 extension RecorderOutput {
     /// The sink this output writes to.
-    func makeSink(metadata: TraceMetadata) throws(RecorderError) -> any TraceEventSink {
+    func makeSink(metadata: TraceMetadata, compression: TraceWriter.Options.Compression = .zstd) throws(RecorderError) -> any TraceEventSink {
         switch self {
         case .sink(let sink):
             return sink
         case .file(let path):
             do {
-                return try TraceWriter(path: path, metadata: metadata)
+                var options = TraceWriter.Options()
+                options.compression = compression
+                return try TraceWriter(path: path, metadata: metadata, options: options)
             } catch {
                 throw RecorderError(.writeFailed, path: path, errno: 0, detail: error.description)
             }

@@ -1,3 +1,4 @@
+import LifetraceFormat
 import LifetraceAnalysis
 
 extension RunComparison {
@@ -61,7 +62,7 @@ extension RunComparison {
         func stats(_ row: Row, _ distribution: SampleDistribution) -> JSONValue {
             func number(_ value: Double?) -> JSONValue {
                 guard let value else { return .null }
-                return row.metric.unit == .duration ? .int(Int64(value.rounded())) : .number(value)
+                return row.metric.unit == .duration ? .int(TraceTime.nanoseconds(value)) : .number(value)
             }
             return .object([
                 JSONMember("n", .int(Int64(distribution.count))), JSONMember("median", number(distribution.median)),

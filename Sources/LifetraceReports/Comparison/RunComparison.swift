@@ -164,6 +164,9 @@ func signedFixed(_ value: Double) -> String { (value >= 0 ? "+" : "-") + fixed(a
 func fixed(_ value: Double, decimals: Int) -> String {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
+    // Past 2^53 a Double has no decimals to show, and Int64 may not hold it (a regression from
+    // a baseline of nearly nothing).
+    guard (value * scale).isFinite, (value * scale).magnitude < 9e15 else { return "\(value)" }
     let scaled = Int64((value * scale).rounded())
     let whole = scaled / Int64(scale)
     guard decimals > 0 else { return String(whole) }

@@ -19,7 +19,7 @@ public enum HTMLStyle {
             th{background:#f6f6f6;font-weight:600}td.num{text-align:right}
             code{font-size:13px}.note,.axis-note{color:#666;font-size:12px}.fact{color:#555;font-size:12px}
             .scroll{overflow-x:auto}svg.timeline,svg.chart{display:block;background:#fff}
-            text{font:11px system-ui,sans-serif;fill:#333}text.axis{fill:#666;font-size:10px}text.milestone{fill:#8a6100;font-size:10px}
+            text{font:11px system-ui,sans-serif;fill:#333}text.axis{fill:#666;font-size:10px}text.milestone{fill:#8a6100;font-size:10px}text.barname{fill:#fff;font-size:10px;pointer-events:none}
             line.tick{stroke:#eee}line.milestone{stroke:#b8860b;stroke-dasharray:3 2}rect.launch{fill:#fff4cc}
             path.pin{fill:#d62728}line.pinline{stroke:#d62728;stroke-opacity:.35}
             .o1{fill-opacity:.3}.o2{fill-opacity:.55}.o3{fill-opacity:.8}.o4{fill-opacity:1}

@@ -85,7 +85,11 @@ public struct TraceHTMLReport {
                 guard stalls <= zoomedStallLimit else { continue }
                 let margin = max(1_000_000, stall.duration / 5)
                 windows.append(TimelineWindow(
-                    title: "Stall \(stalls)", anchor: HTMLText.anchor("stall", stalls),
+                    title: "Stall \(stalls): lifetime \(lifetime.index + 1), "
+                        + (stall.sinceLaunch.map { "\(TimeFormat.relative($0)) after its launch, " } ?? "")
+                        + "\(AxisFormat.duration(stall.duration))"
+                        + (stall.work.map { " in \($0.chainText)" } ?? ""),
+                    anchor: HTMLText.anchor("stall", stalls),
                     start: stall.start - margin, end: stall.start + stall.duration + margin,
                     origin: lifetime.launch.timestamp ?? stall.start, buckets: buckets))
             }
@@ -98,7 +102,7 @@ public struct TraceHTMLReport {
         let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit)
         let text = TraceReport(analysis: analysis, options: options)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)</style>\n</head>\n<body>\n"
+        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
@@ -111,6 +115,7 @@ public struct TraceHTMLReport {
         }
         for issue in analysis.issues { out += "<p class=\"note\">Note: \(HTMLText.escape(issue.description))</p>\n" }
         if let note = analysis.omittedNote { out += "<p class=\"note\">Note: \(HTMLText.escape(note)).</p>\n" }
+        out += lifetimeIndex
         out += HTMLStyle.legend
         for (index, window) in canvas.windows.enumerated() {
             let level = index == 0 ? "h2" : "h3"
@@ -126,6 +131,7 @@ public struct TraceHTMLReport {
             out += "</div>\n"
         }
         out += lifetimeTables(text)
+        out += HTMLSearch.script
         out += "</body>\n</html>\n"
         return out
     }
@@ -135,8 +141,10 @@ public struct TraceHTMLReport {
         var stallNumber = 0
         let listed = Array(analysis.violations.prefix(Self.listedViolationLimit).enumerated())
         for lifetime in analysis.lifetimes.prefix(Self.detailedLifetimeLimit) {
-            out += "<h2 id=\"lifetime-\(lifetime.index + 1)\">Lifetime \(lifetime.index + 1): "
-                + "\(HTMLText.escape(text.launchTitle(lifetime.launch)))</h2>\n<table>\n"
+            // Times relative to the trace's first event; the clock's own value in the tooltip.
+            let absolute = lifetime.launch.timestamp.map { " title=\"launch at \($0) ns on the trace's clock\"" } ?? ""
+            out += "<h2 id=\"lifetime-\(lifetime.index + 1)\"\(absolute)>Lifetime \(lifetime.index + 1): "
+                + "\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: canvas.windows.first?.origin)))</h2>\n<table>\n"
             for (label, value) in text.launchRows(lifetime) {
                 out += "<tr><th>\(HTMLText.escape(label))</th><td>\(HTMLText.escape(value))</td></tr>\n"
             }
@@ -176,6 +184,33 @@ public struct TraceHTMLReport {
         return out
     }
 
+    /// With several lifetimes, one line each before the timelines: when it started, how it
+    /// launched and ended, its stalls and violations, with links to its launch view and its details,
+    /// so that any lifetime of a long trace is one click away.
+    private var lifetimeIndex: String {
+        guard analysis.lifetimes.count > 1, let origin = canvas.windows.first?.origin else { return "" }
+        var counts: [Int: Int] = [:]
+        for violation in analysis.violations { counts[violation.lifetime, default: 0] += 1 }
+        let zoomed = Set(canvas.windows.map(\.anchor))
+        // Folded (a native element, no script) when long, so that the timelines stay near the top.
+        let open = analysis.lifetimes.count <= Self.detailedLifetimeLimit ? " open" : ""
+        var out = "<details id=\"lifetimes\"\(open)><summary>\(analysis.lifetimes.count) lifetimes: when each started, "
+            + "its launch, stalls, violations and end, with links</summary>\n<table class=\"lifetimes\">\n<tr><th>#</th><th>starts</th>"
+            + "<th>launch</th><th>launch time</th><th>stalls</th><th>violations</th><th>end</th></tr>\n"
+        for lifetime in analysis.lifetimes.prefix(Self.summarisedLifetimeLimit + Self.detailedLifetimeLimit) {
+            let number = lifetime.index + 1
+            let starts = lifetime.launch.timestamp.map { "<span title=\"\($0) ns on the trace's clock\">\(TimeFormat.relative($0 - origin))</span>" } ?? "-"
+            let launchAnchor = HTMLText.anchor("launch", number)
+            let launch = "\(lifetime.launch.kind.rawValue)"
+                + (zoomed.contains(launchAnchor) ? " (<a href=\"#\(launchAnchor)\">view</a>)" : "")
+            out += "<tr><td><a href=\"#lifetime-\(number)\">\(number)</a></td><td>\(starts)</td><td>\(launch)</td>"
+                + "<td>\(lifetime.launch.duration.map(TimeFormat.duration) ?? "unfinished")</td>"
+                + "<td class=\"num\">\(lifetime.stalls.count)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
+                + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
+        }
+        return out + "</table>\n</details>\n"
+    }
+
     /// Lifetimes past the detailed ones: a row each, then their listed violations.
     private func furtherLifetimes(_ text: TraceReport, listed: [(offset: Int, element: Violation)]) -> String {
         let further = analysis.lifetimes.dropFirst(Self.detailedLifetimeLimit)
@@ -187,7 +222,8 @@ public struct TraceHTMLReport {
         for violation in analysis.violations { counts[violation.lifetime, default: 0] += 1 }
         for lifetime in further.prefix(Self.summarisedLifetimeLimit) {
             let longest = lifetime.stalls.map(\.duration).max().map(TimeFormat.duration) ?? "-"
-            out += "<tr><td>\(lifetime.index + 1)</td><td>\(HTMLText.escape(text.launchTitle(lifetime.launch)))</td>"
+            out += "<tr id=\"lifetime-\(lifetime.index + 1)\"><td>\(lifetime.index + 1)</td>"
+                + "<td>\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: canvas.windows.first?.origin)))</td>"
                 + "<td>\(lifetime.launch.duration.map(TimeFormat.duration) ?? "unfinished")</td>"
                 + "<td>\(TimeFormat.duration(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stalls.count)</td>"
                 + "<td>\(longest)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"

@@ -1,3 +1,4 @@
+import LifetraceFormat
 import LifecycleModel
 
 /// A number measured in every run, compared across runs: each has a key (`launch.cold`,
@@ -67,7 +68,7 @@ public struct RunMetric: Sendable, Hashable {
     /// `value` in the metric's unit: a duration (`312 ms`) or a count (`1.5`).
     public func format(_ value: Double) -> String {
         switch unit {
-        case .duration: AxisFormat.duration(Int64(value.rounded()))
+        case .duration: AxisFormat.duration(TraceTime.nanoseconds(value))
         case .count: AxisFormat.decimal(value)
         }
     }

@@ -1,3 +1,4 @@
+import LifetraceFormat
 import LifecycleModel
 import LifetraceAnalysis
 

@@ -12,7 +12,7 @@ public struct TimelineSVG {
     /// Above this many launches in a window, milestones are left out of it.
     public static let milestoneLaunchLimit = 40
     /// Height of the axis band at the top (px).
-    public static let axisHeight = 34
+    public static let axisHeight = 46
 
     let window: TimelineWindow
     let canvas: TimelineCanvas
@@ -123,6 +123,9 @@ public struct TimelineSVG {
             return 1 + min(3, Int(coverage * 4))
         }
         var index = 0
+        // The longest interval that started in the last run drawn, and when it ends: a run with no
+        // start of its own (the fully covered pixels after a partly covered first one) is its.
+        var carried: (name: Symbol, end: Int64) = (.none, .min)
         while index < window.buckets {
             let current = level(index)
             guard current > 0 else {
@@ -133,7 +136,13 @@ public struct TimelineSVG {
             var count = window.count(row: row, bucket: index)
             var longest = window.longestDuration(row: row, bucket: index)
             var name = window.name(row: row, bucket: index)
-            while last + 1 < window.buckets && level(last + 1) == current {
+            // Callbacks and signposts: a run that already holds an interval's start ends where the
+            // next one starts, once it is a few pixels wide, so that adjacent intervals stay apart
+            // and each can carry its name.
+            let named = kind == "cb" || kind == "sp"
+            while last + 1 < window.buckets && level(last + 1) == current
+                && !(named && count > 0 && last - index >= 2 && window.count(row: row, bucket: last + 1) > 0)
+            {
                 last += 1
                 count += window.count(row: row, bucket: last)
                 let duration = window.longestDuration(row: row, bucket: last)
@@ -142,13 +151,28 @@ public struct TimelineSVG {
                     name = window.name(row: row, bucket: last)
                 }
             }
-            var title = "\(count) \(noun) from \(time(window.start + Int64(Double(index) * window.bucketWidth)))"
+            let runStart = window.start + Int64(Double(index) * window.bucketWidth)
+            var title = "\(count) \(noun) from \(time(runStart))"
             if longest >= 0 {
                 let named = name.isNone ? "" : (symbols.string(name).map { HTMLText.escape($0) + " " } ?? "")
                 title += "; longest \(named)\(AxisFormat.duration(longest))"
             }
+            if count > 0 && !name.isNone && longest >= 0 {
+                let (end, overflow) = runStart.addingReportingOverflow(longest)
+                carried = (name, overflow ? .max : end)
+            } else if count == 0 && runStart < carried.end {
+                name = carried.name
+                if let text = symbols.string(name) { title = "\(HTMLText.escape(text)), going on from \(time(runStart))" }
+            }
             out += "<rect class=\"\(kind) o\(current)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" "
                 + "width=\"\(last - index + 1)\" height=\"\(Self.rowHeight - 4)\"><title>\(title)</title></rect>\n"
+            // The name on the bar where it fits (the title has it always).
+            if named, current >= 3, let text = symbols.string(name), !name.isNone,
+                Self.textWidth(text) + 6 <= last - index + 1
+            {
+                out += "<text class=\"barname\" x=\"\(Self.labelWidth + index + 3)\" y=\"\(y + 11)\">"
+                    + "\(HTMLText.escape(text))</text>\n"
+            }
             index = last + 1
         }
     }
@@ -193,6 +217,9 @@ public struct TimelineSVG {
         let visible = overlay.launches.filter { window.overlaps($0.start, $0.end) }
         let dense = visible.count > Self.milestoneLaunchLimit
         var drawnTo = -1
+        // Where each label row of the axis band is free again: a label goes on the first row it
+        // fits on, so that labels never overlap; past the last row it is left to its title.
+        var labelRowsFreeFrom = [Int](repeating: Int.min, count: Self.milestoneLabelRows)
         for launch in visible {
             let from = max(x(launch.start), drawnTo)
             let to = max(from + 1, x(launch.end))
@@ -204,16 +231,33 @@ public struct TimelineSVG {
                     + "<title>launch window \(time(launch.start)) to \(time(launch.end))</title></rect>\n"
             }
             if dense { continue }
-            for (position, milestone) in launch.milestones.enumerated() where window.overlaps(milestone.time, milestone.time) {
+            for milestone in launch.milestones where window.overlaps(milestone.time, milestone.time) {
                 let at = x(milestone.time)
                 out += "<line class=\"milestone\" x1=\"\(at)\" y1=\"\(top - 6)\" x2=\"\(at)\" y2=\"\(bottom)\">"
                     + "<title>\(milestone.name) \(time(milestone.time))</title></line>\n"
                 if labelMilestones {
-                    out += "<text class=\"milestone\" x=\"\(at + 2)\" y=\"\(top - 8 - (position % 2) * 8)\">"
-                        + "\(Self.shortName(milestone.name))</text>\n"
+                    let label = Self.shortName(milestone.name)
+                    let start = at + 2
+                    let width = Self.textWidth(label, size: 10)
+                    // Near the right edge the label goes left of its line instead.
+                    let right = Self.labelWidth + window.buckets + 10
+                    let x = start + width > right ? max(Self.labelWidth, at - 2 - width) : start
+                    if let row = labelRowsFreeFrom.firstIndex(where: { $0 <= x }) {
+                        labelRowsFreeFrom[row] = x + width + 4
+                        out += "<text class=\"milestone\" x=\"\(x)\" y=\"\(top - 8 - row * 9)\">\(label)</text>\n"
+                    }
                 }
             }
         }
+    }
+
+    /// The rows of milestone labels above a zoomed timeline.
+    static let milestoneLabelRows = 3
+
+    /// The width (px) a label of `text` takes in the page's sans-serif at `size` px, estimated
+    /// generously so that what is judged to fit does fit.
+    static func textWidth(_ text: String, size: Double = 11) -> Int {
+        Int((Double(text.count) * size * 0.6).rounded(.up))
     }
 
     /// The milestone names written on a zoomed axis (the full names are in the titles).

@@ -16,8 +16,19 @@ import Darwin
 public final class TraceWriter {
     /// How the writer compresses and chunks.
     public struct Options: Sendable {
+        /// How chunks are stored in their zstd frames.
+        public enum Compression: String, Sendable, CaseIterable {
+            /// Compressed by libzstd at ``Options/compressionLevel``.
+            case zstd
+            /// Stored in raw blocks, written without libzstd (``RawBlockFrame``): for recorders on
+            /// platforms without libzstd; `lifetrace import` recompresses such a trace.
+            case rawBlocks
+        }
+
         /// The zstd compression level (1...19).
         public var compressionLevel: Int
+        /// How chunks are stored; libzstd compression unless set to raw blocks.
+        public var compression: Compression = .zstd
         /// The largest raw size of a chunk, 4 KiB ... 16 MiB; larger chunks compress better and
         /// take more memory to write and read.
         public var chunkSize: Int
@@ -35,7 +46,8 @@ public final class TraceWriter {
     // One encoder per stream, by stream code. Raw storage rather than an array: changing an
     // array element checks that the array is uniquely referenced, on every append.
     private let encoders: UnsafeMutableBufferPointer<ChunkEncoder>
-    private let compressor: ZstdCompressor
+    // Nil when chunks are written in raw blocks: no libzstd context is created then.
+    private let compressor: ZstdCompressor?
     private var compressed: [UInt8]
     private var records: [UInt8] = []
     // The per-event state: a writer is used from one thread at a time, so the dynamic
@@ -90,12 +102,18 @@ public final class TraceWriter {
         ownsDescriptor = owned
         encoders = .allocate(capacity: TraceStream.allCases.count)
         _ = encoders.initialize(from: TraceStream.allCases.map { ChunkEncoder(stream: $0, capacity: options.chunkSize) })
-        do {
-            compressor = try ZstdCompressor(level: Int32(options.compressionLevel))
-        } catch {
-            throw TraceError(.io, file: name, "zstd: \(error)")
+        switch options.compression {
+        case .zstd:
+            do {
+                compressor = try ZstdCompressor(level: Int32(options.compressionLevel))
+            } catch {
+                throw TraceError(.io, file: name, "zstd: \(error)")
+            }
+            compressed = [UInt8](repeating: 0, count: ZstdCompressor.bound(options.chunkSize))
+        case .rawBlocks:
+            compressor = nil
+            compressed = [UInt8](repeating: 0, count: RawBlockFrame.size(options.chunkSize))
         }
-        compressed = [UInt8](repeating: 0, count: ZstdCompressor.bound(options.chunkSize))
         let header = FileHeader(maxChunkSize: UInt32(options.chunkSize), metadata: metadata)
         let encodedHeader = header.encoded()
         guard encodedHeader.count <= BinaryTraceFormat.maxHeaderSize else {
@@ -193,7 +211,9 @@ public final class TraceWriter {
         let result: Result<Int, ZstdError> = records.withUnsafeBytes { records in
             compressed.withUnsafeMutableBytes { destination in
                 Result { () throws(ZstdError) -> Int in
-                    try compressor.compress(UnsafeRawBufferPointer(rebasing: records[0..<rawSize]), into: destination)
+                    let content = UnsafeRawBufferPointer(rebasing: records[0..<rawSize])
+                    guard let compressor else { return RawBlockFrame.write(content, into: destination) }
+                    return try compressor.compress(content, into: destination)
                 }
             }
         }
