@@ -111,9 +111,16 @@ import Glibc
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
             process.arguments = [countFile, String(Self.threads), "--standalone", trace]
             try process.run()
-            // From the probe's start-up (before its first record, even before its region exists)
-            // to well into its recording.
-            usleep(UInt32.random(in: 2_000...150_000, using: &generator))
+            if run % 5 == 0 {
+                // During start-up: before the first record, even before the region exists.
+                usleep(UInt32.random(in: 2_000...60_000, using: &generator))
+            } else {
+                // While it records: a busy machine can take long to start the probe, so the random
+                // point is counted from its first published record.
+                let deadline = Date().addingTimeInterval(30)
+                while Self.readCounts(countFile).allSatisfy({ $0 == 0 }), Date() < deadline { usleep(1_000) }
+                usleep(UInt32.random(in: 0...100_000, using: &generator))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let reported = Self.readCounts(countFile)
