@@ -86,4 +86,19 @@ import Testing
         #expect(runs.map(\.path) == runs.map(\.path).sorted())
         #expect(runs.count == Rule.allCases.count * 2)
     }
+
+    @Test func summaryHistogramsHaveAxes() throws {
+        let html = RunSummary(runs: try Self.runs("Samples/launches")).html
+        // The launch histogram: counts on the left (0 and the tallest bar), values below at the
+        // edges and quarters of the range, and what is measured.
+        #expect(html.contains(">count</text>"))
+        #expect(html.contains("text-anchor=\"end\">0</text>"))
+        #expect(html.contains(">192 ms</text>"))
+        #expect(html.contains(">238.5 ms</text>"))
+        #expect(html.contains(">285 ms</text>"))
+        #expect(html.contains(">cold launch duration</text>"))
+        // The stall durations are all 300 ms: one value label, not five.
+        let stalls = try #require(html.components(separatedBy: "<title>stall duration histogram</title>").last)
+        #expect(stalls.components(separatedBy: ">300 ms</text>").count == 2)
+    }
 }

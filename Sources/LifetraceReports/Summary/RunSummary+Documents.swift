@@ -90,11 +90,14 @@ func htmlTable(_ header: [String], _ rows: [[String]]) -> String {
 }
 
 /// A histogram of a distribution as inline SVG: equal-width bins from the minimum to the
-/// maximum, each bar titled with its range and count.
+/// maximum, each bar titled with its range and count, with both axes labelled: the value at the
+/// edges and quarters of the range below, the count at the top and bottom on the left.
 struct Histogram {
     static let bins = 20
     static let width = 600
-    static let height = 140
+    static let height = 150
+    /// Room on the left for the count axis.
+    static let left = 44
 
     let row: RunSummary.DistributionRow
 
@@ -102,19 +105,37 @@ struct Histogram {
         let (lower, binWidth, counts) = row.distribution.histogram(bins: Self.bins)
         let tallest = max(1, counts.max() ?? 1)
         let barWidth = Self.width / Self.bins
-        let plotHeight = Self.height - 30
-        var out = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.width + 20)\" height=\"\(Self.height)\" role=\"img\">"
+        let plotHeight = Self.height - 40
+        let top = 10
+        let bottom = top + plotHeight
+        var out = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.left + Self.width + 40)\" "
+            + "height=\"\(Self.height)\" role=\"img\">"
             + "<title>\(HTMLText.escape(row.metric.summary)) histogram</title>\n"
         for (index, count) in counts.enumerated() where count > 0 {
             let barHeight = max(1, plotHeight * count / tallest)
             let from = lower + Double(index) * binWidth
-            out += "<rect class=\"bar\" x=\"\(10 + index * barWidth)\" y=\"\(10 + plotHeight - barHeight)\" width=\"\(barWidth - 2)\" "
+            out += "<rect class=\"bar\" x=\"\(Self.left + index * barWidth)\" y=\"\(bottom - barHeight)\" width=\"\(barWidth - 2)\" "
                 + "height=\"\(barHeight)\"><title>\(row.metric.format(from)) to \(row.metric.format(from + binWidth)): \(count)</title></rect>\n"
         }
-        out += "<line class=\"tick\" x1=\"10\" y1=\"\(10 + plotHeight)\" x2=\"\(10 + Self.width)\" y2=\"\(10 + plotHeight)\" style=\"stroke:#999\"/>\n"
+        // Count axis: 0 at the bottom, the tallest bar's count at the top.
+        out += "<line class=\"tick\" x1=\"\(Self.left - 4)\" y1=\"\(top)\" x2=\"\(Self.left - 4)\" y2=\"\(bottom)\" style=\"stroke:#999\"/>"
+            + "<text class=\"axis\" x=\"\(Self.left - 8)\" y=\"\(top + 8)\" text-anchor=\"end\">\(tallest)</text>"
+            + "<text class=\"axis\" x=\"\(Self.left - 8)\" y=\"\(bottom)\" text-anchor=\"end\">0</text>"
+            + "<text class=\"axis\" x=\"4\" y=\"\(top + plotHeight / 2)\">\(row.metric.unit == .count ? "runs" : "count")</text>\n"
+        // Value axis: the range's edges and quarters.
+        out += "<line class=\"tick\" x1=\"\(Self.left)\" y1=\"\(bottom)\" x2=\"\(Self.left + Self.width)\" y2=\"\(bottom)\" style=\"stroke:#999\"/>\n"
         if let low = row.distribution.min, let high = row.distribution.max {
-            out += "<text class=\"axis\" x=\"10\" y=\"\(Self.height - 6)\">\(row.metric.format(low))</text>"
-                + "<text class=\"axis\" x=\"\(Self.width + 10)\" y=\"\(Self.height - 6)\" text-anchor=\"end\">\(row.metric.format(high))</text>\n"
+            let span = binWidth * Double(Self.bins)
+            // One value only: one label.
+            for quarter in 0...(high > low ? 4 : 0) {
+                let x = Self.left + Self.width * quarter / 4
+                let anchor = quarter == 0 ? "start" : (quarter == 4 ? "end" : "middle")
+                out += "<line class=\"tick\" x1=\"\(x)\" y1=\"\(bottom)\" x2=\"\(x)\" y2=\"\(bottom + 4)\" style=\"stroke:#999\"/>"
+                    + "<text class=\"axis\" x=\"\(x)\" y=\"\(bottom + 16)\" text-anchor=\"\(anchor)\">"
+                    + "\(row.metric.format(lower + span * Double(quarter) / 4))</text>\n"
+            }
+            out += "<text class=\"axis\" x=\"\(Self.left + Self.width / 2)\" y=\"\(Self.height - 4)\" text-anchor=\"middle\">"
+                + "\(HTMLText.escape(row.metric.summary))</text>\n"
         }
         return out + "</svg>\n"
     }
