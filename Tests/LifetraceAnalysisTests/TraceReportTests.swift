@@ -33,7 +33,7 @@ struct TraceReportTests {
         let markdown = TraceReport(analysis: analysis, options: AnalysisOptions()).rendered(.markdown)
         #expect(markdown.hasPrefix("# Lifetrace report: `launch-stall.fail.jsonl`\n"))
         #expect(markdown.contains(
-            "| +0.010 s | 400 ms | signpost \"loadDatabase\" (370 ms, in didFinishLaunching \\> loadDatabase); "
+            "| +0.010 s | 400 ms | signpost \"loadDatabase\" (370 ms, in didFinishLaunching > loadDatabase); "
                 + "also callback didFinishLaunching 400 ms |"))
         #expect(markdown.contains("- **error** `launch-stall` at +0.010 s: The main thread was busy"))
     }
