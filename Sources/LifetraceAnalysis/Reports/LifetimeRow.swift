@@ -7,7 +7,7 @@ import LifetraceFormat
 /// Rows are made one lifetime at a time while a trace is analysed and written at once, so that
 /// memory does not grow with the number of lifetimes or traces. Each trace ends with a
 /// ``TraceRow``, or an error row when it could not be read.
-public struct LifetimeRow: Sendable, Hashable {
+public struct LifetimeRow: Sendable {
     /// The version of the row schema; raised whenever a field changes meaning or is removed.
     public static let schemaVersion: Int64 = 1
 
@@ -33,16 +33,6 @@ public struct LifetimeRow: Sendable, Hashable {
         var counts = omitted
         for violation in violations { counts[violation.rule, default: 0] += 1 }
         self.violations = counts.keys.sorted().map { ($0, counts[$0]!) }
-    }
-
-    public static func == (lhs: LifetimeRow, rhs: LifetimeRow) -> Bool {
-        lhs.path == rhs.path && lhs.metadata == rhs.metadata && lhs.lifetime == rhs.lifetime
-            && lhs.violations.elementsEqual(rhs.violations, by: { $0.rule == $1.rule && $0.count == $1.count })
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(path)
-        hasher.combine(lifetime)
     }
 
     /// The stalls' durations (ns), in time order.
@@ -118,7 +108,7 @@ public struct LifetimeRow: Sendable, Hashable {
 
 /// The row that closes a trace in `--format ndjson`: what belongs to the trace rather than to
 /// one lifetime (its event count, the reader's recovered problems), or the error that stopped it.
-public struct TraceRow: Sendable, Hashable {
+public struct TraceRow: Sendable {
     /// The trace's path as it was named.
     public var path: String
     /// The trace's metadata.
@@ -167,17 +157,6 @@ public struct TraceRow: Sendable, Hashable {
         case .success(let analysis): self.init(analysis)
         case .failure(let error): self.init(path: path, error: error)
         }
-    }
-
-    public static func == (lhs: TraceRow, rhs: TraceRow) -> Bool {
-        lhs.path == rhs.path && lhs.eventCount == rhs.eventCount && lhs.lifetimeCount == rhs.lifetimeCount
-            && lhs.issues == rhs.issues && lhs.error == rhs.error
-            && lhs.violations.elementsEqual(rhs.violations, by: { $0.rule == $1.rule && $0.count == $1.count })
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(path)
-        hasher.combine(error)
     }
 
     /// The row as one JSON object (docs/JSON.md, "Rows").
