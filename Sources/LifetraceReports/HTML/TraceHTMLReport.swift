@@ -102,7 +102,7 @@ public struct TraceHTMLReport {
         let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit)
         let text = TraceReport(analysis: analysis, options: options)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)</style>\n</head>\n<body>\n"
+        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
@@ -132,6 +132,7 @@ public struct TraceHTMLReport {
         }
         out += lifetimeTables(text)
         out += HTMLSearch.script
+        out += HTMLZoom.script
         out += "</body>\n</html>\n"
         return out
     }
