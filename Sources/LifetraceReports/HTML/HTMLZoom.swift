@@ -27,7 +27,7 @@ public enum HTMLZoom {
             var plot = svg.querySelector('g.plot');
             if (!plot) return;
             var edges = svg.getAttribute('data-plot').split(' ').map(Number), left = edges[0], width = edges[1];
-            var ns = 'http://www.w3.org/2000/svg', bottom = Number(svg.getAttribute('height')) - 4;
+            var ns = svg.namespaceURI, bottom = Number(svg.getAttribute('height')) - 4;
             var ticks = (svg.getAttribute('data-ticks') || '').split(';').filter(Boolean).map(function (entry) {
               var parts = entry.split(','), x = left + Number(parts[0]);
               var line = document.createElementNS(ns, 'line'), text = document.createElementNS(ns, 'text');
