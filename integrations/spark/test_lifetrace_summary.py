@@ -59,7 +59,7 @@ def differences(expected, actual, where="summary"):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetrace", required=True)
-    parser.add_argument("--traces", type=int, default=250, help="synthesized traces (default 250)")
+    parser.add_argument("--traces", type=int, default=200, help="synthesized traces (default 200)")
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.lifetrace)
     results = []
