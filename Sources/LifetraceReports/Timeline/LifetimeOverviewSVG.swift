@@ -91,18 +91,9 @@ public struct LifetimeOverviewSVG {
     /// The app view's states, one path per state (a row of a long trace changes state hundreds
     /// of times; the row's title and the lifetime's details say when).
     private func drawStates(_ strip: TimelineWindow, y: Int, into out: inout String) {
-        let row = TimelineRow.app
         var paths: [UInt8: String] = [:]
-        var index = 0
-        while index < strip.buckets {
-            guard let code = strip.dominantState(row: row, bucket: index) else {
-                index += 1
-                continue
-            }
-            var last = index
-            while last + 1 < strip.buckets && strip.dominantState(row: row, bucket: last + 1) == code { last += 1 }
-            paths[code, default: ""] += "M\(Self.labelWidth + index) \(y)h\(last - index + 1)v8h-\(last - index + 1)z"
-            index = last + 1
+        for run in strip.stateRuns(row: TimelineRow.app) {
+            paths[run.code, default: ""] += "M\(Self.labelWidth + run.buckets.lowerBound) \(y)h\(run.buckets.count)v8h-\(run.buckets.count)z"
         }
         for code in paths.keys.sorted() { out += "<path class=\"s\(code)\" d=\"\(paths[code]!)\"/>\n" }
     }

@@ -122,20 +122,12 @@ public struct TimelineSVG {
     func time(_ t: Int64) -> String { AxisFormat.offset(t - window.origin) }
 
     private func drawStates(row: Int, y: Int, into out: inout String) {
-        var index = 0
-        while index < window.buckets {
-            guard let code = window.dominantState(row: row, bucket: index) else {
-                index += 1
-                continue
-            }
-            var last = index
-            while last + 1 < window.buckets && window.dominantState(row: row, bucket: last + 1) == code { last += 1 }
-            let name = StateName.name(code, row: row)
-            let from = window.start + Int64(Double(index) * window.bucketWidth)
-            let to = window.start + Int64(Double(last + 1) * window.bucketWidth)
-            out += "<rect class=\"s\(code)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" width=\"\(last - index + 1)\" "
-                + "height=\"\(Self.rowHeight - 4)\"><title>\(name) \(time(from)) to \(time(to))</title></rect>\n"
-            index = last + 1
+        for run in window.stateRuns(row: row) {
+            let name = StateName.name(run.code, row: row)
+            let from = window.start + Int64(Double(run.buckets.lowerBound) * window.bucketWidth)
+            let to = window.start + Int64(Double(run.buckets.upperBound) * window.bucketWidth)
+            out += "<rect class=\"s\(run.code)\" x=\"\(Self.labelWidth + run.buckets.lowerBound)\" y=\"\(y + 2)\" "
+                + "width=\"\(run.buckets.count)\" height=\"\(Self.rowHeight - 4)\"><title>\(name) \(time(from)) to \(time(to))</title></rect>\n"
         }
     }
 
