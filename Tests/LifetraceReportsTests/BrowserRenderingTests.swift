@@ -100,4 +100,60 @@ import Testing
         let none = try Self.domAfterScripts(html, fragment: "find=noSuchName")
         #expect(none.contains("<span id=\"found\">0 bars match</span>"))
     }
+
+    /// Clicks `+` twice on the first timeline, drags it 200 px to the left, and writes what the
+    /// page then shows into the document's title; then presses Reset and does the same.
+    static let zoomDriver = """
+        <script>
+        (function () {
+          var svg = document.querySelector('svg.timeline'), bar = document.querySelector('p.zoom');
+          var box = svg.getBoundingClientRect(), rect = svg.querySelector('g.plot rect.s2');
+          function state() {
+            return [svg.getAttribute('data-zoom'), svg.getAttribute('data-from'), rect.getAttribute('x'),
+              rect.getAttribute('width'), svg.querySelectorAll('text.axis.fine:not([style*="none"])').length].join(' ');
+          }
+          var before = state();
+          bar.querySelector('.zoom-in').click();
+          bar.querySelector('.zoom-in').click();
+          var zoomed = state();
+          svg.dispatchEvent(new MouseEvent('mousedown', { clientX: box.left + 600, button: 0, bubbles: true }));
+          window.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + 400 }));
+          window.dispatchEvent(new MouseEvent('mouseup', {}));
+          var panned = state();
+          bar.querySelector('.zoom-reset').click();
+          document.title = 'before ' + before + '; zoomed ' + zoomed + '; panned ' + panned + '; reset ' + state() + ';';
+        })();
+        </script>
+        """
+
+    @Test(.enabled(if: browser != nil || underCI, "Chromium not found (install Debian's chromium; make test does)"))
+    func zoomAndPanMoveTheTimeline() throws {
+        let html = try TraceHTMLReport.make(path: Self.root + "/Samples/runs/cold-launch-scenes.jsonl", options: AnalysisOptions()).html
+        // Without the script: no buttons, and the plot as drawn.
+        #expect(!html.contains("<p class=\"zoom\""))
+        #expect(html.contains("<g class=\"plot\" clip-path=\"url(#clip-timeline)\">"))
+        let driven = html.replacingOccurrences(of: "</body>", with: Self.zoomDriver + "</body>")
+        let dom = try Self.domAfterScripts(driven, fragment: "")
+        let title = try #require(
+            dom.components(separatedBy: "<title>before ").dropFirst().first?.components(separatedBy: "</title>").first,
+            "the driver did not run")
+        func fields(_ stage: String) -> [Double] {
+            let part = title.components(separatedBy: stage + " ").dropFirst().first?.components(separatedBy: ";").first ?? ""
+            return part.split(separator: " ").compactMap { Double($0) }
+        }
+        let before = (title.components(separatedBy: ";").first ?? "").split(separator: " ").compactMap { Double($0) }
+        let zoomed = fields("zoomed"), panned = fields("panned"), reset = fields("reset")
+        try #require(before.count == 5 && zoomed.count == 5 && panned.count == 5 && reset.count == 5, "\(title)")
+        // Twice `+`: four times wider, centred on the middle of the 1000-pixel plot.
+        #expect(before[0] == 1 && before[1] == 0 && before[4] == 0)
+        #expect(zoomed[0] == 4 && zoomed[1] == 375)
+        #expect(zoomed[3] == before[3] * 4)
+        #expect(zoomed[2] == Double(TimelineSVG.labelWidth) + (before[2] - Double(TimelineSVG.labelWidth) - 375) * 4)
+        #expect(zoomed[4] >= 3, "the zoomed axis shows its finer ticks")
+        // A 200-pixel drag to the left moves the view 50 plot pixels later.
+        #expect(panned[0] == 4 && panned[1] == 425)
+        #expect(panned[2] == zoomed[2] - 200)
+        // Reset: the drawing as the report wrote it.
+        #expect(reset == before)
+    }
 }

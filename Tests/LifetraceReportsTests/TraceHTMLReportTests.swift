@@ -14,9 +14,10 @@ import Testing
 
     @Test func hostileNamesAreEscaped() throws {
         let html = try Self.html("Samples/reports/hostile-names.jsonl")
-        // The only tags are the report's own: its one script, no injected script, img or b.
-        #expect(html.components(separatedBy: "<script").count == 2)
+        // The only tags are the report's own: its two scripts, no injected script, img or b.
+        #expect(html.components(separatedBy: "<script").count == 3)
         #expect(html.contains(HTMLSearch.script))
+        #expect(html.contains(HTMLZoom.script))
         #expect(!html.contains("<img"))
         #expect(!html.contains("<b>"))
         #expect(!html.contains("<task>"))
@@ -30,8 +31,8 @@ import Testing
 
     @Test func pageIsSelfContained() throws {
         let html = try Self.html("Samples/runs/cold-launch-scenes.jsonl")
-        // One inline script (find by name), which loads and fetches nothing.
-        #expect(html.components(separatedBy: "<script").count == 2)
+        // Two inline scripts (find by name, zoom and pan), which load and fetch nothing.
+        #expect(html.components(separatedBy: "<script").count == 3)
         #expect(html.contains("<script>\n(function () {"))
         for loader in ["src=", "fetch(", "XMLHttpRequest", "import(", "WebSocket", "<iframe"] {
             #expect(!html.contains(loader), "\(loader)")
@@ -108,6 +109,64 @@ import Testing
         #expect(html.contains("<tr><td><a href=\"#lifetime-2\">2</a></td><td><span title=\"5000000000 ns on the trace's clock\">+4.000 s</span></td>"))
         #expect(html.contains("<a href=\"#launch-2\">view</a>"))
         #expect(html.contains("<h2 id=\"lifetime-2\""))
+        // The overview: a row per lifetime linked to its details, above the whole trace.
+        let overview = try #require(html.components(separatedBy: "<svg class=\"overview\"").dropFirst().first)
+        #expect(overview.contains("<a href=\"#lifetime-1\"><text class=\"lane\" x=\"4\" y=\"12\">Lifetime 1</text></a>"))
+        #expect(overview.contains("<a href=\"#lifetime-2\"><text class=\"lane\" x=\"4\" y=\"27\">Lifetime 2</text></a>"))
+        #expect(overview.contains(">1 s; cold launch 62 ms</text>"))
+        #expect(html.contains("<h2 id=\"timeline\">Whole trace</h2>"))
+    }
+
+    @Test func manyLifetimesAreARowEachInsteadOfABarcode() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-many-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var lines = ""
+        for index in 0..<45 {
+            let base = Int64(index) * 10_000_000_000
+            lines += """
+                {"ts":\(base),"type":"launch","reason":"user"}
+                {"ts":\(base + 1_000_000),"type":"callback","name":"willFinishLaunching","dur":5000000}
+                {"ts":\(base + 10_000_000),"type":"callback","name":"didFinishLaunching","dur":40000000}
+                {"ts":\(base + 60_000_000),"type":"callback","name":"didBecomeActive","dur":2000000}
+                {"ts":\(base + 100_000_000),"type":"callback.begin","name":"tableView(_:cellForRowAt:)"}
+                {"ts":\(base + 600_000_000),"type":"callback.end","name":"tableView(_:cellForRowAt:)"}
+                {"ts":\(base + 9_000_000_000),"type":"exit","signal":9}
+
+                """
+        }
+        try lines.write(toFile: path, atomically: true, encoding: .utf8)
+        let html = try TraceHTMLReport.make(path: path, options: AnalysisOptions()).html
+        #expect(!html.contains("id=\"timeline\""), "past \(TraceHTMLReport.wholeTraceLifetimeLimit) lifetimes the overview replaces the whole trace")
+        let overview = try #require(html.components(separatedBy: "<svg class=\"overview\"").dropFirst().first?
+            .components(separatedBy: "</svg>").first)
+        #expect(overview.components(separatedBy: "<text class=\"lane\"").count - 1 == 45)
+        #expect(overview.contains("<a href=\"#lifetime-45\">"))
+        // Each lifetime from its launch: the stall 100 ms into its 9 s, linked to its view.
+        let x = LifetimeOverviewSVG.labelWidth + LifetimeOverviewSVG.buckets / 90
+        #expect(overview.contains("<a href=\"#stall-1\"><rect class=\"stall\" x=\"\(x)\" y=\"2\""))
+        #expect(overview.contains(">9 s; cold launch 62 ms, 1 stall</text>"))
+        // Still relative to the trace's first event without the whole-trace view.
+        #expect(html.contains("<span title=\"440000000000 ns on the trace's clock\">+7 min 20 s</span>")
+            || html.contains("440000000000 ns on the trace's clock"))
+    }
+
+    @Test func nestedSignpostsHaveARowPerDepth() throws {
+        let html = try Self.html("Samples/reports/nested-signposts.jsonl")
+        let svg = try #require(html.components(separatedBy: "<svg class=\"timeline\"").dropFirst().first?
+            .components(separatedBy: "</svg>").first)
+        func rowOf(_ name: String) -> Int? {
+            guard let before = svg.components(separatedBy: "\">\(name)</text>").first?.components(separatedBy: "y=\"").last
+            else { return nil }
+            return Int(before.prefix { $0.isNumber })
+        }
+        for depth in 0...3 { #expect(svg.contains(">signposts, depth \(depth)</text>")) }
+        let rows = ["setUpStore", "openDatabase", "migrateSchema", "rewriteIndex"].map(rowOf)
+        #expect(rows.allSatisfy { $0 != nil }, "\(rows)")
+        let ys = rows.compactMap { $0 }
+        #expect(ys == ys.sorted() && Set(ys).count == 4, "each depth on its own row: \(ys)")
+        // Siblings share their depth's row and stay apart.
+        #expect(rowOf("warmCache") == rowOf("openDatabase"))
+        #expect(rowOf("vacuum") == rowOf("rewriteIndex"))
     }
 
     @Test func standardInputIsRefused() {

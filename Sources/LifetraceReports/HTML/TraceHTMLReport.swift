@@ -21,6 +21,11 @@ public struct TraceHTMLReport {
     public static let detailedLifetimeLimit = 20
     /// The most lifetimes in the summary table.
     public static let summarisedLifetimeLimit = 500
+    /// The most lifetimes drawn in the overview (the index links to the others).
+    public static let overviewLifetimeLimit = 400
+    /// Above this many lifetimes, the overview replaces the whole-trace timeline, which would
+    /// show nothing but a band of launches.
+    public static let wholeTraceLifetimeLimit = 40
     /// Buckets (pixels) per window.
     public static let defaultBuckets = 1000
 
@@ -43,14 +48,26 @@ public struct TraceHTMLReport {
         var first = try TraceFile.open(path: path)
         var range = TimelineRange()
         let analysis = try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range)
-        var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets))
+        let strips = analysis.lifetimes.count > 1
+            ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
+        var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets), strips: strips)
         var second = try TraceFile.open(path: path)
         _ = try LifecycleTimeline.analyze(&second, path: path, options: options, into: &canvas)
-        return TraceHTMLReport(analysis: analysis, canvas: canvas, symbols: second.symbols, options: options)
+        return TraceHTMLReport(
+            analysis: analysis, canvas: canvas, symbols: second.symbols, options: options,
+            origin: ([range.start].compactMap { $0 } + analysis.lifetimes.compactMap(\.launch.timestamp)).min())
     }
 
-    /// Builds a report from an analysis and a filled canvas.
-    public init(analysis: TraceAnalysis, canvas: TimelineCanvas, symbols: SymbolTable, options: AnalysisOptions) {
+    /// The time the page's relative times count from: the trace's first event.
+    public let origin: Int64?
+
+    /// Builds a report from an analysis and a filled canvas; `origin` defaults to the start of
+    /// the canvas's first window.
+    public init(
+        analysis: TraceAnalysis, canvas: TimelineCanvas, symbols: SymbolTable, options: AnalysisOptions,
+        origin: Int64? = nil
+    ) {
+        self.origin = origin ?? canvas.windows.first?.origin
         self.analysis = analysis
         self.canvas = canvas
         self.symbols = symbols
@@ -69,6 +86,7 @@ public struct TraceHTMLReport {
         }
         guard let start, let end else { return [] }
         var windows = [TimelineWindow(title: "Whole trace", anchor: "timeline", start: start, end: end, origin: start, buckets: buckets)]
+        if analysis.lifetimes.count > wholeTraceLifetimeLimit { windows.removeAll() }
         var launches = 0
         var stalls = 0
         for lifetime in analysis.lifetimes {
@@ -102,7 +120,7 @@ public struct TraceHTMLReport {
         let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit)
         let text = TraceReport(analysis: analysis, options: options)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)</style>\n</head>\n<body>\n"
+        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
@@ -117,9 +135,11 @@ public struct TraceHTMLReport {
         if let note = analysis.omittedNote { out += "<p class=\"note\">Note: \(HTMLText.escape(note)).</p>\n" }
         out += lifetimeIndex
         out += HTMLStyle.legend
-        for (index, window) in canvas.windows.enumerated() {
-            let level = index == 0 ? "h2" : "h3"
-            let origin = index == 0 ? "time since the first event" : "time since the launch"
+        out += overview(overlay)
+        for window in canvas.windows {
+            let whole = window.anchor == "timeline"
+            let level = whole ? "h2" : "h3"
+            let origin = whole ? "time since the first event" : "time since the launch"
             out += "<\(level) id=\"\(window.anchor)\">\(HTMLText.escape(window.title))</\(level)>\n"
             out += "<p class=\"axis-note\">\(AxisFormat.duration(window.end - window.start)) shown, "
                 + "\(AxisFormat.duration(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
@@ -132,8 +152,23 @@ public struct TraceHTMLReport {
         }
         out += lifetimeTables(text)
         out += HTMLSearch.script
+        out += HTMLZoom.script
         out += "</body>\n</html>\n"
         return out
+    }
+
+    /// With several lifetimes, a row per lifetime before the whole trace (see ``LifetimeOverviewSVG``).
+    private func overview(_ overlay: TimelineOverlay) -> String {
+        let drawing = LifetimeOverviewSVG(analysis: analysis, canvas: canvas, overlay: overlay).rendered
+        guard !drawing.isEmpty else { return "" }
+        var out = "<h2 id=\"overview\">Lifetimes at a glance</h2>\n<p class=\"axis-note\">One row per lifetime, "
+            + "from its launch to its end, each scaled to its own length: the app view, under it the main thread's "
+            + "busy share per pixel, stalls in red. A lifetime's name links to its details, a stall to its zoomed view.</p>\n"
+        if canvas.strips.count < analysis.lifetimes.count {
+            out += "<p class=\"note\">\(analysis.lifetimes.count - canvas.strips.count) lifetimes are not drawn "
+                + "(no launch seen, or past the first \(Self.overviewLifetimeLimit)); the list of lifetimes above links to them.</p>\n"
+        }
+        return out + "<div class=\"scroll\">" + drawing + "</div>\n"
     }
 
     private func lifetimeTables(_ text: TraceReport) -> String {
@@ -144,7 +179,7 @@ public struct TraceHTMLReport {
             // Times relative to the trace's first event; the clock's own value in the tooltip.
             let absolute = lifetime.launch.timestamp.map { " title=\"launch at \($0) ns on the trace's clock\"" } ?? ""
             out += "<h2 id=\"lifetime-\(lifetime.index + 1)\"\(absolute)>Lifetime \(lifetime.index + 1): "
-                + "\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: canvas.windows.first?.origin)))</h2>\n<table>\n"
+                + "\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: origin)))</h2>\n<table>\n"
             for (label, value) in text.launchRows(lifetime) {
                 out += "<tr><th>\(HTMLText.escape(label))</th><td>\(HTMLText.escape(value))</td></tr>\n"
             }
@@ -188,7 +223,7 @@ public struct TraceHTMLReport {
     /// launched and ended, its stalls and violations, with links to its launch view and its details,
     /// so that any lifetime of a long trace is one click away.
     private var lifetimeIndex: String {
-        guard analysis.lifetimes.count > 1, let origin = canvas.windows.first?.origin else { return "" }
+        guard analysis.lifetimes.count > 1, let origin = origin else { return "" }
         var counts: [Int: Int] = [:]
         for violation in analysis.violations { counts[violation.lifetime, default: 0] += 1 }
         let zoomed = Set(canvas.windows.map(\.anchor))
@@ -223,7 +258,7 @@ public struct TraceHTMLReport {
         for lifetime in further.prefix(Self.summarisedLifetimeLimit) {
             let longest = lifetime.stalls.map(\.duration).max().map(TimeFormat.duration) ?? "-"
             out += "<tr id=\"lifetime-\(lifetime.index + 1)\"><td>\(lifetime.index + 1)</td>"
-                + "<td>\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: canvas.windows.first?.origin)))</td>"
+                + "<td>\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: origin)))</td>"
                 + "<td>\(lifetime.launch.duration.map(TimeFormat.duration) ?? "unfinished")</td>"
                 + "<td>\(TimeFormat.duration(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stalls.count)</td>"
                 + "<td>\(longest)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"

@@ -7,9 +7,9 @@ public enum TimelineRow {
     /// Scene rows; the last one holds every further scene.
     public static let sceneRows = 6
     /// Callback rows (nesting depths 0 and up).
-    public static let callbackRows = 5
+    public static let callbackRows = 8
     /// Signpost rows.
-    public static let signpostRows = 3
+    public static let signpostRows = 8
 
     /// The system view's states.
     public static let system = 0

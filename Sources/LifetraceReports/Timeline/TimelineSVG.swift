@@ -40,21 +40,30 @@ public struct TimelineSVG {
         }
     }
 
-    /// The SVG element.
+    /// The SVG element. Everything drawn against time is in one `g.plot` clipped to the plot
+    /// area, and the element carries what the page's zoom script needs (`data-plot`: the plot's
+    /// left edge and width; `data-ticks`: finer axis ticks, formatted here), so that zooming and
+    /// panning only move what is already drawn.
     public var rendered: String {
         let rows = self.rows
         let width = Self.labelWidth + window.buckets + 10
         let height = Self.axisHeight + rows.count * Self.rowHeight + 4
+        let clip = "clip-\(window.anchor)"
         var out = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
-            + "viewBox=\"0 0 \(width) \(height)\" role=\"img\">\n"
+            + "viewBox=\"0 0 \(width) \(height)\" role=\"img\" data-plot=\"\(Self.labelWidth) \(window.buckets)\" "
+            + "data-ticks=\"\(fineTicks)\">\n"
         out += "<title>\(HTMLText.escape(window.title))</title>\n"
+        out += "<clipPath id=\"\(clip)\"><rect x=\"\(Self.labelWidth)\" y=\"0\" width=\"\(window.buckets + 10)\" "
+            + "height=\"\(height)\"/></clipPath>\n"
+        var labels = ""
+        out += "<g class=\"plot\" clip-path=\"url(#\(clip))\">\n"
         let plotTop = Self.axisHeight
         let plotBottom = plotTop + rows.count * Self.rowHeight
         drawLaunches(into: &out, top: plotTop, bottom: plotBottom)
         drawAxis(into: &out, bottom: plotBottom)
         for (position, row) in rows.enumerated() {
             let y = plotTop + position * Self.rowHeight
-            out += "<text class=\"lane\" x=\"4\" y=\"\(y + 12)\">\(HTMLText.escape(label(row)))</text>\n"
+            labels += "<text class=\"lane\" x=\"4\" y=\"\(y + 12)\">\(HTMLText.escape(label(row)))</text>\n"
             if TimelineRow.isState(row) {
                 drawStates(row: row, y: y, into: &out)
             } else if TimelineRow.isInstant(row) {
@@ -65,8 +74,27 @@ public struct TimelineSVG {
             if row == TimelineRow.busy { drawStalls(y: y, into: &out) }
         }
         drawViolations(into: &out, bottom: plotBottom)
-        out += "</svg>\n"
+        out += "</g>\n" + labels + "</svg>\n"
         return out
+    }
+
+    /// Axis ticks about five times finer than the drawn ones, for a zoomed view: `x,n,label`
+    /// separated by `;`, where `x` is the tick's offset in the plot (px, fractional), `n` its
+    /// number on the fine grid (the script keeps every first, second, fifth... tick so that
+    /// labels stay apart) and `label` its offset from the origin as the axis writes it.
+    var fineTicks: String {
+        let span = window.end - window.start
+        let step = AxisFormat.step(for: span, ticks: 50)
+        let originOffset = window.start - window.origin
+        var tick = (originOffset / step) * step
+        if tick < originOffset { tick += step }
+        var parts: [String] = []
+        while tick <= originOffset + span {
+            let at = Double(tick - originOffset) / window.bucketWidth
+            parts.append("\(AxisFormat.decimal((at * 10).rounded() / 10)),\(tick / step),\(AxisFormat.offset(tick))")
+            tick += step
+        }
+        return parts.joined(separator: ";")
     }
 
     func label(_ row: Int) -> String {
@@ -94,20 +122,12 @@ public struct TimelineSVG {
     func time(_ t: Int64) -> String { AxisFormat.offset(t - window.origin) }
 
     private func drawStates(row: Int, y: Int, into out: inout String) {
-        var index = 0
-        while index < window.buckets {
-            guard let code = window.dominantState(row: row, bucket: index) else {
-                index += 1
-                continue
-            }
-            var last = index
-            while last + 1 < window.buckets && window.dominantState(row: row, bucket: last + 1) == code { last += 1 }
-            let name = StateName.name(code, row: row)
-            let from = window.start + Int64(Double(index) * window.bucketWidth)
-            let to = window.start + Int64(Double(last + 1) * window.bucketWidth)
-            out += "<rect class=\"s\(code)\" x=\"\(Self.labelWidth + index)\" y=\"\(y + 2)\" width=\"\(last - index + 1)\" "
-                + "height=\"\(Self.rowHeight - 4)\"><title>\(name) \(time(from)) to \(time(to))</title></rect>\n"
-            index = last + 1
+        for run in window.stateRuns(row: row) {
+            let name = StateName.name(run.code, row: row)
+            let from = window.start + Int64(Double(run.buckets.lowerBound) * window.bucketWidth)
+            let to = window.start + Int64(Double(run.buckets.upperBound) * window.bucketWidth)
+            out += "<rect class=\"s\(run.code)\" x=\"\(Self.labelWidth + run.buckets.lowerBound)\" y=\"\(y + 2)\" "
+                + "width=\"\(run.buckets.count)\" height=\"\(Self.rowHeight - 4)\"><title>\(name) \(time(from)) to \(time(to))</title></rect>\n"
         }
     }
 
@@ -279,8 +299,8 @@ public struct TimelineSVG {
         let y = 10
         while tick <= originOffset + span {
             let at = x(window.origin + tick)
-            out += "<line class=\"tick\" x1=\"\(at)\" y1=\"\(y + 2)\" x2=\"\(at)\" y2=\"\(bottom)\"/>"
-                + "<text class=\"axis\" x=\"\(at + 2)\" y=\"\(y)\">\(AxisFormat.offset(tick))</text>\n"
+            out += "<line class=\"tick coarse\" x1=\"\(at)\" y1=\"\(y + 2)\" x2=\"\(at)\" y2=\"\(bottom)\"/>"
+                + "<text class=\"axis coarse\" x=\"\(at + 2)\" y=\"\(y)\">\(AxisFormat.offset(tick))</text>\n"
             tick += step
         }
     }

@@ -166,4 +166,21 @@ public struct TimelineWindow: Sendable {
     public func longestDuration(row: Int, bucket index: Int) -> Int64 {
         longest[row].isEmpty ? -1 : longest[row][index]
     }
+
+    /// The runs of neighbouring buckets of `row` that one state holds most of, left to right.
+    public func stateRuns(row: Int) -> [(code: UInt8, buckets: Range<Int>)] {
+        var runs: [(code: UInt8, buckets: Range<Int>)] = []
+        var index = 0
+        while index < buckets {
+            guard let code = dominantState(row: row, bucket: index) else {
+                index += 1
+                continue
+            }
+            var last = index
+            while last + 1 < buckets && dominantState(row: row, bucket: last + 1) == code { last += 1 }
+            runs.append((code, index..<(last + 1)))
+            index = last + 1
+        }
+        return runs
+    }
 }
