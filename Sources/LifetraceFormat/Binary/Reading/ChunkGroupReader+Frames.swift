@@ -152,13 +152,20 @@ extension ChunkGroupReader {
         } else if records.count > rawSize {
             records.removeLast(records.count - rawSize)
         }
-        let failure: ZstdError? = records.withUnsafeMutableBytes { destination in
-            input.withAvailable { bytes -> ZstdError? in
+        let failure: String? = records.withUnsafeMutableBytes { destination in
+            input.withAvailable { bytes -> String? in
+                let frame = UnsafeRawBufferPointer(rebasing: bytes[headerEnd..<total])
+                // Frames of raw blocks (recorders without libzstd) are read by a copy.
+                switch RawBlockFrame.read(frame, into: destination) {
+                case .read: return nil
+                case .invalid(let reason): return reason
+                case .needsLibzstd: break
+                }
                 do throws(ZstdError) {
-                    try decompressor.decompress(UnsafeRawBufferPointer(rebasing: bytes[headerEnd..<total]), into: destination)
+                    try decompressor.decompress(frame, into: destination)
                     return nil
                 } catch {
-                    return error
+                    return error.description
                 }
             }
         }
