@@ -67,7 +67,7 @@ struct CheckCommandTests {
             the background callback limit
                 source: Apple, UIApplicationDelegate: applicationDidEnterBackground(_:), Discussion
             """))
-        #expect(result.output.contains("    source: translated, Apple, Managing your app's life cycle"))
+        #expect(result.output.contains("    source: Apple, Managing your app's life cycle, \"Respond to scene-based life-cycle events\" (quoted in translation)"))
         #expect(!result.output.contains("seed"))
     }
 

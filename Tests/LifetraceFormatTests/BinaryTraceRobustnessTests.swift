@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LifetraceFormat
 
@@ -164,5 +165,33 @@ struct BinaryTraceRobustnessTests {
         let (none, overlongReader) = try Fixture.read(overlong)
         #expect(none.isEmpty)
         #expect(overlongReader.issues.first?.message.contains("delta section") == true)
+    }
+}
+
+/// What a frame that claims more bytes than the file holds costs.
+struct TraceInputBufferTests {
+    @Test("a frame that claims 16 MiB of a 1 KiB file grows the buffer only with the bytes read")
+    func claimedSizeDoesNotBuyMemory() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("claim-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: 0x5A, count: 1024).write(to: URL(fileURLWithPath: path))
+        let input = try TraceInput(path: path)
+        #expect(try input.ensure(16 << 20) == false)
+        #expect(input.available == 1024)
+        #expect(input.capacity <= 2 * TraceInput.blockSize)
+    }
+
+    @Test("a frame larger than one block is still read whole")
+    func largeFrameIsReadWhole() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let size = 5 * TraceInput.blockSize + 123
+        try Data((0..<size).map { UInt8(truncatingIfNeeded: $0) }).write(to: URL(fileURLWithPath: path))
+        let input = try TraceInput(path: path)
+        #expect(try input.ensure(size))
+        let matches = input.withAvailable { bytes in
+            bytes.count == size && bytes.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) }
+        }
+        #expect(matches)
     }
 }

@@ -50,7 +50,7 @@ public struct LifecycleFact: Sendable, Hashable, CustomStringConvertible {
     /// The quote followed by its source, for example `"…" (Apple, …, "App Termination")`; a
     /// translation says so.
     public var description: String {
-        "\"\(quote)\" (\(isTranslation ? "translated, " : "")\(source))"
+        "\"\(quote)\" (\(source)\(isTranslation ? "; quoted in translation" : ""))"
     }
 }
 

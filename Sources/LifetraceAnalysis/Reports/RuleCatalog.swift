@@ -14,7 +14,7 @@ public struct RuleCatalog: Sendable {
         var output = ""
         for rule in rules {
             output += "\(rule.id) (\(rule.severity.rawValue)): \(rule.summary)\n"
-            output += "    source: \(rule.fact.isTranslation ? "translated, " : "")\(rule.fact.source)\n"
+            output += "    source: \(rule.fact.source)\(rule.fact.isTranslation ? " (quoted in translation)" : "")\n"
         }
         return output
     }

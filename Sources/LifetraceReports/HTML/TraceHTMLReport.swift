@@ -120,7 +120,7 @@ public struct TraceHTMLReport {
         let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit)
         let text = TraceReport(analysis: analysis, options: options)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)</style>\n</head>\n<body>\n"
+        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)\(LifetimeOverviewSVG.style)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
@@ -163,7 +163,7 @@ public struct TraceHTMLReport {
         guard !drawing.isEmpty else { return "" }
         var out = "<h2 id=\"overview\">Lifetimes at a glance</h2>\n<p class=\"axis-note\">One row per lifetime, "
             + "from its launch to its end, each scaled to its own length: the app view, under it the main thread's "
-            + "busy share per pixel, stalls in red. A lifetime's name links to its details, a stall to its zoomed view.</p>\n"
+            + "busy share per 10-pixel cell, stalls in red. A lifetime's name links to its details, a stall to its zoomed view.</p>\n"
         if canvas.strips.count < analysis.lifetimes.count {
             out += "<p class=\"note\">\(analysis.lifetimes.count - canvas.strips.count) lifetimes are not drawn "
                 + "(no launch seen, or past the first \(Self.overviewLifetimeLimit)); the list of lifetimes above links to them.</p>\n"

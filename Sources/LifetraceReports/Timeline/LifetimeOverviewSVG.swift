@@ -14,6 +14,14 @@ public struct LifetimeOverviewSVG {
     public static let rowHeight = 15
     /// Buckets (pixels) per lifetime.
     public static let buckets = 600
+    /// The CSS of the overview's bands: stroked in the lane colours, states 8 px, busy 4 px.
+    public static var style: String {
+        var css = "svg.overview path.band{fill:none;stroke-width:8}svg.overview path.busy.band{stroke-width:4}"
+        for colour in HTMLStyle.colours { css += "svg.overview path.\(colour.name){stroke:\(colour.hex)}" }
+        for (level, opacity) in [".3", ".55", ".8", "1"].enumerated() { css += "svg.overview .o\(level + 1){stroke-opacity:\(opacity)}" }
+        return css + "\n"
+    }
+
     /// Width of the text after each strip (px).
     static let factsWidth = 330
 
@@ -88,23 +96,23 @@ public struct LifetimeOverviewSVG {
         return text
     }
 
-    /// The app view's states, one path per state (a row of a long trace changes state hundreds
-    /// of times; the row's title and the lifetime's details say when).
+    /// The app view's states, one stroked path per state (a row of a long trace changes state
+    /// hundreds of times; the lifetime's details say when).
     private func drawStates(_ strip: TimelineWindow, y: Int, into out: inout String) {
-        var paths: [UInt8: String] = [:]
+        var bands: [UInt8: Band] = [:]
         for run in strip.stateRuns(row: TimelineRow.app) {
-            paths[run.code, default: ""] += "M\(Self.labelWidth + run.buckets.lowerBound) \(y)h\(run.buckets.count)v8h-\(run.buckets.count)z"
+            bands[run.code, default: Band(y: y + 4)].add(Self.labelWidth + run.buckets.lowerBound, run.buckets.count)
         }
-        for code in paths.keys.sorted() { out += "<path class=\"s\(code)\" d=\"\(paths[code]!)\"/>\n" }
+        for code in bands.keys.sorted() { out += "<path class=\"s\(code) band\" d=\"\(bands[code]!.path)\"/>\n" }
     }
 
     /// Pixels per cell of the busy band.
     static let busyCell = 10
 
     /// The busy share per cell of ``busyCell`` pixels in four shades (as on the timelines), one
-    /// path per shade: a density, not one mark per interval.
+    /// stroked path per shade: a density, not one mark per interval.
     private func drawBusy(_ strip: TimelineWindow, y: Int, into out: inout String) {
-        var paths = [String](repeating: "", count: 5)
+        var bands = [Band](repeating: Band(y: y + 11), count: 5)
         var cell = 0
         while cell * Self.busyCell < strip.buckets {
             let first = cell * Self.busyCell
@@ -112,9 +120,44 @@ public struct LifetimeOverviewSVG {
             let share = buckets.reduce(0.0) { $0 + strip.coverage(row: TimelineRow.busy, bucket: $1) } / Double(buckets.count)
             cell += 1
             guard share > 0 else { continue }
-            let level = 1 + min(3, Int(share * 4))
-            paths[level] += "M\(Self.labelWidth + first) \(y + 9)h\(buckets.count)v4h-\(buckets.count)z"
+            bands[1 + min(3, Int(share * 4))].add(Self.labelWidth + first, buckets.count)
         }
-        for level in 1...4 where !paths[level].isEmpty { out += "<path class=\"busy o\(level)\" d=\"\(paths[level])\"/>\n" }
+        for level in 1...4 where !bands[level].path.isEmpty {
+            out += "<path class=\"busy o\(level) band\" d=\"\(bands[level].path)\"/>\n"
+        }
+    }
+
+    /// Horizontal runs at one height as a compact path to be stroked: neighbouring runs merge,
+    /// later ones are moves relative to the end of the previous one.
+    struct Band {
+        let y: Int
+        var data = ""
+        var end: Int?
+        var pending: (x: Int, width: Int)?
+
+        init(y: Int) { self.y = y }
+
+        mutating func add(_ x: Int, _ width: Int) {
+            if let run = pending, run.x + run.width == x {
+                pending = (run.x, run.width + width)
+                return
+            }
+            flush()
+            pending = (x, width)
+        }
+
+        private mutating func flush() {
+            guard let run = pending else { return }
+            data += end.map { "m\(run.x - $0) 0h\(run.width)" } ?? "M\(run.x) \(y)h\(run.width)"
+            end = run.x + run.width
+            pending = nil
+        }
+
+        /// The path's data.
+        var path: String {
+            var copy = self
+            copy.flush()
+            return copy.data
+        }
     }
 }

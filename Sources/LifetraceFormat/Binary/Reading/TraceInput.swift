@@ -6,8 +6,9 @@ import Darwin
 
 /// The bytes of a binary trace, read in bounded blocks from a file descriptor or held in memory.
 ///
-/// The buffer holds the unread part of the current frame and the block read ahead; it grows only
-/// to the size of the largest frame asked for, which the reader bounds before asking.
+/// The buffer holds the unread part of the current frame and the block read ahead; it grows
+/// toward the size of the largest frame asked for (which the reader bounds before asking) only as
+/// the bytes arrive, so a frame that claims more than the input holds costs no more than the input.
 final class TraceInput {
     private var buffer: [UInt8]
     private var start = 0
@@ -72,6 +73,9 @@ final class TraceInput {
 
     /// The number of buffered unread bytes.
     var available: Int { end - start }
+
+    /// The bytes the buffer holds room for.
+    var capacity: Int { buffer.count }
 
     /// Makes `count` unread bytes available; false when the input ends first.
     func ensure(_ count: Int) throws(TraceError) -> Bool {
@@ -149,7 +153,11 @@ final class TraceInput {
             end -= start
             start = 0
         }
-        let wanted = max(count, end + TraceInput.blockSize / 4)
+        // The buffer grows only once it is nearly full, and then at most doubles: a frame that
+        // claims more bytes than the input holds costs no more memory or time than the bytes that
+        // are really there.
+        let reserve = TraceInput.blockSize / 4
+        let wanted = buffer.count - end >= reserve ? buffer.count : max(min(count, 2 * buffer.count), end + reserve)
         if buffer.count < wanted {
             buffer.append(contentsOf: repeatElement(0, count: wanted - buffer.count))
         }
