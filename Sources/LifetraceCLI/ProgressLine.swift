@@ -41,7 +41,7 @@ final class ReadingProgress: @unchecked Sendable {
     private let name: String
     private let size: Int64
     private let baseline: Int64
-    private let timer: DispatchSourceTimer
+    private let timer: any DispatchSourceTimer
     private let lock = NSLock()
     private var shown = false
 
