@@ -69,13 +69,10 @@ extension LifecycleAnalyzer {
             && recorded.stall.duration >= options.stallThreshold
         {
             let stall = recorded.stall
-            let blame = stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
             report(
                 .launchStall, at: stall.start,
-                "The main thread was busy for \(TimeFormat.duration(stall.duration))"
-                    + (stall.unfinished ? " (until the lifetime ended)" : "")
-                    + " from \(when(stall.start)), inside the launch window (which ends at "
-                    + "\(windowDescription))\(blame); expected no main-thread stall of "
+                stallOpening(stall) + ", inside the launch window (which ends at "
+                    + "\(windowDescription))\(stallWork(stall)); expected no main-thread stall of "
                     + "\(TimeFormat.duration(options.stallThreshold)) or more during launch.",
                 witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
         }
@@ -93,13 +90,10 @@ extension LifecycleAnalyzer {
             && !(window?.contains(recorded.stall.start) ?? false)
         {
             let stall = recorded.stall
-            let blame = stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
             report(
                 .hang, at: stall.start,
-                "The main thread was busy for \(TimeFormat.duration(stall.duration))"
-                    + (stall.unfinished ? " (until the lifetime ended)" : "")
-                    + " from \(when(stall.start)), after the launch, while the app was in the foreground"
-                    + "\(blame); expected no main-thread stall of \(TimeFormat.duration(options.hangThreshold)) "
+                stallOpening(stall) + ", after the launch, while the app was in the foreground"
+                    + "\(stallWork(stall)); expected no main-thread stall of \(TimeFormat.duration(options.hangThreshold)) "
                     + "or more while the app is on screen (it cannot respond to touches meanwhile).",
                 witnesses: [recorded.startEvent], symbols: symbols)
         }
@@ -156,5 +150,17 @@ extension LifecycleAnalyzer {
             facts.append("The recorder lost \(current.dropped) events in this lifetime; conclusions may miss them.")
         }
         return facts
+    }
+
+    /// How a stall's violation begins: `The main thread was busy for 451 ms from +0.063 s`.
+    private func stallOpening(_ stall: Stall) -> String {
+        "The main thread was busy for \(TimeFormat.duration(stall.duration))"
+            + (stall.unfinished ? " (until the lifetime ended)" : "")
+            + " from \(when(stall.start))"
+    }
+
+    /// The work a stall is blamed on, as a clause of its violation (empty when nothing is blamed).
+    private func stallWork(_ stall: Stall) -> String {
+        stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
     }
 }
