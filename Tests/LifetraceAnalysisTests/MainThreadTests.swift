@@ -211,7 +211,7 @@ struct BackgroundCallbackTests {
         #expect(violation.timestamp == TraceBuilder.ns(6005))
         #expect(violation.severity == .error)
         #expect(violation.message.contains("ran for 5.001 s"))
-        #expect(violation.fact.document == .didEnterBackgroundReference)
+        #expect(violation.fact?.document == .didEnterBackgroundReference)
         #expect(trace.rules(AnalysisOptions(backgroundCallbackLimit: 6_000_000_000)) == [])
     }
 

@@ -25,7 +25,7 @@ import Testing
 
     @Test func everyFaultNamesARuleOfTheAnalyzer() {
         for fault in RecordFault.allCases {
-            #expect(Rule(rawValue: fault.rule) != nil, "\(fault.name) -> \(fault.rule)")
+            #expect(Rule(id: fault.rule) != nil, "\(fault.name) -> \(fault.rule)")
             #expect(RecordFault(name: fault.name) == fault)
         }
     }

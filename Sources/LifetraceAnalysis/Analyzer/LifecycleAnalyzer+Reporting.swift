@@ -27,7 +27,7 @@ extension LifecycleAnalyzer {
         }
         return Violation(
             rule: rule, timestamp: timestamp, sinceLaunch: since, lifetime: current.index,
-            message: message + " Why: " + rule.fact.description, events: events)
+            message: message + (rule.reason.map { " Why: " + $0 } ?? ""), events: events)
     }
 
     /// `+1.234 s` after the current launch, or the raw timestamp when there is no launch.

@@ -14,7 +14,11 @@ public struct RuleCatalog: Sendable {
         var output = ""
         for rule in rules {
             output += "\(rule.id) (\(rule.severity.rawValue)): \(rule.summary)\n"
-            output += "    source: \(rule.fact.source)\(rule.fact.isTranslation ? " (quoted in translation)" : "")\n"
+            if let fact = rule.fact {
+                output += "    source: \(fact.source)\(fact.isTranslation ? " (quoted in translation)" : "")\n"
+            } else if let location = rule.location {
+                output += "    source: \(location)\n"
+            }
         }
         return output
     }

@@ -4,20 +4,25 @@ import LifetraceFormat
 extension Violation {
     /// The violation in the JSON output.
     public var json: JSONValue {
-        .object([
+        var members = [
             JSONMember("rule", .string(rule.id)),
             JSONMember("severity", .string(severity.rawValue)),
             JSONMember("ts", .int(timestamp)),
             JSONMember("sinceLaunch", .optional(sinceLaunch)),
             JSONMember("lifetime", .int(Int64(lifetime))),
             JSONMember("message", .string(message)),
-            JSONMember("fact", .object([
+        ]
+        if let fact {
+            members.append(JSONMember("fact", .object([
                 JSONMember("source", .string(fact.source)), JSONMember("document", .string(fact.document.title)),
                 JSONMember("section", .string(fact.section)), JSONMember("quote", .string(fact.quote)),
                 JSONMember("translated", .bool(fact.isTranslation)),
-            ])),
-            JSONMember("events", .array(events.map(\.json))),
-        ])
+            ])))
+        }
+        if let location = rule.location { members.append(JSONMember("ruleFile", .string(location))) }
+        if let why = rule.definition?.why { members.append(JSONMember("why", .string(why))) }
+        members.append(JSONMember("events", .array(events.map(\.json))))
+        return .object(members)
     }
 }
 

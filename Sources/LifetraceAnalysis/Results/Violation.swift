@@ -31,8 +31,8 @@ public struct Violation: Sendable, Hashable {
         self.events = events
     }
 
-    /// The documented fact the rule rests on.
-    public var fact: LifecycleFact { rule.fact }
+    /// The documented fact a built-in rule rests on; nil for a rule from a file.
+    public var fact: LifecycleFact? { rule.fact }
 
     /// The time as messages write it: `+1.234 s` after the launch, or the raw timestamp.
     public var when: String { sinceLaunch.map(TimeFormat.relative) ?? "\(timestamp) ns" }

@@ -1,165 +1,92 @@
 import LifecycleModel
 
-/// A built-in rule. The raw values are the ids users write in `--only` and `--disable` and read
-/// in every output format; they are part of the public interface and never change.
+/// The rule a violation breaks: one of the built-in rules, or a rule from a team's rule file.
 ///
-/// The cases are declared in the order of the table in docs/LIFECYCLE.md. The first nine are the
-/// lifecycle-ordering rules: they are exclusive, and one offending event is reported under the
-/// first of them that applies, in declaration order.
-public enum Rule: String, Sendable, CaseIterable, Hashable, Comparable {
-    /// willTerminate is delivered (begins or runs) while the system view is Suspended.
-    case noTerminateWhileSuspended = "no-terminate-while-suspended"
-    /// An app-side event other than willTerminate while the system view is Suspended.
-    case silentWhileSuspended = "silent-while-suspended"
-    /// An app-side event after willTerminate returned, in the same lifetime.
-    case nothingAfterTerminate = "nothing-after-terminate"
-    /// A scene callback for a scene that is not connected.
-    case sceneConnection = "scene-connection"
-    /// The launch callbacks are not first, not in order, or repeated.
-    case launchSequence = "launch-sequence"
-    /// Active straight to Background, skipping Inactive.
-    case resignBeforeBackground = "resign-before-background"
-    /// Background straight to Active, skipping Inactive.
-    case foregroundBeforeActive = "foreground-before-active"
-    /// didBecomeActive while Active, or willResignActive while not Active.
-    case balancedActivation = "balanced-activation"
-    /// Any other lifecycle callback with no transition from the current state.
-    case legalTransition = "legal-transition"
-    /// A lifecycle callback off the main thread.
-    case mainThreadCallbacks = "main-thread-callbacks"
-    /// An end with no open begin, or a begin still open at a normal end of the lifetime.
-    case callbackNesting = "callback-nesting"
-    /// A timestamp goes backwards within a stream.
-    case timeOrder = "time-order"
-    /// The launch takes longer than the watchdog limit.
-    case launchWatchdog = "launch-watchdog"
-    /// A main-thread stall at or above the threshold starts inside the launch window.
-    case launchStall = "launch-stall"
-    /// A background task expired, or Background without a task for longer than the limit.
-    case backgroundTime = "background-time"
-    /// The process exited in the foreground without willTerminate.
-    case unexpectedExit = "unexpected-exit"
-    /// A main-thread stall at or above the hang threshold starts after the launch window while the
-    /// app is in the foreground.
-    case hang = "hang"
-    /// didEnterBackground or sceneDidEnterBackground runs longer than the limit.
-    case backgroundCallback = "background-callback"
+/// Both kinds are reported the same way in every output (text, JSON, JUnit, GitHub annotations,
+/// the HTML page, the exports) and obey `--only`, `--disable` and `--strict` alike. A built-in
+/// rule is a plain value; a rule from a file carries its ``RuleDefinition``. Equality and hashing
+/// use the rule's position (``order``) and definition only, so that counting by rule costs no
+/// string work.
+public struct Rule: Sendable, Hashable, Comparable {
+    /// The position among all rules: the built-in rules' table order, then the rules of the
+    /// files in the order they were given (from ``RuleDefinition/firstOrder``).
+    public let order: Int
+    /// The built-in rule, or nil for a rule from a file.
+    public let builtIn: BuiltInRule?
+    /// Where a rule from a file is written and what it says, or nil for a built-in rule.
+    public let definition: RuleDefinition?
+
+    /// The built-in rule `rule`.
+    public init(_ rule: BuiltInRule) {
+        order = rule.order
+        builtIn = rule
+        definition = nil
+    }
+
+    /// The rule of a rule file described by `definition`.
+    public init(_ definition: RuleDefinition) {
+        order = definition.order
+        builtIn = nil
+        self.definition = definition
+    }
+
+    /// The built-in rule with this id, or nil.
+    public init?(id: String) {
+        guard let rule = BuiltInRule(rawValue: id) else { return nil }
+        self.init(rule)
+    }
+
+    /// Every built-in rule, in table order.
+    public static var allCases: [Rule] { BuiltInRule.allCases.map(Rule.init) }
 
     /// The rule's id, as written on the command line and in reports.
-    public var id: String { rawValue }
+    public var id: String { builtIn?.rawValue ?? definition?.id ?? "" }
 
     /// How bad a violation of this rule is.
-    public var severity: Severity {
-        switch self {
-        case .backgroundTime, .unexpectedExit, .hang: .warning
-        default: .error
-        }
-    }
-
-    /// Whether this is one of the exclusive lifecycle-ordering rules.
-    public var isOrdering: Bool { order < Rule.mainThreadCallbacks.order }
-
-    /// The position in the table, which is also the precedence among ordering rules.
-    public var order: Int {
-        switch self {
-        case .noTerminateWhileSuspended: 0
-        case .silentWhileSuspended: 1
-        case .nothingAfterTerminate: 2
-        case .sceneConnection: 3
-        case .launchSequence: 4
-        case .resignBeforeBackground: 5
-        case .foregroundBeforeActive: 6
-        case .balancedActivation: 7
-        case .legalTransition: 8
-        case .mainThreadCallbacks: 9
-        case .callbackNesting: 10
-        case .timeOrder: 11
-        case .launchWatchdog: 12
-        case .launchStall: 13
-        case .backgroundTime: 14
-        case .unexpectedExit: 15
-        case .hang: 16
-        case .backgroundCallback: 17
-        }
-    }
-
-    /// The documented fact this rule rests on.
-    public var fact: LifecycleFact {
-        switch self {
-        case .noTerminateWhileSuspended: .noTerminateWhenSuspended
-        case .silentWhileSuspended: .suspendedRunsNoCode
-        case .nothingAfterTerminate: .terminateIsTheEnd
-        case .sceneConnection: .scenesConnect
-        case .launchSequence: .launchFirst
-        case .resignBeforeBackground, .foregroundBeforeActive: .throughInactive
-        case .balancedActivation: .activationPairs
-        case .legalTransition: .stateDiagram
-        case .mainThreadCallbacks: .mainRunLoop
-        case .callbackNesting: .serialEvents
-        case .timeOrder: .monotonicClock
-        case .launchWatchdog: .watchdog
-        case .launchStall: .launchMainThread
-        case .backgroundTime: .backgroundBriefly
-        case .unexpectedExit: .terminateWhenRunning
-        case .hang: .lengthyWorkOffMain
-        case .backgroundCallback: .backgroundCallbackLimit
-        }
-    }
+    public var severity: Severity { builtIn?.severity ?? definition?.severity ?? .error }
 
     /// One line saying when the rule is violated.
-    public var summary: String {
-        switch self {
-        case .noTerminateWhileSuspended:
-            "willTerminate is delivered (begins or runs) while the system view is Suspended"
-        case .silentWhileSuspended:
-            "any other app-side event while the system view is Suspended"
-        case .nothingAfterTerminate:
-            "an app-side event after willTerminate returned, in the same lifetime"
-        case .sceneConnection:
-            "a scene callback for a scene that is not connected"
-        case .launchSequence:
-            "willFinishLaunching and didFinishLaunching are not the first app-delegate lifecycle "
-                + "callbacks, not in that order, or come more than once"
-        case .resignBeforeBackground:
-            "an Active app or scene moves to Background without passing through Inactive"
-        case .foregroundBeforeActive:
-            "a Background app or scene becomes Active without passing through Inactive"
-        case .balancedActivation:
-            "didBecomeActive while already Active, or willResignActive while not Active"
-        case .legalTransition:
-            "a lifecycle callback from a state that has no such transition"
-        case .mainThreadCallbacks:
-            "a lifecycle callback runs on a thread other than the main thread"
-        case .callbackNesting:
-            "an end with no open begin on its thread, or a begin still open at a normal end"
-        case .timeOrder:
-            "a timestamp goes backwards within a stream"
-        case .launchWatchdog:
-            "the launch takes longer than the watchdog limit"
-        case .launchStall:
-            "a main-thread stall at or above the threshold starts inside the launch window"
-        case .backgroundTime:
-            "a background task expires, or the app runs in Background too long with no task open"
-        case .unexpectedExit:
-            "the process exits while Inactive or Active with no willTerminate"
-        case .hang:
-            "a main-thread stall at or above the hang threshold starts after launch while the app is "
-                + "in the foreground"
-        case .backgroundCallback:
-            "didEnterBackground or sceneDidEnterBackground runs longer than the background callback limit"
-        }
+    public var summary: String { builtIn?.summary ?? definition?.summary ?? "" }
+
+    /// The documented fact a built-in rule rests on; nil for a rule from a file.
+    public var fact: LifecycleFact? { builtIn?.fact }
+
+    /// Why the rule holds, as printed after a violation's message: the built-in rule's seed
+    /// fact, or the rule file's `why` (nil when the file gives none).
+    public var reason: String? { builtIn.map { $0.fact.description } ?? definition?.why }
+
+    /// Where a rule from a file is written, `FILE:LINE`; nil for a built-in rule.
+    public var location: String? { definition.map { "\($0.file):\($0.line)" } }
+
+    /// Whether this is one of the exclusive lifecycle-ordering rules.
+    public var isOrdering: Bool { builtIn?.isOrdering ?? false }
+
+    public static func == (lhs: Rule, rhs: Rule) -> Bool {
+        lhs.order == rhs.order && lhs.definition === rhs.definition
     }
 
-    /// The rule with this id, or nil.
-    public init?(id: String) { self.init(rawValue: id) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(order) }
 
     public static func < (lhs: Rule, rhs: Rule) -> Bool { lhs.order < rhs.order }
 }
 
-/// How bad a violation is: errors fail `lifetrace check`, warnings only with `--strict`.
-public enum Severity: String, Sendable, CaseIterable, Hashable {
-    /// The trace breaks the life cycle or its launch budget.
-    case error
-    /// Suspicious, but the app may be fine.
-    case warning
+extension Rule {
+    public static var noTerminateWhileSuspended: Rule { Rule(.noTerminateWhileSuspended) }
+    public static var silentWhileSuspended: Rule { Rule(.silentWhileSuspended) }
+    public static var nothingAfterTerminate: Rule { Rule(.nothingAfterTerminate) }
+    public static var sceneConnection: Rule { Rule(.sceneConnection) }
+    public static var launchSequence: Rule { Rule(.launchSequence) }
+    public static var resignBeforeBackground: Rule { Rule(.resignBeforeBackground) }
+    public static var foregroundBeforeActive: Rule { Rule(.foregroundBeforeActive) }
+    public static var balancedActivation: Rule { Rule(.balancedActivation) }
+    public static var legalTransition: Rule { Rule(.legalTransition) }
+    public static var mainThreadCallbacks: Rule { Rule(.mainThreadCallbacks) }
+    public static var callbackNesting: Rule { Rule(.callbackNesting) }
+    public static var timeOrder: Rule { Rule(.timeOrder) }
+    public static var launchWatchdog: Rule { Rule(.launchWatchdog) }
+    public static var launchStall: Rule { Rule(.launchStall) }
+    public static var backgroundTime: Rule { Rule(.backgroundTime) }
+    public static var unexpectedExit: Rule { Rule(.unexpectedExit) }
+    public static var hang: Rule { Rule(.hang) }
+    public static var backgroundCallback: Rule { Rule(.backgroundCallback) }
 }

@@ -284,7 +284,9 @@ public struct TraceHTMLReport {
             + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> (lifetime \(violation.lifetime + 1)) "
             + "at \(HTMLText.escape(violation.when)): \(HTMLText.escape(violation.message))\n<ul>\n"
         for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
-        return out + "</ul>\n<p class=\"fact\">Why: \(HTMLText.escape(violation.fact.description))</p></li>\n"
+        out += "</ul>\n"
+        if let reason = violation.rule.reason { out += "<p class=\"fact\">Why: \(HTMLText.escape(reason))</p>" }
+        return out + "</li>\n"
     }
 }
 

@@ -1,0 +1,166 @@
+import LifecycleModel
+
+/// A built-in rule. The raw values are the ids users write in `--only` and `--disable` and read
+/// in every output format; they are part of the public interface and never change. Violations
+/// name their rule as a ``Rule``, which admits the rules of a team's rule files too.
+///
+/// The cases are declared in the order of the table in docs/LIFECYCLE.md. The first nine are the
+/// lifecycle-ordering rules: they are exclusive, and one offending event is reported under the
+/// first of them that applies, in declaration order.
+public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
+    /// willTerminate is delivered (begins or runs) while the system view is Suspended.
+    case noTerminateWhileSuspended = "no-terminate-while-suspended"
+    /// An app-side event other than willTerminate while the system view is Suspended.
+    case silentWhileSuspended = "silent-while-suspended"
+    /// An app-side event after willTerminate returned, in the same lifetime.
+    case nothingAfterTerminate = "nothing-after-terminate"
+    /// A scene callback for a scene that is not connected.
+    case sceneConnection = "scene-connection"
+    /// The launch callbacks are not first, not in order, or repeated.
+    case launchSequence = "launch-sequence"
+    /// Active straight to Background, skipping Inactive.
+    case resignBeforeBackground = "resign-before-background"
+    /// Background straight to Active, skipping Inactive.
+    case foregroundBeforeActive = "foreground-before-active"
+    /// didBecomeActive while Active, or willResignActive while not Active.
+    case balancedActivation = "balanced-activation"
+    /// Any other lifecycle callback with no transition from the current state.
+    case legalTransition = "legal-transition"
+    /// A lifecycle callback off the main thread.
+    case mainThreadCallbacks = "main-thread-callbacks"
+    /// An end with no open begin, or a begin still open at a normal end of the lifetime.
+    case callbackNesting = "callback-nesting"
+    /// A timestamp goes backwards within a stream.
+    case timeOrder = "time-order"
+    /// The launch takes longer than the watchdog limit.
+    case launchWatchdog = "launch-watchdog"
+    /// A main-thread stall at or above the threshold starts inside the launch window.
+    case launchStall = "launch-stall"
+    /// A background task expired, or Background without a task for longer than the limit.
+    case backgroundTime = "background-time"
+    /// The process exited in the foreground without willTerminate.
+    case unexpectedExit = "unexpected-exit"
+    /// A main-thread stall at or above the hang threshold starts after the launch window while the
+    /// app is in the foreground.
+    case hang = "hang"
+    /// didEnterBackground or sceneDidEnterBackground runs longer than the limit.
+    case backgroundCallback = "background-callback"
+
+    /// The rule's id, as written on the command line and in reports.
+    public var id: String { rawValue }
+
+    /// How bad a violation of this rule is.
+    public var severity: Severity {
+        switch self {
+        case .backgroundTime, .unexpectedExit, .hang: .warning
+        default: .error
+        }
+    }
+
+    /// Whether this is one of the exclusive lifecycle-ordering rules.
+    public var isOrdering: Bool { order < BuiltInRule.mainThreadCallbacks.order }
+
+    /// The position in the table, which is also the precedence among ordering rules.
+    public var order: Int {
+        switch self {
+        case .noTerminateWhileSuspended: 0
+        case .silentWhileSuspended: 1
+        case .nothingAfterTerminate: 2
+        case .sceneConnection: 3
+        case .launchSequence: 4
+        case .resignBeforeBackground: 5
+        case .foregroundBeforeActive: 6
+        case .balancedActivation: 7
+        case .legalTransition: 8
+        case .mainThreadCallbacks: 9
+        case .callbackNesting: 10
+        case .timeOrder: 11
+        case .launchWatchdog: 12
+        case .launchStall: 13
+        case .backgroundTime: 14
+        case .unexpectedExit: 15
+        case .hang: 16
+        case .backgroundCallback: 17
+        }
+    }
+
+    /// The documented fact this rule rests on.
+    public var fact: LifecycleFact {
+        switch self {
+        case .noTerminateWhileSuspended: .noTerminateWhenSuspended
+        case .silentWhileSuspended: .suspendedRunsNoCode
+        case .nothingAfterTerminate: .terminateIsTheEnd
+        case .sceneConnection: .scenesConnect
+        case .launchSequence: .launchFirst
+        case .resignBeforeBackground, .foregroundBeforeActive: .throughInactive
+        case .balancedActivation: .activationPairs
+        case .legalTransition: .stateDiagram
+        case .mainThreadCallbacks: .mainRunLoop
+        case .callbackNesting: .serialEvents
+        case .timeOrder: .monotonicClock
+        case .launchWatchdog: .watchdog
+        case .launchStall: .launchMainThread
+        case .backgroundTime: .backgroundBriefly
+        case .unexpectedExit: .terminateWhenRunning
+        case .hang: .lengthyWorkOffMain
+        case .backgroundCallback: .backgroundCallbackLimit
+        }
+    }
+
+    /// One line saying when the rule is violated.
+    public var summary: String {
+        switch self {
+        case .noTerminateWhileSuspended:
+            "willTerminate is delivered (begins or runs) while the system view is Suspended"
+        case .silentWhileSuspended:
+            "any other app-side event while the system view is Suspended"
+        case .nothingAfterTerminate:
+            "an app-side event after willTerminate returned, in the same lifetime"
+        case .sceneConnection:
+            "a scene callback for a scene that is not connected"
+        case .launchSequence:
+            "willFinishLaunching and didFinishLaunching are not the first app-delegate lifecycle "
+                + "callbacks, not in that order, or come more than once"
+        case .resignBeforeBackground:
+            "an Active app or scene moves to Background without passing through Inactive"
+        case .foregroundBeforeActive:
+            "a Background app or scene becomes Active without passing through Inactive"
+        case .balancedActivation:
+            "didBecomeActive while already Active, or willResignActive while not Active"
+        case .legalTransition:
+            "a lifecycle callback from a state that has no such transition"
+        case .mainThreadCallbacks:
+            "a lifecycle callback runs on a thread other than the main thread"
+        case .callbackNesting:
+            "an end with no open begin on its thread, or a begin still open at a normal end"
+        case .timeOrder:
+            "a timestamp goes backwards within a stream"
+        case .launchWatchdog:
+            "the launch takes longer than the watchdog limit"
+        case .launchStall:
+            "a main-thread stall at or above the threshold starts inside the launch window"
+        case .backgroundTime:
+            "a background task expires, or the app runs in Background too long with no task open"
+        case .unexpectedExit:
+            "the process exits while Inactive or Active with no willTerminate"
+        case .hang:
+            "a main-thread stall at or above the hang threshold starts after launch while the app is "
+                + "in the foreground"
+        case .backgroundCallback:
+            "didEnterBackground or sceneDidEnterBackground runs longer than the background callback limit"
+        }
+    }
+
+    /// The rule with this id, or nil.
+    public init?(id: String) { self.init(rawValue: id) }
+
+    public static func < (lhs: BuiltInRule, rhs: BuiltInRule) -> Bool { lhs.order < rhs.order }
+}
+
+/// How bad a violation is: errors fail `lifetrace check`, warnings only with `--strict`.
+public enum Severity: String, Sendable, CaseIterable, Hashable {
+    /// The trace breaks the life cycle or its launch budget.
+    case error
+    /// Suspicious, but the app may be fine.
+    case warning
+}
