@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
         .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
+        .library(name: "LifetraceRules", targets: ["LifetraceRules"]),
         .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
         .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
@@ -44,6 +45,10 @@ let package = Package(
         .target(
             name: "LifetraceAnalysis",
             dependencies: ["LifetraceFormat", "LifecycleModel"]
+        ),
+        .target(
+            name: "LifetraceRules",
+            dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "LifetraceReports",
@@ -90,6 +95,7 @@ let package = Package(
                 "LifetraceFormat",
                 "LifetraceAnalysis",
                 "LifetraceReports",
+                "LifetraceRules",
                 "LifetraceExport",
                 "LifetraceRecorder",
                 "LifetraceSupervisor",
@@ -116,6 +122,10 @@ let package = Package(
         .testTarget(
             name: "LifetraceAnalysisTests",
             dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "LifetraceRulesTests",
+            dependencies: ["LifetraceRules", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceReportsTests",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRules
 
 /// The limits and rule selection shared by `check`, `report` and `replay`.
 struct AnalysisArguments: ParsableArguments {
@@ -18,6 +19,11 @@ struct AnalysisArguments: ParsableArguments {
 
     @Option(name: .long, help: "Longest didEnterBackground or sceneDidEnterBackground may run (e.g. 5s).")
     var backgroundCallbackLimit: String = "5s"
+
+    @Option(
+        name: .customLong("rules"),
+        help: ArgumentHelp("Also check the rules of this rule file (repeatable; docs/RULES.md).", valueName: "file"))
+    var ruleFiles: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Check only this rule (repeatable).", valueName: "rule"))
     var only: [String] = []
@@ -37,17 +43,25 @@ struct AnalysisArguments: ParsableArguments {
         } catch {
             throw ValidationError(error.description)
         }
-        var rules = only.isEmpty ? RuleSet.all : RuleSet()
-        for id in only { rules.insert(RuleSet(try rule(id))) }
-        for id in disable { rules.remove(RuleSet(try rule(id))) }
-        options.rules = rules
+        // Rule files are read before any trace: a bad one stops the command here.
+        let fileRules: [FileRule]
+        do throws(RuleFileError) {
+            fileRules = try RuleFileParser.load(paths: ruleFiles)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let known = Rule.allCases + fileRules.map(\.rule)
+        var selected = Set(only.isEmpty ? known : [])
+        for id in only { selected.insert(try rule(id, among: known)) }
+        for id in disable { selected.remove(try rule(id, among: known)) }
+        options.rules = RuleSet(selected.filter { $0.builtIn != nil })
+        if !fileRules.isEmpty { options.userRules = UserRules(fileRules, enabled: selected.filter { $0.builtIn == nil }) }
         return options
     }
 
-    private func rule(_ id: String) throws -> Rule {
-        guard let rule = Rule(id: id) else {
-            throw ValidationError(
-                "unknown rule \"\(id)\"; the rules are: " + Rule.allCases.map(\.id).joined(separator: ", "))
+    private func rule(_ id: String, among known: [Rule]) throws -> Rule {
+        guard let rule = known.first(where: { $0.id == id }) else {
+            throw ValidationError("unknown rule \"\(id)\"; the rules are: " + known.map(\.id).joined(separator: ", "))
         }
         return rule
     }

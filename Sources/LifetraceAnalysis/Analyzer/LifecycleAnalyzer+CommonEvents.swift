@@ -44,6 +44,9 @@ extension LifecycleAnalyzer {
         default:
             return false
         }
+        if monitorShortPath != 0, monitorShortPath & (1 << UInt32(pointer.pointee.type.rawValue)) != 0 {
+            notice(.event(pointer.pointee), symbols: symbols)
+        }
         return true
     }
 

@@ -94,6 +94,7 @@ extension LifecycleAnalyzer {
     ) {
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
+        if monitor != nil { noticeLifetimeEnding(at: end, kind: kind, symbols: symbols) }
         let system = current.systemStretch.stop()
         closeStretch(system, view: .system, end: end, endEvent: exit, symbols: symbols)
         let app = current.appStretch.stop()

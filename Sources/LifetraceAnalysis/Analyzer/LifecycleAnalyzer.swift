@@ -51,12 +51,22 @@ public struct LifecycleAnalyzer {
     public var lifetimeEnded: LifetimeSink?
     var violationsHandedOver = 0
     var omittedHandedOver: [Rule: Int] = [:]
+    /// The checker of the rule files' rules (``AnalysisOptions/userRules``), or nil.
+    var monitor: (any RuleMonitor)?
+    /// The event types the monitor wants from the short path (``RuleMonitor/shortPathTypes``).
+    var monitorShortPath: UInt32 = 0
+    /// The effective state the monitor was last told of, in this lifetime.
+    var noticedState: LifecycleState?
+    /// Whether the monitor was told that this lifetime's launch window ended.
+    var launchWindowNoticed = false
 
     /// An analyzer with `options`.
     public init(options: AnalysisOptions = AnalysisOptions()) {
         self.options = options
         found = ViolationList(limit: options.violationLimit)
         current = Lifetime(index: 0, start: 0)
+        monitor = options.userRules?.makeMonitor()
+        monitorShortPath = monitor?.shortPathTypes ?? 0
     }
 
     /// Replays one event. `symbols` resolves the event's symbols (the reader's table).
@@ -85,9 +95,16 @@ public struct LifecycleAnalyzer {
         checkTimeOrder(event, symbols: symbols)
         if case .launch(let reason, let background, let prewarm, let pid) = event.payload {
             beginLifetime(event, reason: reason, background: background, prewarm: prewarm, pid: pid, symbols: symbols)
+            if monitor != nil {
+                noticeLifetimeBegan(at: event.timestamp, symbols: symbols)
+                noticeReplayed(event, symbols: symbols)
+            }
             return
         }
-        if !inLifetime { beginLifetime(at: event) }
+        if !inLifetime {
+            beginLifetime(at: event)
+            if monitor != nil { noticeLifetimeBegan(at: event.timestamp, symbols: symbols) }
+        }
         current.eventCount &+= 1
         if event.timestamp > current.lastTimestamp { current.lastTimestamp = event.timestamp }
         let appSide = event.stream == .app
@@ -141,6 +158,7 @@ public struct LifecycleAnalyzer {
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             taskExpired(id, name: name, event: event, symbols: symbols)
         case .exit(let code, let signal):
+            if monitor != nil { noticeReplayed(event, symbols: symbols) }
             endLifetime(exit: event, code: code, signal: signal, symbols: symbols)
             return
         case .dropped(let count):
@@ -148,6 +166,7 @@ public struct LifecycleAnalyzer {
             return
         }
         if appSide { current.lastAppActivity = event.timestamp }
+        if monitor != nil, event.type != .runloopWake, event.type != .runloopSleep { noticeReplayed(event, symbols: symbols) }
     }
 
     /// Ends the replay: closes the last lifetime at the last event seen and returns everything

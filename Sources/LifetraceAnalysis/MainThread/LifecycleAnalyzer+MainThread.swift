@@ -49,5 +49,8 @@ extension LifecycleAnalyzer {
             work: closed.work)
         current.stalls.append(
             RecordedStall(stall: stall, startEvent: closed.event, inForeground: foreground && current.inForeground))
+        if monitor != nil, stall.duration >= options.stallThreshold {
+            notice(.stall(start: stall.start, duration: stall.duration, opening: closed.event), symbols: symbols)
+        }
     }
 }

@@ -20,6 +20,8 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// The most violations a trace's analysis keeps in full; later ones are only counted by rule
     /// (``ViolationList``), and every output says how many it left out. Default 1000.
     public var violationLimit: Int
+    /// The rules of rule files checked besides the built-in ones, or nil (docs/RULES.md).
+    public var userRules: UserRules?
 
     /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, 250 ms hangs, 5 s
     /// for the enter-background callbacks, every rule, lifetime reports kept.

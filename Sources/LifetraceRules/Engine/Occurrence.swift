@@ -1,0 +1,33 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// One thing a selector can match, as the rule engine takes it in.
+struct Occurrence {
+    var kind: OccurrenceKind
+    var timestamp: Int64
+    /// The event behind it (the witness): for a stall, the event that opened it.
+    var event: TraceEvent
+    var name: Symbol = .none
+    var scene: Symbol = .none
+    var thread: ThreadID = .main
+    /// For `state`: the state entered.
+    var state: LifecycleState?
+    /// A signpost's or background task's id (Int64.min when none).
+    var key: Int64 = .min
+    /// A stall's length (ns).
+    var duration: Int64 = 0
+}
+
+/// What the rule engine is told, in order: the whole of its input.
+enum RuleStep {
+    /// A lifetime began.
+    case lifetimeBegan(at: Int64)
+    /// The effective state became `state` by `event`.
+    case stateChanged(LifecycleState, by: TraceEvent)
+    /// Something a selector may match.
+    case occurrence(Occurrence)
+    /// The launch window ended.
+    case launchWindowEnded(at: Int64)
+    /// The lifetime ended; `judged` is false when the trace simply stopped.
+    case lifetimeEnded(at: Int64, judged: Bool)
+}

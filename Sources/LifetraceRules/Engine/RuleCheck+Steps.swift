@@ -1,0 +1,282 @@
+import LifecycleModel
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// How a rule's scope and pattern take each step (docs/RULES.md, "How rules are judged").
+extension RuleCheck {
+    mutating func take(_ step: RuleStep, symbols: SymbolTable, findings: inout RuleFindings) {
+        switch step {
+        case .lifetimeBegan(let timestamp):
+            lifetimeStart = timestamp
+            open = nil
+            previous = nil
+            intervals.removeAll()
+            spanBegin = nil
+            inLaunch = true
+            switch rule.scope {
+            case .lifetime, .launch: open = Stretch(start: timestamp)
+            default: break
+            }
+            if case .maxDuration(.launch, _) = rule.pattern, open != nil { spanBegin = (timestamp, nil) }
+        case .stateChanged(let state, let event):
+            if case .states(let states) = rule.scope {
+                if states.contains(state) {
+                    if open == nil { open = Stretch(start: event.timestamp, startEvent: event) }
+                } else if open != nil {
+                    close(at: event.timestamp, by: event, judged: true, symbols: symbols, findings: &findings)
+                }
+            }
+            if case .maxDuration(.state(let watched), _) = rule.pattern {
+                if state == watched {
+                    if spanBegin == nil, open != nil { spanBegin = (event.timestamp, event) }
+                } else {
+                    endSpan(at: event.timestamp, findings: &findings)
+                }
+            }
+            take(Occurrence(kind: .state, timestamp: event.timestamp, event: event, state: state), symbols: symbols, findings: &findings)
+        case .occurrence(let occurrence):
+            take(occurrence, symbols: symbols, findings: &findings)
+        case .launchWindowEnded(let timestamp):
+            inLaunch = false
+            if case .maxDuration(.launch, _) = rule.pattern { endSpan(at: timestamp, findings: &findings) }
+            if case .launch = rule.scope, open != nil { close(at: timestamp, by: nil, judged: true, symbols: symbols, findings: &findings) }
+        case .lifetimeEnded(let timestamp, let judged):
+            endSpan(at: timestamp, findings: &findings)
+            if case .maxDuration(let interval, let limit) = rule.pattern {
+                for open in intervals where timestamp - open.begin.timestamp > limit {
+                    reportLong(interval, begin: open.begin, limit: limit, ended: nil, findings: &findings)
+                }
+            }
+            intervals.removeAll()
+            if open != nil { close(at: timestamp, by: nil, judged: judged, symbols: symbols, findings: &findings) }
+            previous = nil
+        }
+    }
+
+    /// An occurrence: the scope's boundaries first, then the pattern.
+    private mutating func take(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
+        guard kinds & occurrence.kind.bit != 0 else { return }
+        if case .between(let from, let to) = rule.scope {
+            if open != nil, let to, to.matches(occurrence, slot: 3, cache: &nameCache, symbols: symbols) {
+                close(at: occurrence.timestamp, by: occurrence.event, judged: true, symbols: symbols, findings: &findings)
+                if from.matches(occurrence, slot: 2, cache: &nameCache, symbols: symbols) {
+                    open = Stretch(start: occurrence.timestamp, startEvent: occurrence.event)
+                }
+                return
+            }
+            if open == nil {
+                if from.matches(occurrence, slot: 2, cache: &nameCache, symbols: symbols) {
+                    open = Stretch(start: occurrence.timestamp, startEvent: occurrence.event)
+                    return
+                }
+            }
+        }
+        if case .maxDuration(let interval, let limit) = rule.pattern {
+            follow(interval, limit: limit, occurrence, symbols: symbols, findings: &findings)
+            return
+        }
+        // A stall is told when it ends: it belongs to the stretch in which it began.
+        if var stretch = open, stretch.holds(occurrence.timestamp) {
+            judge(occurrence, in: &stretch, symbols: symbols, findings: &findings)
+            open = stretch
+        } else if var stretch = previous, stretch.holds(occurrence.timestamp) {
+            judge(occurrence, in: &stretch, symbols: symbols, findings: &findings)
+            previous = stretch
+        }
+    }
+
+    /// The pattern's verdict on one occurrence inside `stretch`.
+    private mutating func judge(_ occurrence: Occurrence, in stretch: inout Stretch, symbols: SymbolTable, findings: inout RuleFindings) {
+        switch rule.pattern {
+        case .never(let selector):
+            guard !stretch.reported, selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) else { return }
+            stretch.reported = true
+            let stretchText = stretchText(stretch)
+            findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
+                "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText); expected no \(selector) there."
+            }
+        case .require(let selector):
+            if selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) { stretch.matches += 1 }
+        case .maxCount(let selector, let limit):
+            guard selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) else { return }
+            stretch.matches += 1
+            guard stretch.matches == limit + 1 else { return }
+            let stretchText = stretchText(stretch)
+            findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
+                "\(message): \(describe(occurrence, symbols: symbols)) is match \(limit + 1) of \(selector) in \(stretchText); "
+                    + "expected at most \(limit)."
+            }
+        case .precedence(let first, let then):
+            if !stretch.sawFirst, !stretch.reported, then.matches(occurrence, slot: 1, cache: &nameCache, symbols: symbols) {
+                stretch.reported = true
+                let stretchText = stretchText(stretch)
+                findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
+                    "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText) with no \(first) before it; "
+                        + "expected \(first) first."
+                }
+            }
+            if first.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) { stretch.sawFirst = true }
+        case .response(let after, let expect, let within):
+            if expect.matches(occurrence, slot: 1, cache: &nameCache, symbols: symbols) {
+                if let within { reportLate(in: &stretch, within: within, answer: occurrence, symbols: symbols, findings: &findings) }
+                stretch.pending.removeAll(keepingCapacity: true)
+                stretch.pendingOverflow = 0
+            }
+            if after.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) {
+                if stretch.pending.count < Stretch.pendingLimit {
+                    stretch.pending.append(occurrence.event)
+                } else {
+                    stretch.pendingOverflow += 1
+                }
+            }
+        case .maxDuration:
+            break
+        }
+    }
+
+    /// `response` with `within`: the pending `after`s whose deadline passed before `answer`.
+    private func reportLate(
+        in stretch: inout Stretch, within: Int64, answer: Occurrence, symbols: SymbolTable, findings: inout RuleFindings
+    ) {
+        guard case .response(_, let expect, _) = rule.pattern else { return }
+        for event in stretch.pending where answer.timestamp - event.timestamp > within {
+            let at = event.timestamp + within
+            findings.add(rule.rule, at: at, witnesses: [event, answer.event]) {
+                "\(message): \(describe(event, symbols: symbols)) at \(when(event.timestamp)) was answered by "
+                    + "\(expect) only at \(when(answer.timestamp)); expected it within \(TimeFormat.duration(within))."
+            }
+        }
+        if stretch.pendingOverflow > 0, let last = stretch.pending.last, answer.timestamp - last.timestamp > within {
+            for _ in 0..<stretch.pendingOverflow { findings.add(rule.rule, at: last.timestamp + within, witnesses: [last]) { message } }
+        }
+    }
+
+    /// Closes the open stretch at `timestamp`; `judged` false leaves `require` and `response`
+    /// unjudged (the trace stopped), except answers already late by then.
+    private mutating func close(
+        at timestamp: Int64, by event: TraceEvent?, judged: Bool, symbols: SymbolTable, findings: inout RuleFindings
+    ) {
+        guard var stretch = open else { return }
+        stretch.end = timestamp
+        open = nil
+        let stretchText = stretchText(stretch)
+        let ending = judged ? "ended at \(when(timestamp))" : "was cut at \(when(timestamp)) (the trace ends)"
+        switch rule.pattern {
+        case .require(let selector) where judged && stretch.matches == 0:
+            findings.add(rule.rule, at: timestamp, witnesses: witnesses(stretch.startEvent, event)) {
+                "\(message): no \(selector) in \(stretchText), which \(ending); expected at least one."
+            }
+        case .response(_, let expect, let within):
+            for pending in stretch.pending + Array(repeating: stretch.pending.last, count: stretch.pendingOverflow).compactMap({ $0 }) {
+                let deadline = within.map { pending.timestamp + $0 }
+                if let deadline, deadline <= timestamp {
+                    findings.add(rule.rule, at: deadline, witnesses: [pending]) {
+                        "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(expect) within "
+                            + "\(TimeFormat.duration(within ?? 0)) in \(stretchText); expected one by \(when(deadline))."
+                    }
+                } else if judged {
+                    findings.add(rule.rule, at: timestamp, witnesses: witnesses(pending, event)) {
+                        "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(expect) after it in "
+                            + "\(stretchText), which \(ending)."
+                    }
+                }
+            }
+            stretch.pending = []
+        default:
+            break
+        }
+        previous = stretch
+    }
+
+    /// `max-duration`: follows the intervals that begin in a stretch.
+    private mutating func follow(
+        _ interval: RuleInterval, limit: Int64, _ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings
+    ) {
+        let begins: OccurrenceKind
+        let name: NamePattern
+        switch interval {
+        case .stall:
+            guard occurrence.duration > limit,
+                (open?.holds(occurrence.timestamp) ?? false) || (previous?.holds(occurrence.timestamp) ?? false)
+            else { return }
+            let stall = occurrence
+            findings.add(rule.rule, at: stall.timestamp + limit, witnesses: [stall.event]) {
+                "\(message): the main thread was busy for \(TimeFormat.duration(stall.duration)) from "
+                    + "\(when(stall.timestamp)); expected no stall longer than \(TimeFormat.duration(limit))."
+            }
+            return
+        case .callback(let pattern): begins = .callback; name = pattern
+        case .signpost(let pattern): begins = .signpost; name = pattern
+        case .bgtask(let pattern): begins = .bgtaskBegin; name = pattern
+        case .launch, .state: return
+        }
+        guard nameCache.matches(name, occurrence.name, slot: 0, symbols: symbols) else { return }
+        if occurrence.kind == begins {
+            if open != nil, intervals.count < Self.intervalLimit {
+                intervals.append(OpenInterval(begin: occurrence.event, thread: occurrence.thread, name: occurrence.name, key: occurrence.key))
+            }
+            return
+        }
+        let byID = begins == .bgtaskBegin
+        guard let index = intervals.lastIndex(where: {
+            byID ? $0.key == occurrence.key : ($0.thread == occurrence.thread && $0.name == occurrence.name && $0.key == occurrence.key)
+        }) else { return }
+        let begun = intervals.remove(at: index)
+        if occurrence.timestamp - begun.begin.timestamp > limit {
+            reportLong(interval, begin: begun.begin, limit: limit, ended: occurrence.event, findings: &findings)
+        }
+    }
+
+    /// `max-duration` of `launch` or `state`: the interval ends at `timestamp`.
+    private mutating func endSpan(at timestamp: Int64, findings: inout RuleFindings) {
+        guard let begin = spanBegin, case .maxDuration(let interval, let limit) = rule.pattern else { return }
+        spanBegin = nil
+        guard timestamp - begin.timestamp > limit else { return }
+        let start = when(begin.timestamp)
+        findings.add(rule.rule, at: begin.timestamp + limit, witnesses: begin.event.map { [$0] } ?? []) {
+            "\(message): \(interval.text) from \(start) lasted \(TimeFormat.duration(timestamp - begin.timestamp)); "
+                + "expected at most \(TimeFormat.duration(limit))."
+        }
+    }
+
+    private func reportLong(
+        _ interval: RuleInterval, begin: TraceEvent, limit: Int64, ended: TraceEvent?, findings: inout RuleFindings
+    ) {
+        let how = ended.map { "lasted \(TimeFormat.duration($0.timestamp - begin.timestamp))" } ?? "had not ended when the lifetime did"
+        findings.add(rule.rule, at: begin.timestamp + limit, witnesses: witnesses(begin, ended)) {
+            "\(message): \(interval.text) from \(when(begin.timestamp)) \(how); expected at most \(TimeFormat.duration(limit))."
+        }
+    }
+
+    private func witnesses(_ first: TraceEvent?, _ second: TraceEvent?) -> [TraceEvent] {
+        [first, second].compactMap { $0 }
+    }
+
+    /// An occurrence in words: `signpost "network" at +12.000 s`.
+    private func describe(_ occurrence: Occurrence, symbols: SymbolTable) -> String {
+        if occurrence.kind == .stall {
+            return "a stall of \(TimeFormat.duration(occurrence.duration)) at \(when(occurrence.timestamp))"
+        }
+        if occurrence.kind == .state, let state = occurrence.state {
+            return "state \(state.ruleWord) at \(when(occurrence.timestamp))"
+        }
+        return "\(describe(occurrence.event, symbols: symbols)) at \(when(occurrence.timestamp))"
+    }
+
+    /// An event in words: `callback didEnterBackground`, `signpost "network"`, `exit`.
+    func describe(_ event: TraceEvent, symbols: SymbolTable) -> String {
+        switch event.payload {
+        case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
+            let sceneText = symbols.string(scene).map { " (scene \"\($0)\")" } ?? ""
+            return "\(event.type.name) \(symbols.string(name) ?? "(unnamed)")\(sceneText)"
+        case .signpostBegin(let name, _), .signpostEnd(let name, _), .mark(let name):
+            return "\(event.type.name) \"\(symbols.string(name) ?? "")\""
+        case .bgtaskBegin(let id, let name), .bgtaskEnd(let id, let name), .bgtaskExpire(let id, let name):
+            return "\(event.type.name) \"\(symbols.string(name) ?? "")\" (task \(id))"
+        case .state(let to, _):
+            return "state \(to.ruleWord)"
+        default:
+            return event.type.name
+        }
+    }
+}

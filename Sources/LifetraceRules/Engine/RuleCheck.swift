@@ -1,0 +1,107 @@
+import LifecycleModel
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// One rule of a file at work on one trace: its scope's stretches and its pattern's state.
+struct RuleCheck {
+    let rule: FileRule
+    /// The occurrence kinds the rule looks at (a bit per ``OccurrenceKind``).
+    let kinds: UInt32
+    /// The stretch open now.
+    var open: Stretch?
+    /// The stretch closed last in this lifetime, for a stall told after its end.
+    var previous: Stretch?
+    /// `max-duration`: the intervals begun in a stretch and not ended yet.
+    var intervals: [OpenInterval] = []
+    /// `max-duration` of `launch` or `state`: the begin of the one interval open.
+    var spanBegin: (timestamp: Int64, event: TraceEvent?)?
+    /// The lifetime's start, for messages (`+1.234 s`).
+    var lifetimeStart: Int64 = 0
+    /// Whether the lifetime's launch window is still open.
+    var inLaunch = false
+    /// Name matches by symbol, per selector slot: 0 and 1 the pattern's, 2 and 3 the scope's.
+    var nameCache = NameCache()
+
+    /// The most intervals followed at once per rule (deeper nesting is not followed).
+    static let intervalLimit = 256
+
+    init(_ rule: FileRule) {
+        self.rule = rule
+        var kinds: UInt32 = 0
+        for selector in rule.selectors { kinds |= selector.kinds }
+        if case .between(let from, let to) = rule.scope { kinds |= from.kinds | (to?.kinds ?? 0) }
+        if case .maxDuration(let interval, _) = rule.pattern { kinds |= interval.kinds }
+        self.kinds = kinds
+    }
+
+    var message: String { rule.rule.definition?.message ?? rule.rule.summary }
+
+    func when(_ timestamp: Int64) -> String { TimeFormat.relative(timestamp - lifetimeStart) }
+
+    /// The stretch, in words: `the active stretch from +1.000 s`.
+    func stretchText(_ stretch: Stretch) -> String {
+        switch rule.scope {
+        case .lifetime: return "the lifetime from \(when(stretch.start))"
+        case .launch: return "the launch window from \(when(stretch.start))"
+        default: return "the \(rule.scope.text) stretch from \(when(stretch.start))"
+        }
+    }
+}
+
+extension FileRule {
+    /// The selectors of the pattern, in slot order.
+    var selectors: [Selector] {
+        switch pattern {
+        case .never(let selector), .require(let selector), .maxCount(let selector, _): [selector]
+        case .precedence(let first, let then): [first, then]
+        case .response(let after, let expect, _): [after, expect]
+        case .maxDuration: []
+        }
+    }
+}
+
+extension RuleInterval {
+    /// The occurrence kinds that begin and end the interval.
+    var kinds: UInt32 {
+        switch self {
+        case .callback: OccurrenceKind.callback.bit | OccurrenceKind.callbackEnd.bit
+        case .signpost: OccurrenceKind.signpost.bit | OccurrenceKind.signpostEnd.bit
+        case .bgtask: OccurrenceKind.bgtaskBegin.bit | OccurrenceKind.bgtaskEnd.bit
+        case .stall: OccurrenceKind.stall.bit
+        case .launch, .state: 0
+        }
+    }
+}
+
+/// Whether names match a selector's pattern, remembered per symbol: a name is matched once
+/// per trace, not once per event.
+struct NameCache {
+    /// Per slot, per symbol: 0 unknown, 1 matches, 2 does not.
+    private var slots = [[UInt8]](repeating: [], count: 8)
+
+    mutating func matches(_ pattern: NamePattern, _ symbol: Symbol, slot: Int, symbols: SymbolTable) -> Bool {
+        let index = Int(symbol.rawValue)
+        if index < slots[slot].count, slots[slot][index] != 0 { return slots[slot][index] == 1 }
+        let result = symbols.string(symbol).map(pattern.matches) ?? false
+        // Symbols are small dense numbers; a table beyond a million entries is not worth keeping.
+        if index < 1 << 20 {
+            if index >= slots[slot].count { slots[slot] += [UInt8](repeating: 0, count: index + 1 - slots[slot].count) }
+            slots[slot][index] = result ? 1 : 2
+        }
+        return result
+    }
+}
+
+extension Selector {
+    /// Whether `occurrence` matches; `slot` picks the name cache.
+    func matches(_ occurrence: Occurrence, slot: Int, cache: inout NameCache, symbols: SymbolTable) -> Bool {
+        guard kinds & occurrence.kind.bit != 0 else { return false }
+        if let state, occurrence.state != state { return false }
+        if let thread, occurrence.thread.isMain != (thread == .main) { return false }
+        if let name, !cache.matches(name, occurrence.name, slot: slot, symbols: symbols) { return false }
+        if let scene {
+            guard !occurrence.scene.isNone, cache.matches(scene, occurrence.scene, slot: slot + 4, symbols: symbols) else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,43 @@
+import LifetraceAnalysis
+import LifetraceFormat
+
+/// Checks the rules of rule files on one trace, as the analyzer replays it: the
+/// ``RuleMonitor`` the analyzer owns when ``AnalysisOptions/userRules`` is set.
+///
+/// Memory is bounded by the rules, never by the trace: per rule one open stretch and the one
+/// before it, at most ``RuleCheck/intervalLimit`` intervals and ``Stretch/pendingLimit``
+/// unanswered `after`s, and a name cache per symbol of the trace.
+struct RuleFileMonitor: RuleMonitor {
+    private var checks: [RuleCheck]
+    /// The occurrence kinds any rule looks at.
+    private let kinds: UInt32
+    private var firstFrameSeen = false
+    let shortPathTypes: UInt32
+
+    init(rules: [FileRule]) {
+        checks = rules.map(RuleCheck.init)
+        kinds = checks.reduce(0) { $0 | $1.kinds }
+        var types: UInt32 = 0
+        if kinds & (OccurrenceKind.signpost.bit | OccurrenceKind.signpostEnd.bit) != 0 {
+            types |= 1 << UInt32(EventType.signpostBegin.rawValue) | 1 << UInt32(EventType.signpostEnd.rawValue)
+        }
+        if kinds & OccurrenceKind.frame.bit != 0 { types |= 1 << UInt32(EventType.frame.rawValue) }
+        shortPathTypes = types
+    }
+
+    mutating func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings) {
+        notice.steps(firstFrameSeen: &firstFrameSeen) { step in
+            if case .occurrence(let occurrence) = step, kinds & occurrence.kind.bit == 0 { return }
+            for index in checks.indices { checks[index].take(step, symbols: symbols, findings: &findings) }
+        }
+    }
+}
+
+extension UserRules {
+    /// The rules of rule files, with those `enabled` checked (all by default).
+    public init(_ rules: [FileRule], enabled: Set<Rule>? = nil) {
+        let enabled = enabled ?? Set(rules.map(\.rule))
+        let checked = rules.filter { enabled.contains($0.rule) }
+        self.init(rules: rules.map(\.rule), enabled: enabled) { RuleFileMonitor(rules: checked) }
+    }
+}
