@@ -55,7 +55,8 @@ struct CheckCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(2)
         }
-        let output = CheckOutput(analyses: analyses, rules: options.rules, strict: strict, unreadable: unreadable)
+        let output = CheckOutput(
+            analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable)
         try StandardOutput.print(output.rendered(format))
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if !unreadable.isEmpty || output.incomplete > 0 { throw ExitCode(2) }

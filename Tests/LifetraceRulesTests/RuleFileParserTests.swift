@@ -73,6 +73,6 @@ struct RuleFileParserTests {
         #expect(rules[0].rule.id == "a")
         #expect(rules[0].rule.severity == .warning)
         #expect(rules[0].rule.location == "team.yml:2")
-        #expect(rules[0].rule.reason == "a suspended app may be purged without notice")
+        #expect(rules[0].rule.reason == "a suspended app may be purged without notice (team.yml:2)")
     }
 }

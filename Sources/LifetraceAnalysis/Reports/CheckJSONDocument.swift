@@ -60,8 +60,8 @@ public struct CheckJSONDocument: Sendable {
                 JSONMember("issues", .array(analysis.issues.map { .string($0.description) })),
                 JSONMember("violations", .array(analysis.violations.map(\.json))),
                 JSONMember("violationLimit", .int(Int64(analysis.violationLimit))),
-                JSONMember("omittedViolations", .object(Rule.allCases.compactMap { rule in
-                    analysis.omittedViolations[rule].map { JSONMember(rule.id, .int(Int64($0))) }
+                JSONMember("omittedViolations", .object(analysis.omittedViolations.keys.sorted().map { rule in
+                    JSONMember(rule.id, .int(Int64(analysis.omittedViolations[rule, default: 0])))
                 })),
             ]
         case .failure(let error):
@@ -107,7 +107,7 @@ public struct CheckJSONDocument: Sendable {
             JSONMember("lifetimes", .int(Int64(lifetimes))),
             JSONMember("errors", .int(Int64(errors))),
             JSONMember("warnings", .int(Int64(warnings))),
-            JSONMember("rules", .object(Rule.allCases.compactMap { rule in rules[rule].map { JSONMember(rule.id, .int($0)) } })),
+            JSONMember("rules", .object(rules.keys.sorted().map { JSONMember($0.id, .int(rules[$0, default: 0])) })),
             JSONMember("strict", .bool(strict)),
             JSONMember("passed", .bool(failed == 0 && incomplete == 0 && unreadable == 0)),
         ])

@@ -18,6 +18,8 @@ public struct CheckOutput: Sendable {
     public var analyses: [TraceAnalysis]
     /// The rules that were checked (others appear as skipped in JUnit).
     public var rules: RuleSet
+    /// The rules of rule files, when any were given.
+    public var userRules: UserRules?
     /// Whether warnings fail the check.
     public var strict: Bool
     /// The errors of the traces that could not be read at all, in the order given. Text and JSON
@@ -26,9 +28,12 @@ public struct CheckOutput: Sendable {
     public var unreadable: [TraceError]
 
     /// Creates the output.
-    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool, unreadable: [TraceError] = []) {
+    public init(
+        analyses: [TraceAnalysis], rules: RuleSet, userRules: UserRules? = nil, strict: Bool, unreadable: [TraceError] = []
+    ) {
         self.analyses = analyses
         self.rules = rules
+        self.userRules = userRules
         self.strict = strict
         self.unreadable = unreadable
     }
@@ -45,7 +50,7 @@ public struct CheckOutput: Sendable {
         switch format {
         case .text: text
         case .json: CheckJSONDocument.rendered(analyses, strict: strict)
-        case .junit: JUnitReport(analyses: analyses, rules: rules, strict: strict, unreadable: unreadable).xml
+        case .junit: JUnitReport(analyses: analyses, rules: rules, userRules: userRules, strict: strict, unreadable: unreadable).xml
         case .github: GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable).text
         }
     }

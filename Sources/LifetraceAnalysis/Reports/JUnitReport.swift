@@ -9,15 +9,20 @@ public struct JUnitReport: Sendable {
     public var analyses: [TraceAnalysis]
     /// The rules that were checked.
     public var rules: RuleSet
+    /// The rules of rule files, when any were given: test cases after the built-in rules'.
+    public var userRules: UserRules?
     /// Whether any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
     public var strict: Bool
     /// The traces that could not be read.
     public var unreadable: [TraceError]
 
     /// Creates the report.
-    public init(analyses: [TraceAnalysis], rules: RuleSet, strict: Bool = false, unreadable: [TraceError] = []) {
+    public init(
+        analyses: [TraceAnalysis], rules: RuleSet, userRules: UserRules? = nil, strict: Bool = false, unreadable: [TraceError] = []
+    ) {
         self.analyses = analyses
         self.rules = rules
+        self.userRules = userRules
         self.strict = strict
         self.unreadable = unreadable
     }
@@ -25,8 +30,10 @@ public struct JUnitReport: Sendable {
     /// The XML document.
     public var xml: String {
         let failures = analyses.reduce(0) { total, analysis in total + analysis.violatedRules.count }
+        let allRules = Rule.allCases + (userRules?.rules ?? [])
+        let checked = { (rule: Rule) in rule.builtIn == nil ? self.userRules?.enabled.contains(rule) == true : self.rules.contains(rule) }
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        output += "<testsuites name=\"lifetrace check\" tests=\"\(analyses.count * Rule.allCases.count + unreadable.count)\" "
+        output += "<testsuites name=\"lifetrace check\" tests=\"\(analyses.count * allRules.count + unreadable.count)\" "
             + "failures=\"\(failures)\" errors=\"\(unreadable.count)\">\n"
         for error in unreadable {
             output += "  <testsuite name=\"\(escape(error.file))\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
@@ -36,9 +43,9 @@ public struct JUnitReport: Sendable {
         }
         for analysis in analyses {
             let violated = analysis.violatedRules
-            let skipped = Rule.allCases.filter { !rules.contains($0) }.count
+            let skipped = allRules.filter { !checked($0) }.count
             let incomplete = analysis.isIncomplete(strict: strict)
-            output += "  <testsuite name=\"\(escape(analysis.path))\" tests=\"\(Rule.allCases.count)\" "
+            output += "  <testsuite name=\"\(escape(analysis.path))\" tests=\"\(allRules.count)\" "
                 + "failures=\"\(violated.count)\" errors=\"\(incomplete ? 1 : 0)\" skipped=\"\(skipped)\">\n"
             if incomplete {
                 // A trace read only in part: an error (the test could not run), not a pass.
@@ -47,10 +54,10 @@ public struct JUnitReport: Sendable {
                     + "      <error type=\"incomplete\" message=\"not read whole, so not checked whole\">"
                     + "\(escape(problems))</error>\n    </testcase>\n"
             }
-            for rule in Rule.allCases {
+            for rule in allRules {
                 output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(rule.id)\""
                 let found = analysis.violations.filter { $0.rule == rule }
-                if !rules.contains(rule) {
+                if !checked(rule) {
                     output += ">\n      <skipped message=\"rule not checked\"/>\n    </testcase>\n"
                 } else if found.isEmpty && analysis.omittedViolations[rule] == nil {
                     output += "/>\n"

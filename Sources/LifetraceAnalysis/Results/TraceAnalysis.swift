@@ -92,7 +92,7 @@ public struct TraceAnalysis: Sendable {
     public var omittedNote: String? {
         let omitted = omittedCount
         guard omitted > 0 else { return nil }
-        let rules = Rule.allCases.compactMap { rule in omittedViolations[rule].map { "\(rule.id) \($0)" } }
+        let rules = omittedViolations.keys.sorted().map { "\($0.id) \(omittedViolations[$0, default: 0])" }
         return "\(omitted) more violation\(omitted == 1 ? " was" : "s were") found and not listed "
             + "(\(rules.joined(separator: ", "))): an analysis keeps the first \(violationLimit) of a trace in full"
     }

@@ -52,8 +52,13 @@ public struct Rule: Sendable, Hashable, Comparable {
     public var fact: LifecycleFact? { builtIn?.fact }
 
     /// Why the rule holds, as printed after a violation's message: the built-in rule's seed
-    /// fact, or the rule file's `why` (nil when the file gives none).
-    public var reason: String? { builtIn.map { $0.fact.description } ?? definition?.why }
+    /// fact, or the rule file's `why` followed by where the rule is written (nil when the file
+    /// gives no `why`).
+    public var reason: String? {
+        if let builtIn { return builtIn.fact.description }
+        guard let definition, let why = definition.why else { return nil }
+        return "\(why) (\(definition.file):\(definition.line))"
+    }
 
     /// Where a rule from a file is written, `FILE:LINE`; nil for a built-in rule.
     public var location: String? { definition.map { "\($0.file):\($0.line)" } }

@@ -257,6 +257,7 @@ extension RuleCheck {
         if occurrence.kind == .stall {
             return "a stall of \(TimeFormat.duration(occurrence.duration)) at \(when(occurrence.timestamp))"
         }
+        if occurrence.kind == .firstFrame { return "the first frame at \(when(occurrence.timestamp))" }
         if occurrence.kind == .state, let state = occurrence.state {
             return "state \(state.ruleWord) at \(when(occurrence.timestamp))"
         }

@@ -34,7 +34,13 @@ struct RuleCheck {
         self.kinds = kinds
     }
 
-    var message: String { rule.rule.definition?.message ?? rule.rule.summary }
+    /// How each violation's message begins: the team's sentence, or the rule's summary, with
+    /// where the rule is written when no `why` will say it.
+    var message: String {
+        let text = rule.rule.definition?.message ?? rule.rule.summary
+        guard rule.rule.definition?.why == nil, let location = rule.rule.location else { return text }
+        return "\(text) (\(location))"
+    }
 
     func when(_ timestamp: Int64) -> String { TimeFormat.relative(timestamp - lifetimeStart) }
 
@@ -43,7 +49,8 @@ struct RuleCheck {
         switch rule.scope {
         case .lifetime: return "the lifetime from \(when(stretch.start))"
         case .launch: return "the launch window from \(when(stretch.start))"
-        default: return "the \(rule.scope.text) stretch from \(when(stretch.start))"
+        case .between(let from, _): return "the stretch from \(from) at \(when(stretch.start))"
+        case .states: return "the \(rule.scope.text) stretch from \(when(stretch.start))"
         }
     }
 }

@@ -248,6 +248,11 @@ private struct Reader {
         case .maxDuration(let interval, let limit): what = "a \(interval.text) longer than \(TimeFormat.duration(limit))"
         case .maxCount(let selector, let limit): what = "more than \(limit) \(selector)"
         }
-        return what + " in " + (scope == .lifetime ? "a lifetime" : "a stretch of scope \(scope.text)")
+        switch scope {
+        case .lifetime: return what + " in a lifetime"
+        case .launch: return what + " during the launch"
+        case .states: return what + " while \(scope.text)"
+        case .between(let from, let to): return what + " after \(from)" + (to.map { " and before \($0)" } ?? "")
+        }
     }
 }
