@@ -121,7 +121,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceAnalysisTests",
-            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: [
+                "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceRules", "LifetraceCLI", "LifetraceTestSupport",
+            ]
         ),
         .testTarget(
             name: "LifetraceRulesTests",

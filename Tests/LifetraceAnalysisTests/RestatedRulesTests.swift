@@ -1,0 +1,82 @@
+import Foundation
+import LifetraceAnalysis
+import LifetraceFormat
+import LifetraceRules
+import Testing
+
+/// `Samples/rules/restated-builtins.yml` restates five built-in rules in the rule-file language:
+/// the restatements and the built-in rules flag the same traces among every sample and every
+/// random walk of the property tests, clean or mutated.
+struct RestatedRulesTests {
+    /// Each restated built-in rule and the rules of the file that restate it.
+    static let restated: [String: [String]] = [
+        "background-callback": ["restated-background-callback", "restated-scene-background-callback"],
+        "launch-watchdog": ["restated-launch-watchdog"],
+        "launch-stall": ["restated-launch-stall"],
+        "no-terminate-while-suspended": ["restated-no-terminate-while-suspended"],
+        "main-thread-callbacks": [
+            "willFinishLaunching", "didFinishLaunching", "didBecomeActive", "willResignActive", "didEnterBackground",
+            "willEnterForeground", "willTerminate", "scene-callbacks",
+        ].map { "restated-main-thread-\($0.lowercased())" },
+    ]
+
+    static let samples = SampleTraces.directory.deletingLastPathComponent()
+
+    static func options() throws -> AnalysisOptions {
+        var options = AnalysisOptions()
+        options.userRules = UserRules(try RuleFileParser.load(paths: [samples.appendingPathComponent("rules/restated-builtins.yml").path]))
+        return options
+    }
+
+    /// The built-in rules among the restated ones whose verdict differs from their restatement's.
+    static func disagreements(_ analysis: TraceAnalysis) -> [String] {
+        let violated = Set(analysis.violatedRules.map(\.id))
+        return restated.keys.sorted().filter { builtIn in
+            violated.contains(builtIn) != restated[builtIn]!.contains(where: violated.contains)
+        }
+    }
+
+    /// Every trace under `Samples/`, text and binary.
+    static var sampleFiles: [String] {
+        let enumerator = FileManager.default.enumerator(atPath: samples.path)
+        var files: [String] = []
+        while let relative = enumerator?.nextObject() as? String {
+            if relative.hasSuffix(".jsonl") || relative.hasSuffix(".ltrace") { files.append(relative) }
+        }
+        return files.sorted()
+    }
+
+    @Test func theFileRestatesFiveBuiltInRules() throws {
+        let ids = try Self.options().userRules!.rules.map(\.id)
+        #expect(Set(ids) == Set(Self.restated.values.joined()))
+        #expect(Self.restated.keys.allSatisfy { Rule(id: $0) != nil })
+    }
+
+    @Test func theSamplesGetTheSameVerdicts() throws {
+        let options = try Self.options()
+        var flagged = 0
+        for file in Self.sampleFiles {
+            var source = try TraceFile.open(path: Self.samples.appendingPathComponent(file).path)
+            let analysis = try LifecycleAnalyzer.analyze(&source, path: file, options: options)
+            #expect(Self.disagreements(analysis) == [], "\(file): \(analysis.violations.map { "\($0.rule.id): \($0.message)" })")
+            if analysis.violatedRules.contains(where: { Self.restated[$0.id] != nil }) { flagged += 1 }
+        }
+        // The samples hold a failing trace for each restated rule at least.
+        #expect(flagged >= Self.restated.count)
+    }
+
+    @Test func theRandomWalksGetTheSameVerdicts() throws {
+        let options = try Self.options()
+        for seed in LifecyclePropertyTests.seeds {
+            let clean = LifecycleWalk.make(seed: seed)
+            #expect(Self.disagreements(clean.build().analyze(options)) == [], "seed \(seed)")
+            for mutation in LifecyclePropertyTests.Mutation.allCases {
+                var walk = clean
+                var random = SeededRandom(seed: seed &* 7919)
+                guard LifecyclePropertyTests.mutate(&walk.items, mutation, using: &random) != nil else { continue }
+                let analysis = walk.build().analyze(options)
+                #expect(Self.disagreements(analysis) == [], "seed \(seed), \(mutation): \(analysis.violations.map { "\($0.rule.id): \($0.message)" })")
+            }
+        }
+    }
+}
