@@ -31,7 +31,8 @@ test: test-deps
 	@python3 integrations/spark/test_lifetrace_summary.py --lifetrace $(BIN)/lifetrace
 
 # Imports a sample run into a binary trace and shows its info and first events; records the sample
-# app under the default scenario and shows its analysis; checks a synthesized trace and the samples.
+# app under the default scenario and shows its analysis; checks a synthesized trace and the samples;
+# then a team's rule file (docs/RULES.md) catches its own invariant in one of two sample traces.
 demo: deps
 	@$(SWIFT) build --quiet --product lifetrace
 	@$(SWIFT) build --quiet --product SampleApp
@@ -51,6 +52,11 @@ demo: deps
 	@$(BIN)/lifetrace synth --events 20000 --seed 1 -o $(DEMO_DIR)/synth.ltrace
 	@echo "$$ lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs"
 	@$(BIN)/lifetrace check $(DEMO_DIR)/synth.ltrace Samples/runs
+	@echo "$$ head -9 Samples/rules/team.yml"
+	@head -9 Samples/rules/team.yml
+	@echo "$$ lifetrace check --rules Samples/rules/team.yml Samples/rules/traces/save-state-before-suspension.{pass,fail}.jsonl"
+	@$(BIN)/lifetrace check --rules Samples/rules/team.yml Samples/rules/traces/save-state-before-suspension.{pass,fail}.jsonl \
+		|| test $$? -eq 1
 
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
