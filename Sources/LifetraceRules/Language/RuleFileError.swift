@@ -17,6 +17,7 @@ public struct RuleFileError: Error, Sendable, Hashable, CustomStringConvertible 
         self.problem = problem
     }
 
-    /// `FILE:LINE:COLUMN: what is wrong`.
-    public var description: String { "\(file):\(line):\(column): \(problem)" }
+    /// `FILE:LINE:COLUMN: what is wrong`, or `FILE: what is wrong` when the file could not be
+    /// read at all (line 0).
+    public var description: String { line == 0 ? "\(file): \(problem)" : "\(file):\(line):\(column): \(problem)" }
 }
