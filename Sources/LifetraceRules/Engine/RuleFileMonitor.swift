@@ -13,6 +13,11 @@ struct RuleFileMonitor: RuleMonitor {
     private let kinds: UInt32
     private var firstFrameSeen = false
     let shortPathTypes: UInt32
+    /// The names signpost selectors and intervals look for, or nil when one takes any name.
+    private let signpostNames: [NamePattern]?
+    /// Per signpost name symbol: 0 not known yet, 1 some rule looks at it, 2 none does. Most
+    /// signposts of a recording are work no rule names: they stop here.
+    private var signpostInterest: [UInt8] = []
 
     init(rules: [FileRule]) {
         checks = rules.map(RuleCheck.init)
@@ -23,9 +28,45 @@ struct RuleFileMonitor: RuleMonitor {
         }
         if kinds & OccurrenceKind.frame.bit != 0 { types |= 1 << UInt32(EventType.frame.rawValue) }
         shortPathTypes = types
+        var names: [NamePattern]? = []
+        for check in checks {
+            var selectors = check.rule.selectors
+            if case .between(let from, let to) = check.rule.scope { selectors += [from] + (to.map { [$0] } ?? []) }
+            for selector in selectors where selector.kind == .signpost || selector.kind == .signpostEnd {
+                if let name = selector.name { names?.append(name) } else { names = nil }
+            }
+            if case .maxDuration(.signpost(let name), _) = check.rule.pattern { names?.append(name) }
+        }
+        signpostNames = names
+    }
+
+    /// Whether any rule looks at signposts named `name`.
+    private mutating func looksAtSignpost(_ name: Symbol, symbols: SymbolTable) -> Bool {
+        guard let patterns = signpostNames else { return true }
+        let index = Int(name.rawValue)
+        if index < signpostInterest.count, signpostInterest[index] != 0 { return signpostInterest[index] == 1 }
+        let text = symbols.string(name) ?? ""
+        let result = patterns.contains { $0.matches(text) }
+        if index < 1 << 20 {
+            if index >= signpostInterest.count {
+                signpostInterest += [UInt8](repeating: 0, count: index + 1 - signpostInterest.count)
+            }
+            signpostInterest[index] = result ? 1 : 2
+        }
+        return result
     }
 
     mutating func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings) {
+        if case .event(let event) = notice {
+            switch event.payload {
+            case .signpostBegin(let name, _), .signpostEnd(let name, _):
+                guard kinds & (OccurrenceKind.signpost.bit | OccurrenceKind.signpostEnd.bit) != 0,
+                    looksAtSignpost(name, symbols: symbols)
+                else { return }
+            default:
+                break
+            }
+        }
         notice.steps(firstFrameSeen: &firstFrameSeen) { step in
             if case .occurrence(let occurrence) = step, kinds & occurrence.kind.bit == 0 { return }
             for index in checks.indices { checks[index].take(step, symbols: symbols, findings: &findings) }
