@@ -103,11 +103,12 @@ let package = Package(
         // Runs the built `lifetrace` for the command tests of several modules.
         .target(
             name: "LifetraceTestSupport",
+            dependencies: ["LifetraceAnalysis", "LifetraceFormat"],
             path: "Tests/LifetraceTestSupport"
         ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifecycleModelTests",
@@ -115,7 +116,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceAnalysisTests",
-            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceReports", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceReportsTests",
