@@ -109,11 +109,12 @@ let package = Package(
         // Runs the built `lifetrace` for the command tests of several modules.
         .target(
             name: "LifetraceTestSupport",
+            dependencies: ["LifetraceAnalysis", "LifetraceFormat"],
             path: "Tests/LifetraceTestSupport"
         ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifecycleModelTests",
@@ -122,7 +123,8 @@ let package = Package(
         .testTarget(
             name: "LifetraceAnalysisTests",
             dependencies: [
-                "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceRules", "LifetraceCLI", "LifetraceTestSupport",
+                "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceReports", "LifetraceRules", "LifetraceCLI",
+                "LifetraceTestSupport",
             ]
         ),
         .testTarget(

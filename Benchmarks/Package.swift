@@ -35,6 +35,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "LifetraceAnalysis", package: "lifetrace"),
+                .product(name: "LifetraceRules", package: "lifetrace"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
             ],
             path: "Benchmarks/AnalyzerBenchmarks",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 import LifetraceRules
 
 /// The limits and rule selection shared by `check`, `report` and `replay`.

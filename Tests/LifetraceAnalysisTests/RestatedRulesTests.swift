@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRules
+import LifetraceTestSupport
 import Testing
 
 /// `Samples/rules/restated-builtins.yml` restates five built-in rules in the rule-file language:

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRules
 
 /// The reference workload (`lifetrace synth --seed 1`), one million events, as a binary trace in
 /// memory and as decoded events.
@@ -28,6 +29,17 @@ enum Workload {
             fatalError("cannot write the workload: \(error)")
         }
         return Array(FileManager.default.contents(atPath: path)!)
+    }()
+
+    /// The team's sample rule file.
+    static let teamRules: UserRules = {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples/rules/team.yml").path
+        do {
+            return UserRules(try RuleFileParser.load(paths: [path]))
+        } catch {
+            fatalError("\(error)")
+        }
     }()
 }
 
@@ -63,6 +75,21 @@ let benchmarks: @Sendable () -> Void = {
         do {
             var reader = PrefetchingTraceReader(try BinaryTraceReader(bytes: bytes, name: "workload.ltrace"))
             blackHole(try LifecycleAnalyzer.analyze(&reader, path: "workload.ltrace"))
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    // Side by side with the one before: the team's rule file (Samples/rules/team.yml) may cost at
+    // most 1.2x the check without it (docs/PERFORMANCE.md, "Rule files").
+    Benchmark("Analyzer: read and check a binary trace with Samples/rules/team.yml (1M)") { benchmark in
+        let bytes = Workload.binary
+        var options = AnalysisOptions()
+        options.userRules = Workload.teamRules
+        benchmark.startMeasurement()
+        do {
+            var reader = try BinaryTraceReader(bytes: bytes, name: "workload.ltrace")
+            blackHole(try LifecycleAnalyzer.analyze(&reader, path: "workload.ltrace", options: options))
         } catch {
             fatalError("\(error)")
         }

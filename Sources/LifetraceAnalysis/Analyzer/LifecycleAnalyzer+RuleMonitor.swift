@@ -32,8 +32,15 @@ extension LifecycleAnalyzer {
         notice(.lifetimeBegan(at: timestamp), symbols: symbols)
     }
 
-    /// The lifetime ends: a launch window never closed by a frame ends at the first activation.
+    /// The lifetime ends: the stalls found from callbacks become final (a lifetime without
+    /// run-loop events), and a launch window never closed by a frame ends at the first activation.
     mutating func noticeLifetimeEnding(at end: Int64, kind: LifetimeEnd.Kind, symbols: SymbolTable) {
+        if !current.runLoopSeen {
+            for recorded in current.stalls where recorded.stall.duration >= options.stallThreshold {
+                let stall = recorded.stall
+                notice(.stall(start: stall.start, duration: stall.duration, opening: recorded.startEvent), symbols: symbols)
+            }
+        }
         if !launchWindowNoticed, current.launchTime != nil, let active = current.windowCallbackEnd {
             launchWindowNoticed = true
             notice(.launchWindowEnded(at: active), symbols: symbols)
