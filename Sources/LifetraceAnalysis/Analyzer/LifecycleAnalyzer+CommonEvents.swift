@@ -49,7 +49,7 @@ extension LifecycleAnalyzer {
             return false
         }
         if monitorShortPath != 0, monitorShortPath & (1 << UInt32(pointer.pointee.type.rawValue)) != 0 {
-            notice(.event(pointer.pointee), symbols: symbols)
+            noticeShortPath(pointer.pointee, symbols: symbols)
         }
         return true
     }

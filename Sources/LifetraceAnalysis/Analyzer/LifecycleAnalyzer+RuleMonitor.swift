@@ -15,7 +15,12 @@ extension LifecycleAnalyzer {
             noticedState = state
             notice(.stateChanged(to: state, by: event), symbols: symbols)
         }
-        notice(.event(event), symbols: symbols)
+        switch event.payload {
+        case .signpostBegin(let name, _), .signpostEnd(let name, _):
+            if monitorLooksAtSignpost(name, symbols: symbols) { notice(.event(event), symbols: symbols) }
+        default:
+            notice(.event(event), symbols: symbols)
+        }
         if !launchWindowNoticed, current.launchTime != nil {
             let end = current.kind == .background ? current.didFinishEnd : current.firstFrame
             if let end {
@@ -23,6 +28,34 @@ extension LifecycleAnalyzer {
                 notice(.launchWindowEnded(at: end), symbols: symbols)
             }
         }
+    }
+
+    /// An event of the short path the monitor asked for: a frame, or a main-thread signpost whose
+    /// name some rule looks at.
+    @inline(never)
+    mutating func noticeShortPath(_ event: TraceEvent, symbols: SymbolTable) {
+        switch event.payload {
+        case .signpostBegin(let name, _), .signpostEnd(let name, _):
+            guard monitorLooksAtSignpost(name, symbols: symbols) else { return }
+        default:
+            break
+        }
+        notice(.event(event), symbols: symbols)
+    }
+
+    /// Whether the monitor looks at signposts named `name`, asked once per name.
+    mutating func monitorLooksAtSignpost(_ name: Symbol, symbols: SymbolTable) -> Bool {
+        let index = Int(name.rawValue)
+        if index < monitorSignposts.count, monitorSignposts[index] != 0 { return monitorSignposts[index] == 1 }
+        let answer = monitor!.looksAtSignpost(named: name, symbols: symbols)
+        // Symbols are small dense numbers; past a million names the question is asked each time.
+        if index < 1 << 20 {
+            if index >= monitorSignposts.count {
+                monitorSignposts += [UInt8](repeating: 0, count: index + 1 - monitorSignposts.count)
+            }
+            monitorSignposts[index] = answer ? 1 : 2
+        }
+        return answer
     }
 
     /// A new lifetime: its state starts unknown to the monitor.
@@ -51,7 +84,7 @@ extension LifecycleAnalyzer {
     /// Tells the monitor one notice and records what it found.
     mutating func notice(_ notice: RuleNotice, symbols: SymbolTable) {
         var findings = RuleFindings(onlyCounted: found.isFull)
-        monitor!.notice(notice, symbols: symbols, findings: &findings)
+        monitor?.notice(notice, symbols: symbols, findings: &findings)
         for finding in findings.items {
             if found.isFull {
                 found.count(finding.rule)

@@ -59,6 +59,8 @@ public struct LifecycleAnalyzer {
     var noticedState: LifecycleState?
     /// Whether the monitor was told that this lifetime's launch window ended.
     var launchWindowNoticed = false
+    /// Per signpost name symbol: 0 not asked yet, 1 the monitor looks at it, 2 it does not.
+    var monitorSignposts: [UInt8] = []
     /// Whether a sink listens: edges are built and queued only then.
     @usableFromInline var emitsEdges = false
     /// The edges derived from the current event, waiting for the sink.

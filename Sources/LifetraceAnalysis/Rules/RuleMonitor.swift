@@ -29,15 +29,20 @@ public enum RuleNotice {
 ///
 /// The analyzer owns one monitor per trace (``UserRules/makeMonitor``), tells it each
 /// ``RuleNotice`` and turns what it finds into violations exactly like its own: with the
-/// lifetime, the time since launch, the witnesses, and the violation limit.
-public protocol RuleMonitor {
+/// lifetime, the time since launch, the witnesses, and the violation limit. A monitor is a class:
+/// the analyzer calls it through a reference, never copying or boxing its state.
+public protocol RuleMonitor: AnyObject {
     /// The event types the monitor needs from the analyzer's short path, one bit per
     /// ``EventType`` raw value (frames after the first, main-thread signposts, run-loop events
     /// are never told); 0 keeps the short path free of any call.
     var shortPathTypes: UInt32 { get }
 
+    /// Whether a rule looks at signposts named `name`. Asked once per name and trace; the
+    /// signposts no rule names never reach ``notice(_:symbols:findings:)``.
+    func looksAtSignpost(named name: Symbol, symbols: SymbolTable) -> Bool
+
     /// Takes in one notice and adds what it breaks to `findings`.
-    mutating func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings)
+    func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings)
 }
 
 /// A rule broken, as a ``RuleMonitor`` reports it to the analyzer.

@@ -75,11 +75,12 @@ extension RuleCheck {
             follow(interval, limit: limit, occurrence, symbols: symbols, findings: &findings)
             return
         }
-        // A stall is told when it ends: it belongs to the stretch in which it began.
-        if var stretch = open, stretch.holds(occurrence.timestamp) {
+        // A stall is told when it ends: it belongs to the stretch in which it began. The stretch
+        // is taken out while judged, so that its pending list is never copied.
+        if open?.holds(occurrence.timestamp) == true, var stretch = open.take() {
             judge(occurrence, in: &stretch, symbols: symbols, findings: &findings)
             open = stretch
-        } else if var stretch = previous, stretch.holds(occurrence.timestamp) {
+        } else if previous?.holds(occurrence.timestamp) == true, var stretch = previous.take() {
             judge(occurrence, in: &stretch, symbols: symbols, findings: &findings)
             previous = stretch
         }

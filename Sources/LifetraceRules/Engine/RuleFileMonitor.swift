@@ -7,7 +7,7 @@ import LifetraceFormat
 /// Memory is bounded by the rules, never by the trace: per rule one open stretch and the one
 /// before it, at most ``RuleCheck/intervalLimit`` intervals and ``Stretch/pendingLimit``
 /// unanswered `after`s, and a name cache per symbol of the trace.
-struct RuleFileMonitor: RuleMonitor {
+final class RuleFileMonitor: RuleMonitor {
     private var checks: [RuleCheck]
     /// The occurrence kinds any rule looks at.
     private let kinds: UInt32
@@ -15,9 +15,6 @@ struct RuleFileMonitor: RuleMonitor {
     let shortPathTypes: UInt32
     /// The names signpost selectors and intervals look for, or nil when one takes any name.
     private let signpostNames: [NamePattern]?
-    /// Per signpost name symbol: 0 not known yet, 1 some rule looks at it, 2 none does. Most
-    /// signposts of a recording are work no rule names: they stop here.
-    private var signpostInterest: [UInt8] = []
 
     init(rules: [FileRule]) {
         checks = rules.map(RuleCheck.init)
@@ -40,33 +37,15 @@ struct RuleFileMonitor: RuleMonitor {
         signpostNames = names
     }
 
-    /// Whether any rule looks at signposts named `name`.
-    private mutating func looksAtSignpost(_ name: Symbol, symbols: SymbolTable) -> Bool {
+    /// Whether any rule looks at signposts named `name` (the analyzer remembers the answer).
+    func looksAtSignpost(named name: Symbol, symbols: SymbolTable) -> Bool {
+        guard kinds & (OccurrenceKind.signpost.bit | OccurrenceKind.signpostEnd.bit) != 0 else { return false }
         guard let patterns = signpostNames else { return true }
-        let index = Int(name.rawValue)
-        if index < signpostInterest.count, signpostInterest[index] != 0 { return signpostInterest[index] == 1 }
         let text = symbols.string(name) ?? ""
-        let result = patterns.contains { $0.matches(text) }
-        if index < 1 << 20 {
-            if index >= signpostInterest.count {
-                signpostInterest += [UInt8](repeating: 0, count: index + 1 - signpostInterest.count)
-            }
-            signpostInterest[index] = result ? 1 : 2
-        }
-        return result
+        return patterns.contains { $0.matches(text) }
     }
 
-    mutating func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings) {
-        if case .event(let event) = notice {
-            switch event.payload {
-            case .signpostBegin(let name, _), .signpostEnd(let name, _):
-                guard kinds & (OccurrenceKind.signpost.bit | OccurrenceKind.signpostEnd.bit) != 0,
-                    looksAtSignpost(name, symbols: symbols)
-                else { return }
-            default:
-                break
-            }
-        }
+    func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings) {
         notice.steps(firstFrameSeen: &firstFrameSeen) { step in
             if case .occurrence(let occurrence) = step, kinds & occurrence.kind.bit == 0 { return }
             for index in checks.indices { checks[index].take(step, symbols: symbols, findings: &findings) }
