@@ -18,6 +18,8 @@ extension LifecycleAnalyzer {
         switch event.payload {
         case .signpostBegin(let name, _), .signpostEnd(let name, _):
             if monitorLooksAtSignpost(name, symbols: symbols) { notice(.event(event), symbols: symbols) }
+        case .runloopWake, .runloopSleep:
+            break
         default:
             notice(.event(event), symbols: symbols)
         }

@@ -185,7 +185,7 @@ public struct LifecycleAnalyzer {
             return
         }
         if appSide { current.lastAppActivity = event.timestamp }
-        if monitor != nil, event.type != .runloopWake, event.type != .runloopSleep { noticeReplayed(event, symbols: symbols) }
+        if monitor != nil { noticeReplayed(event, symbols: symbols) }
     }
 
     /// Ends the replay: closes the last lifetime at the last event seen and returns everything

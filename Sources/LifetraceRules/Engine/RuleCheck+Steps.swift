@@ -92,9 +92,9 @@ extension RuleCheck {
         case .never(let selector):
             guard !stretch.reported, selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) else { return }
             stretch.reported = true
-            let stretchText = stretchText(stretch)
+            let stretch = stretch
             findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText); expected no \(selector) there."
+                "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText(stretch)); expected no \(selector) there."
             }
         case .require(let selector):
             if selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) { stretch.matches += 1 }
@@ -102,17 +102,17 @@ extension RuleCheck {
             guard selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) else { return }
             stretch.matches += 1
             guard stretch.matches == limit + 1 else { return }
-            let stretchText = stretchText(stretch)
+            let stretch = stretch
             findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                "\(message): \(describe(occurrence, symbols: symbols)) is match \(limit + 1) of \(selector) in \(stretchText); "
+                "\(message): \(describe(occurrence, symbols: symbols)) is match \(limit + 1) of \(selector) in \(stretchText(stretch)); "
                     + "expected at most \(limit)."
             }
         case .precedence(let first, let then):
             if !stretch.sawFirst, !stretch.reported, then.matches(occurrence, slot: 1, cache: &nameCache, symbols: symbols) {
                 stretch.reported = true
-                let stretchText = stretchText(stretch)
+                let stretch = stretch
                 findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                    "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText) with no \(first) before it; "
+                    "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText(stretch)) with no \(first) before it; "
                         + "expected \(first) first."
                 }
             }
@@ -160,12 +160,13 @@ extension RuleCheck {
         guard var stretch = open else { return }
         stretch.end = timestamp
         open = nil
-        let stretchText = stretchText(stretch)
-        let ending = judged ? "ended at \(when(timestamp))" : "was cut at \(when(timestamp)) (the trace ends)"
+        // Only the messages of violations kept in full are built: the words are made on demand.
+        func stretchText() -> String { self.stretchText(stretch) }
+        func ending() -> String { judged ? "ended at \(when(timestamp))" : "was cut at \(when(timestamp)) (the trace ends)" }
         switch rule.pattern {
         case .require(let selector) where judged && stretch.matches == 0:
             findings.add(rule.rule, at: timestamp, witnesses: witnesses(stretch.startEvent, event)) {
-                "\(message): no \(selector) in \(stretchText), which \(ending); expected at least one."
+                "\(message): no \(selector) in \(stretchText()), which \(ending()); expected at least one."
             }
         case .response(_, let expect, let within):
             for pending in stretch.pending + Array(repeating: stretch.pending.last, count: stretch.pendingOverflow).compactMap({ $0 }) {
@@ -173,12 +174,12 @@ extension RuleCheck {
                 if let deadline, deadline <= timestamp {
                     findings.add(rule.rule, at: deadline, witnesses: [pending]) {
                         "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(expect) within "
-                            + "\(TimeFormat.duration(within ?? 0)) in \(stretchText); expected one by \(when(deadline))."
+                            + "\(TimeFormat.duration(within ?? 0)) in \(stretchText()); expected one by \(when(deadline))."
                     }
                 } else if judged {
                     findings.add(rule.rule, at: timestamp, witnesses: witnesses(pending, event)) {
                         "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(expect) after it in "
-                            + "\(stretchText), which \(ending)."
+                            + "\(stretchText()), which \(ending())."
                     }
                 }
             }

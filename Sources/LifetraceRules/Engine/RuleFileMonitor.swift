@@ -47,7 +47,14 @@ final class RuleFileMonitor: RuleMonitor {
 
     func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings) {
         notice.steps(firstFrameSeen: &firstFrameSeen) { step in
-            if case .occurrence(let occurrence) = step, kinds & occurrence.kind.bit == 0 { return }
+            if case .occurrence(let occurrence) = step {
+                let bit = occurrence.kind.bit
+                guard kinds & bit != 0 else { return }
+                for index in checks.indices where checks[index].kinds & bit != 0 {
+                    checks[index].take(step, symbols: symbols, findings: &findings)
+                }
+                return
+            }
             for index in checks.indices { checks[index].take(step, symbols: symbols, findings: &findings) }
         }
     }
