@@ -44,7 +44,7 @@ public struct CheckJSONDocument: Sendable {
     /// Appends one lifetime of a trace's entry to `output`; `first` for the trace's first lifetime.
     public static func write(_ lifetime: LifetimeReport, first: Bool, to output: inout [UInt8]) {
         output.append(contentsOf: (first ? "\n        " : ",\n        ").utf8)
-        lifetime.json.write(to: &output, indent: 2, level: 4)
+        JSONOutput.write(to: &output, indent: 2, level: 4) { lifetime.write(to: &$0) }
     }
 
     /// The rest of a trace's entry after its `lifetimes` lifetimes: counts, metadata, issues and

@@ -47,83 +47,99 @@ extension EventSummary {
 }
 
 extension LifetimeReport {
-    /// The lifetime in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("index", .int(Int64(index))),
-            JSONMember("events", .int(Int64(eventCount))),
-            JSONMember("launch", launch.json),
-            JSONMember("busySource", .string(busySource.rawValue)),
-            JSONMember("stalls", .array(stalls.map(\.json))),
-            JSONMember("timeInStates", .object([
-                JSONMember("view", .string(timeInStates.view.rawValue)),
-                JSONMember("durations", .object(timeInStates.durations.map { JSONMember($0.state, .int($0.duration)) })),
-            ])),
-            JSONMember("droppedEvents", .int(droppedEvents)),
-            JSONMember("end", end.json),
-        ])
+    /// Writes the lifetime as the JSON output spells it (docs/JSON.md), straight into `json`:
+    /// `check --format json` writes one per lifetime as it ends.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("index", Int64(index))
+            json.member("events", Int64(eventCount))
+            json.key("launch")
+            launch.write(to: &json)
+            json.member("busySource", busySource.rawValue)
+            json.member("stalls", array: { json in
+                for stall in stalls {
+                    json.separate()
+                    stall.write(to: &json)
+                }
+            })
+            json.member("timeInStates", object: { json in
+                json.member("view", timeInStates.view.rawValue)
+                json.member("durations", object: { json in
+                    for entry in timeInStates.durations { json.member(entry.state, entry.duration) }
+                })
+            })
+            json.member("droppedEvents", droppedEvents)
+            json.key("end")
+            end.write(to: &json)
+        }
     }
 }
 
 extension LaunchReport {
-    /// The launch in the JSON output.
-    public var json: JSONValue {
-        var members = [
-            JSONMember("ts", .optional(timestamp)),
-            JSONMember("kind", .string(kind.rawValue)),
-            JSONMember("reason", .optional(reason)),
-            JSONMember("pid", .optional(pid)),
-            JSONMember("windowEnd", .string(windowEnd.rawValue)),
-            JSONMember("duration", .optional(duration)),
-            JSONMember("busyInWindow", .int(busyInWindow)),
-            JSONMember("milestones", .object([
-                JSONMember("willFinishLaunching", .optional(milestones.willFinishLaunching)),
-                JSONMember("didFinishLaunchingEnd", .optional(milestones.didFinishLaunchingEnd)),
-                JSONMember("firstActive", .optional(milestones.firstActive)),
-                JSONMember("firstFrame", .optional(milestones.firstFrame)),
-            ])),
-        ]
-        // Only when true, so that the output of traces with a `launch` event keeps its shape.
-        if inferred { members.insert(JSONMember("inferred", .bool(true)), at: 2) }
-        return .object(members)
+    /// Writes the launch as the JSON output spells it.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("ts", timestamp)
+            json.member("kind", kind.rawValue)
+            // Only when true, so that the output of traces with a `launch` event keeps its shape.
+            if inferred { json.member("inferred", true) }
+            json.member("reason", reason)
+            json.member("pid", pid)
+            json.member("windowEnd", windowEnd.rawValue)
+            json.member("duration", duration)
+            json.member("busyInWindow", busyInWindow)
+            json.member("milestones", object: { json in
+                json.member("willFinishLaunching", milestones.willFinishLaunching)
+                json.member("didFinishLaunchingEnd", milestones.didFinishLaunchingEnd)
+                json.member("firstActive", milestones.firstActive)
+                json.member("firstFrame", milestones.firstFrame)
+            })
+        }
     }
 }
 
 extension Stall {
-    /// The stall in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("start", .int(start)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("duration", .int(duration)),
-            JSONMember("unfinished", .bool(unfinished)),
-            JSONMember("work", work.map { $0.json } ?? .null),
-            JSONMember("blame", .array(blame.map(\.json))),
-        ])
+    /// Writes the stall as the JSON output spells it.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("start", start)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("duration", duration)
+            json.member("unfinished", unfinished)
+            json.key("work")
+            if let work { work.write(to: &json) } else { json.null() }
+            json.member("blame", array: { json in
+                for entry in blame {
+                    json.separate()
+                    entry.write(to: &json)
+                }
+            })
+        }
     }
 }
 
 extension BlameEntry {
-    /// The entry in the JSON output: kind, name, duration and the chain it ran in.
-    public var json: JSONValue {
-        .object([
-            JSONMember("kind", .string(kind.rawValue)), JSONMember("name", .string(name)),
-            JSONMember("duration", .int(duration)),
-            JSONMember("chain", .array(chain.map(JSONValue.string))),
-        ])
+    /// Writes the entry as the JSON output spells it: kind, name, duration and the chain it ran in.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("kind", kind.rawValue)
+            json.member("name", name)
+            json.member("duration", duration)
+            json.member("chain", strings: chain)
+        }
     }
 }
 
 extension LifetimeEnd {
-    /// The ending in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("kind", .string(kind.rawValue)),
-            JSONMember("ts", .int(timestamp)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("code", .optional(code.map(Int64.init))),
-            JSONMember("signal", .optional(signal.map(Int64.init))),
-            JSONMember("facts", .array(facts.map(JSONValue.string))),
-        ])
+    /// Writes the ending as the JSON output spells it.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("kind", kind.rawValue)
+            json.member("ts", timestamp)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("code", code.map(Int64.init))
+            json.member("signal", signal.map(Int64.init))
+            json.member("facts", strings: facts)
+        }
     }
 }
