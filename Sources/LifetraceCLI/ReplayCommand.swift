@@ -18,25 +18,20 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
     var path: String
 
-    @Option(name: .long, help: "First time to show, since the first event (e.g. 1.5s).")
-    var from: String?
+    @Option(name: .long, help: "First time to show, since the first event (e.g. 1.5s).", transform: DurationArgument.parse)
+    var from: DurationArgument?
 
-    @Option(name: .long, help: "Last time to show, since the first event (e.g. 3s).")
-    var to: String?
+    @Option(name: .long, help: "Last time to show, since the first event (e.g. 3s).", transform: DurationArgument.parse)
+    var to: DurationArgument?
 
     @OptionGroup var analysis: AnalysisArguments
 
     func run() throws {
         let options = try analysis.options()
-        let range: (from: Int64, to: Int64)
-        do throws(DurationError) {
-            range = (try from.map(DurationParser.nanoseconds) ?? 0, try to.map(DurationParser.nanoseconds) ?? .max)
-        } catch {
-            throw ValidationError(error.description)
-        }
         let output = StandardOutput()
         do {
-            try ReplayTranscript.write(path: path, options: options, from: range.from, to: range.to, show: output.line)
+            try ReplayTranscript.write(
+                path: path, options: options, from: from?.nanoseconds ?? 0, to: to?.nanoseconds ?? .max, show: output.line)
             try output.finish()
         } catch let error as TraceError {
             printError(error.description)
