@@ -46,6 +46,17 @@ struct JSONOutput {
         container(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), body)
     }
 
+    /// Appends to `output` more members of an object that is already open and has members, one
+    /// at each `level` of a document indented by `indent` spaces per level: a streamed document
+    /// writes the rest of an entry after what it wrote piece by piece.
+    static func appendMembers(to output: inout [UInt8], indent: Int? = nil, level: Int, _ body: (inout JSONOutput) -> Void) {
+        var json = JSONOutput(indent: indent, level: level)
+        json.empty = false
+        swap(&json.bytes, &output)
+        body(&json)
+        swap(&json.bytes, &output)
+    }
+
     /// Starts the member `key` of the open object; the value written next is its value.
     mutating func key(_ key: String) {
         separate()

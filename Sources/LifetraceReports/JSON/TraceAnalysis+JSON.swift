@@ -3,46 +3,56 @@ import LifetraceAnalysis
 import LifetraceFormat
 
 extension Violation {
-    /// The violation in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("rule", .string(rule.id)),
-            JSONMember("severity", .string(severity.rawValue)),
-            JSONMember("ts", .int(timestamp)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("lifetime", .int(Int64(lifetime))),
-            JSONMember("message", .string(message)),
-            JSONMember("fact", .object([
-                JSONMember("source", .string(fact.source)), JSONMember("document", .string(fact.document.title)),
-                JSONMember("section", .string(fact.section)), JSONMember("quote", .string(fact.quote)),
-                JSONMember("translated", .bool(fact.isTranslation)),
-            ])),
-            JSONMember("events", .array(events.map(\.json))),
-        ])
+    /// Writes the violation as the JSON output spells it (docs/JSON.md).
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("rule", rule.id)
+            json.member("severity", severity.rawValue)
+            json.member("ts", timestamp)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("lifetime", Int64(lifetime))
+            json.member("message", message)
+            json.member("fact", object: { json in
+                json.member("source", fact.source)
+                json.member("document", fact.document.title)
+                json.member("section", fact.section)
+                json.member("quote", fact.quote)
+                json.member("translated", fact.isTranslation)
+            })
+            json.member("events", array: { json in
+                for event in events {
+                    json.separate()
+                    event.write(to: &json)
+                }
+            })
+        }
     }
 }
 
 extension EventSummary {
-    /// The event in the JSON output: the text form's fields, plus `sinceLaunch`.
-    public var json: JSONValue {
-        var members = [
-            JSONMember("ts", .int(timestamp)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("type", .string(type.name)),
-            JSONMember("stream", .string(stream.name)),
-            JSONMember("thread", thread.number.map { .int(Int64($0)) } ?? .string("main")),
-        ]
-        if let name { members.append(JSONMember("name", .string(name))) }
-        if let state { members.append(JSONMember("to", .string(state.name))) }
-        if let scene { members.append(JSONMember("scene", .string(scene))) }
-        for field in fields {
-            let value: JSONValue =
-                field.value == "true" ? .bool(true)
-                : field.value == "false" ? .bool(false)
-                : Int64(field.value).map(JSONValue.int) ?? .string(field.value)
-            members.append(JSONMember(field.key, value))
+    /// Writes the event as the JSON output spells it: the text form's fields, plus `sinceLaunch`.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("ts", timestamp)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("type", type.name)
+            json.member("stream", stream.name)
+            json.key("thread")
+            if let number = thread.number { json.value(Int64(number)) } else { json.value("main") }
+            if let name { json.member("name", name) }
+            if let state { json.member("to", state.name) }
+            if let scene { json.member("scene", scene) }
+            for field in fields {
+                json.key(field.key)
+                if field.value == "true" || field.value == "false" {
+                    json.value(field.value == "true")
+                } else if let number = Int64(field.value) {
+                    json.value(number)
+                } else {
+                    json.value(field.value)
+                }
+            }
         }
-        return .object(members)
     }
 }
 
