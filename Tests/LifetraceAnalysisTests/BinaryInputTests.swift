@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 import Testing
 
 /// `check` reads binary traces as well as JSONL, with the same result.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LifetraceFormat
+import LifetraceZstd
 
 @Suite struct TraceFileTests {
     @Test func kindsAreToldFromTheFirstBytes() {

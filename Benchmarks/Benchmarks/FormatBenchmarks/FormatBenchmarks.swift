@@ -1,5 +1,6 @@
 import Benchmark
 import LifetraceFormat
+import LifetraceZstd
 
 #if canImport(Glibc)
 import Glibc
