@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
         .library(name: "LifetraceZstd", targets: ["LifetraceZstd"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
+        .library(name: "LifetraceSynthesis", targets: ["LifetraceSynthesis"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
         .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
         .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
@@ -48,6 +49,11 @@ let package = Package(
         .target(
             name: "LifecycleModel",
             dependencies: ["LifetraceFormat"]
+        ),
+        // The reference workload, out of the format module that the in-app recorder links.
+        .target(
+            name: "LifetraceSynthesis",
+            dependencies: ["LifetraceFormat", "LifecycleModel", .product(name: "HeapModule", package: "swift-collections")]
         ),
         .target(
             name: "LifetraceAnalysis",
@@ -97,6 +103,7 @@ let package = Package(
             dependencies: [
                 "LifetraceFormat",
                 "LifetraceZstd",
+                "LifetraceSynthesis",
                 "LifetraceAnalysis",
                 "LifetraceReports",
                 "LifetraceExport",
@@ -107,7 +114,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceFormatTests",
-            dependencies: ["LifetraceFormat", "LifetraceZstd"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis"]
+        ),
+        .testTarget(
+            name: "LifetraceSynthesisTests",
+            dependencies: ["LifetraceSynthesis", "LifecycleModel", "LifetraceFormat"]
         ),
         .testTarget(
             name: "LifetraceZstdTests",
@@ -128,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceAnalysisTests",
-            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceReportsTests",
@@ -136,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceExportTests",
-            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd", "LifetraceCLI"]
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceCLI"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",

@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
                 .product(name: "LifetraceZstd", package: "lifetrace"),
+                .product(name: "LifetraceSynthesis", package: "lifetrace"),
             ],
             path: "Benchmarks/FormatBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -39,6 +40,7 @@ let package = Package(
                 .product(name: "LifetraceAnalysis", package: "lifetrace"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
                 .product(name: "LifetraceZstd", package: "lifetrace"),
+                .product(name: "LifetraceSynthesis", package: "lifetrace"),
             ],
             path: "Benchmarks/AnalyzerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceSynthesis
 import LifetraceZstd
 
 /// `lifetrace synth`: writes the reference workload.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LifetraceFormat
+import LifetraceSynthesis
 import LifetraceZstd
 
 /// The reader that decodes on a second thread returns what the binary reader returns: the same

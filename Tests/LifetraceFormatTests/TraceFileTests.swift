@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LifetraceFormat
+import LifetraceSynthesis
 import LifetraceZstd
 
 @Suite struct TraceFileTests {

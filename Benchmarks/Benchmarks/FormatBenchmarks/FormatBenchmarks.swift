@@ -1,5 +1,6 @@
 import Benchmark
 import LifetraceFormat
+import LifetraceSynthesis
 import LifetraceZstd
 
 #if canImport(Glibc)
