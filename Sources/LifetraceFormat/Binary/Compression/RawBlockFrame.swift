@@ -29,7 +29,7 @@ package enum RawBlockFrame {
         precondition(destination.count >= size(count), "raw block frame destination too small")
         var offset = 0
         func put(_ value: UInt64, bytes: Int) {
-            for index in 0..<bytes { destination[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+            destination.storeLittleEndian(value, byteCount: bytes, at: offset)
             offset += bytes
         }
         put(0xFD2F_B528, bytes: 4)

@@ -99,7 +99,11 @@ extension ChunkGroupReader {
         }
         let headerEnd = BinaryTraceFormat.frameHeaderSize + size
         guard try input.ensure(headerEnd) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
-        let header = input.withAvailable { ChunkHeader(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<headerEnd])) }
+        guard let header = input.withAvailable({ ChunkHeader(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<headerEnd])) }) else {
+            // Not reached: `size` was checked against the v1 header size above.
+            try resynchronize(after: start, issues: &issues, reason: "chunk header of \(size) bytes", chunk: nil)
+            return .other
+        }
         let location = TraceError.ChunkLocation(stream: header.stream, sequence: header.sequence)
         if let group, header.flushGroup != group { return .groupEnds }
         let rawSize = Int(header.rawSize)
