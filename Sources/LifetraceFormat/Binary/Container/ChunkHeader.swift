@@ -78,18 +78,12 @@ struct ChunkHeader: Equatable {
             let timestampUnit = cursor.readInteger(as: UInt64.self),
             let structureSize = cursor.readInteger(as: UInt32.self)
         else { return nil }
+        self.init(
+            stream: stream, sequence: sequence, flushGroup: flushGroup, firstTimestamp: firstTimestamp,
+            lastTimestamp: lastTimestamp, eventCount: eventCount, rawSize: rawSize, compressedSize: compressedSize,
+            timestampUnit: timestampUnit, structureSize: structureSize)
         self.checksum = checksum
-        self.stream = stream
         self.flags = flags
-        self.sequence = sequence
-        self.flushGroup = flushGroup
-        self.firstTimestamp = firstTimestamp
-        self.lastTimestamp = lastTimestamp
-        self.eventCount = eventCount
-        self.rawSize = rawSize
-        self.compressedSize = compressedSize
-        self.timestampUnit = timestampUnit
-        self.structureSize = structureSize
     }
 
     /// Creates a header for writing.
