@@ -127,11 +127,12 @@ let package = Package(
         // Runs the built `lifetrace` for the command tests of several modules.
         .target(
             name: "LifetraceTestSupport",
+            dependencies: ["LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd"],
             path: "Tests/LifetraceTestSupport"
         ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifecycleModelTests",
@@ -139,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceAnalysisTests",
-            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceReports", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceReportsTests",

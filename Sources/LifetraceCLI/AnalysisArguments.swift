@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 
 /// The limits and rule selection shared by `check`, `report` and `replay`.
 struct AnalysisArguments: ParsableArguments {

@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceZstd
+import LifetraceTestSupport
 import Testing
 
 /// `check` reads binary traces as well as JSONL, with the same result.

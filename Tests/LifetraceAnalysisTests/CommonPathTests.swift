@@ -1,6 +1,7 @@
 @testable import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceSynthesis
+import LifetraceTestSupport
 import Testing
 
 /// The analyzer's short path for common events (the main run loop, frames, main-thread

@@ -8,6 +8,13 @@ struct OpenInterval {
     var name: Symbol
     /// The scene (callbacks) or the id (signposts) that an end must match.
     var key: Int64
+    /// How many intervals of its kind were open on its thread when it began (set when pushed).
+    var depth = 0
+
+    /// The interval as edges carry it.
+    func edge(_ kind: EdgeInterval.Kind) -> EdgeInterval {
+        EdgeInterval(kind: kind, thread: begin.thread, depth: depth, name: name, key: key, begin: begin.timestamp)
+    }
 }
 
 /// The open callbacks and signposts of one thread.
@@ -104,6 +111,8 @@ struct ThreadStacks {
             overflow += 1
             return false
         }
+        var interval = interval
+        interval.depth = slots[slot].callbacks.count
         slots[slot].callbacks.append(interval)
         return true
     }
@@ -115,6 +124,8 @@ struct ThreadStacks {
             overflow += 1
             return false
         }
+        var interval = interval
+        interval.depth = slots[slot].signposts.count
         slots[slot].signposts.append(interval)
         return true
     }

@@ -110,6 +110,44 @@ public struct LaunchMilestones: Sendable, Hashable {
 
     /// No milestone reached.
     public init() {}
+
+    /// The time since launch of `milestone`, or nil when it was not reached.
+    public subscript(milestone: LaunchMilestone) -> Int64? {
+        switch milestone {
+        case .willFinishLaunching: willFinishLaunching
+        case .didFinishLaunchingEnd: didFinishLaunchingEnd
+        case .firstActive: firstActive
+        case .firstFrame: firstFrame
+        }
+    }
+
+    /// The milestones reached, in the order of ``LaunchMilestone/allCases``: the one list every
+    /// report and timeline shows.
+    public var reached: [(milestone: LaunchMilestone, sinceLaunch: Int64)] {
+        LaunchMilestone.allCases.compactMap { milestone in self[milestone].map { (milestone, $0) } }
+    }
+}
+
+/// A launch milestone.
+public enum LaunchMilestone: String, Sendable, Hashable, CaseIterable {
+    /// willFinishLaunching began.
+    case willFinishLaunching
+    /// didFinishLaunching returned.
+    case didFinishLaunchingEnd
+    /// The first didBecomeActive or sceneDidBecomeActive returned.
+    case firstActive
+    /// The first frame was presented.
+    case firstFrame
+
+    /// The milestone as people read it: `didFinishLaunching returned`, `first frame`.
+    public var label: String {
+        switch self {
+        case .willFinishLaunching: "willFinishLaunching"
+        case .didFinishLaunchingEnd: "didFinishLaunching returned"
+        case .firstActive: "first active"
+        case .firstFrame: "first frame"
+        }
+    }
 }
 
 /// Time spent in each state, from one view.

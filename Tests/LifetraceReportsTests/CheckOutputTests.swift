@@ -4,6 +4,8 @@ import Foundation
 #endif
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
+import LifetraceTestSupport
 import Testing
 
 /// The `check` output formats, on the samples.

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 import LifetraceTestSupport
 import Testing
 

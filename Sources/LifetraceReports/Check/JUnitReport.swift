@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// JUnit XML for CI: one test suite per trace, one test case per rule; a violated rule is a

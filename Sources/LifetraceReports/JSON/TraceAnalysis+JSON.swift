@@ -1,4 +1,5 @@
 import LifecycleModel
+import LifetraceAnalysis
 import LifetraceFormat
 
 extension Violation {

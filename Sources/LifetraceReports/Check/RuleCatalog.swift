@@ -1,4 +1,5 @@
 import LifecycleModel
+import LifetraceAnalysis
 
 /// The built-in rules as `lifetrace --list-rules` prints them: per rule its id, severity, when it
 /// is violated, and the document and section it rests on.

@@ -1,4 +1,5 @@
 import LifecycleModel
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// The full analysis of one trace for `lifetrace report`: launch timeline, stalls, violations,

@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// The `--format json` document of `check` and of `report` on one trace (docs/JSON.md), written

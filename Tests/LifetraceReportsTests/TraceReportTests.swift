@@ -1,5 +1,7 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
+import LifetraceTestSupport
 import Testing
 
 /// `lifetrace report` and `lifetrace replay` output.

@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// The output of `lifetrace check` for a set of analysed traces, in each supported format.
@@ -88,6 +89,3 @@ public struct CheckOutput: Sendable {
         return output
     }
 }
-
-/// `1 error`, `2 errors`.
-func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// Writes the rows of `report --format ndjson` (``LifetimeRow``, then ``TraceRow``) for traces

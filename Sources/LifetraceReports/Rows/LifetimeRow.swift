@@ -1,4 +1,5 @@
 import LifecycleModel
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// One row of `lifetrace report --format ndjson` (docs/JSON.md, "Rows"): a lifetime of a trace

@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// GitHub Actions workflow commands: one `::error` or `::warning` annotation per violation,

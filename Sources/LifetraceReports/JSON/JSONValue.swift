@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// A small JSON builder: values are written in the order given, strings escaped per RFC 8259.
