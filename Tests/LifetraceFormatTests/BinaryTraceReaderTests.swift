@@ -103,6 +103,23 @@ struct BinaryTraceReaderTests {
         #expect(events.map(\.type) == [.mark, .runloopWake])
     }
 
+    @Test func eventsBeforeAnUndecodableRecordAreReturned() throws {
+        var symbols = SymbolTable()
+        let mark = symbols.intern("m")
+        let bytes = try Fixture.write(
+            [TraceEvent(timestamp: 100, payload: .mark(name: mark)), TraceEvent(timestamp: 105, payload: .runloopWake)],
+            symbols: symbols,
+            extra: { writer in
+                // An unknown type without a length: nothing after it can be decoded.
+                writer.appendRawRecord([0x1D], delta: [0x01], timestamp: 106, stream: .app)
+                try writer.append(TraceEvent(timestamp: 110, payload: .runloopSleep), symbols: symbols)
+            })
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(events.map(\.timestamp) == [100, 105])
+        #expect(reader.issues.map(\.kind) == [.corruptChunk])
+        #expect(reader.issues.first?.message.hasSuffix("the rest of the chunk is skipped") == true)
+    }
+
     @Test func knownRecordWithLengthIgnoresAppendedFields() throws {
         let symbols = SymbolTable()
         let bytes = try Fixture.write([], symbols: symbols, extra: { writer in

@@ -172,13 +172,7 @@ struct ChunkGroupReader {
             return false
         }
         let size = BinaryTraceReader.batchSize
-        var count = 0
-        var failure: ChunkDecoder.Failure?
-        do throws(ChunkDecoder.Failure) {
-            count = try decoders[slot].decode(into: events.base + slot * size, capacity: size, symbols: &symbols)
-        } catch {
-            failure = error
-        }
+        let (count, failure) = decoders[slot].decode(into: events.base + slot * size, capacity: size, symbols: &symbols)
         batchStart[slot] = slot * size
         batchEnd[slot] = slot * size + count
         if let failure {
