@@ -340,6 +340,8 @@ struct ChunkDecoder {
             return .payload(.exit(code: code, signal: signal))
         case EventType.dropped.rawValue:
             guard let count = body.signed() else { return .invalid("truncated dropped count") }
+            // As in the text form: a count of lost events cannot be negative.
+            guard count >= 0 else { return .invalid("negative dropped count") }
             return .payload(.dropped(count: count))
         default:
             return .unknown
