@@ -44,3 +44,27 @@ struct ByteCursorTests {
         content.dropLast().withUnsafeBytes { #expect(ChunkHeader(content: $0) == nil) }
     }
 }
+
+/// The file header's smallest content is 17 bytes, as docs/FORMAT.md says.
+struct FileHeaderSizeTests {
+    @Test func seventeenBytesReadAndSixteenAreRefused() throws {
+        let frame = FileHeader(maxChunkSize: 4096, metadata: TraceMetadata()).encoded()
+        let content = Array(frame[BinaryTraceFormat.frameHeaderSize...])
+        #expect(content.count == FileHeader.minimumContentSize)
+        let header = try content.withUnsafeBytes { (bytes) throws(FileHeader.Problem) in try FileHeader(content: bytes) }
+        #expect(header.maxChunkSize == 4096)
+        // Without the metadata count: refused for its size, before its checksum is looked at.
+        let short = Array(content[0..<12]) + Array(content[13...])
+        #expect(short.count == 16)
+        let reason: String? = short.withUnsafeBytes { bytes in
+            do throws(FileHeader.Problem) {
+                _ = try FileHeader(content: bytes)
+                return nil
+            } catch {
+                if case .malformed(let reason) = error { return reason }
+                return "\(error)"
+            }
+        }
+        #expect(reason == "header content of 16 bytes is shorter than 17")
+    }
+}
