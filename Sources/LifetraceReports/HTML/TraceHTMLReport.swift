@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// `lifetrace report --format html`: one self-contained HTML page (inline CSS and SVG, no
 /// script, nothing fetched) with a timeline of the whole trace, zoomed views of each launch
