@@ -103,6 +103,7 @@ let package = Package(
         // Runs the built `lifetrace` for the command tests of several modules.
         .target(
             name: "LifetraceTestSupport",
+            dependencies: ["LifetraceFormat", "LifetraceAnalysis"],
             path: "Tests/LifetraceTestSupport"
         ),
         .testTarget(
@@ -123,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceExportTests",
-            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI"]
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",

@@ -1,5 +1,6 @@
 @testable import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// The analyzer's short path for common events (the main run loop, frames, main-thread

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// Lifetimes without a `launch` event: a lifetime that opens with the launch callbacks is a launch

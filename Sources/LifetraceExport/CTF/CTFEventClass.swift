@@ -50,7 +50,7 @@ struct CTFEventClass {
             Field(type: "launch_kind_t", name: "kind"), Field(type: "int64_t", name: "start"),
             Field(type: "uint8_t", name: "finished"), Field(type: "int64_t", name: "duration"),
             Field(type: "window_end_t", name: "window_end"), Field(type: "int64_t", name: "busy_in_window"),
-            Field(type: "uint64_t", name: "lifetime"),
+            Field(type: "uint64_t", name: "lifetime"), Field(type: "int64_t", name: "end"),
         ]),
         CTFEventClass(id: intervalID, name: "interval", fields: [
             Field(type: "interval_kind_t", name: "kind"), Field(type: "string", name: "name"),

@@ -112,6 +112,7 @@ public struct CTFTraceWriter {
         stream.appendUInt8(UInt8(Self.windowEnds.firstIndex(of: launch.windowEnd)!))
         stream.appendInt64(launch.busyInWindow)
         stream.appendUInt64(UInt64(window.lifetime))
+        stream.appendInt64(window.end)
         try stream.endEvent()
     }
 
