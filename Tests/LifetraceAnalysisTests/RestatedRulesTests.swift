@@ -3,6 +3,7 @@ import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRules
 import LifetraceTestSupport
+import LifetraceZstd
 import Testing
 
 /// `Samples/rules/restated-builtins.yml` restates five built-in rules in the rule-file language:

@@ -3,6 +3,8 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRules
+import LifetraceSynthesis
+import LifetraceZstd
 
 /// The reference workload (`lifetrace synth --seed 1`), one million events, as a binary trace in
 /// memory and as decoded events.
