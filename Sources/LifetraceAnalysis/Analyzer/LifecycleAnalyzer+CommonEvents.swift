@@ -33,6 +33,7 @@ extension LifecycleAnalyzer {
             guard current.firstFrame != nil else { return false }
             countCommon(pointer)
             if emitsEdges { emitPoint(.frame, pointer.pointee) }
+            if monitorShortPath & 1 << UInt32(EventType.frame.rawValue) != 0 { noticeShortPath(pointer.pointee, symbols: symbols) }
         case .signpostBegin(let name, let id):
             guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
             countCommon(pointer)
@@ -40,17 +41,20 @@ extension LifecycleAnalyzer {
                 begin: pointer.pointee, name: name, depth: Int32(stacks.slots[0].signposts.count), key: id ?? .min)
             stacks.slots[0].signposts.append(interval)
             if emitsEdges { emit(.intervalBegan(interval.edge(.signpost))) }
+            if monitorShortPath & 1 << UInt32(EventType.signpostBegin.rawValue) != 0 {
+                noticeShortPath(pointer.pointee, symbols: symbols)
+            }
         case .signpostEnd(let name, let id):
             guard main, let top = stacks.slots[0].signposts.last, top.name == name, top.key == id ?? .min else { return false }
             countCommon(pointer)
             stacks.slots[0].signposts.removeLast()
             if emitsEdges { emit(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended)) }
             mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols)
+            if monitorShortPath & 1 << UInt32(EventType.signpostEnd.rawValue) != 0 {
+                noticeShortPath(pointer.pointee, symbols: symbols)
+            }
         default:
             return false
-        }
-        if monitorShortPath != 0, monitorShortPath & (1 << UInt32(pointer.pointee.type.rawValue)) != 0 {
-            noticeShortPath(pointer.pointee, symbols: symbols)
         }
         return true
     }
