@@ -6,7 +6,7 @@
 /// JSONOutput.write(to: &bytes, indent: 2, level: 4) { json in
 ///     json.object { json in
 ///         json.member("index", 3)
-///         json.member("names", array: { json in json.separate(); json.value("a") })
+///         json.member("names", strings: ["a", "b"])
 ///     }
 /// }
 /// ```
@@ -57,10 +57,27 @@ struct JSONOutput {
         swap(&json.bytes, &output)
     }
 
-    /// Starts the member `key` of the open object; the value written next is its value.
-    mutating func key(_ key: String) {
+    /// Starts the member `key` of the open object; the value written next is its value. A key
+    /// written in the source is copied as it is: it holds nothing to escape, which is checked.
+    mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { name in
+            assert(name.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            bytes.append(contentsOf: name)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        colon()
+    }
+
+    /// Starts the member `key` of the open object, a key that comes from the data (escaped).
+    mutating func key(escaping key: String) {
         separate()
         JSONValue.writeString(key, to: &bytes)
+        colon()
+    }
+
+    private mutating func colon() {
         bytes.append(UInt8(ascii: ":"))
         if indent != nil { bytes.append(UInt8(ascii: " ")) }
     }
@@ -128,7 +145,7 @@ struct JSONOutput {
         case .object(let members):
             object { json in
                 for member in members {
-                    json.key(member.key)
+                    json.key(escaping: member.key)
                     json.value(member.value)
                 }
             }
@@ -139,49 +156,49 @@ struct JSONOutput {
     mutating func null() { bytes.append(contentsOf: "null".utf8) }
 
     /// Writes the member `key` with a string value.
-    mutating func member(_ key: String, _ value: String) {
+    mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes the member `key` with a string value, `null` when nil.
-    mutating func member(_ key: String, _ value: String?) {
+    mutating func member(_ key: StaticString, _ value: String?) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes the member `key` with an integer value.
-    mutating func member(_ key: String, _ value: Int64) {
+    mutating func member(_ key: StaticString, _ value: Int64) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes the member `key` with an integer value, `null` when nil.
-    mutating func member(_ key: String, _ value: Int64?) {
+    mutating func member(_ key: StaticString, _ value: Int64?) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes the member `key` with a boolean value.
-    mutating func member(_ key: String, _ value: Bool) {
+    mutating func member(_ key: StaticString, _ value: Bool) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes the member `key` with an object value whose members `body` writes.
-    mutating func member(_ key: String, object body: (inout JSONOutput) -> Void) {
+    mutating func member(_ key: StaticString, object body: (inout JSONOutput) -> Void) {
         self.key(key)
         object(body)
     }
 
     /// Writes the member `key` with an array value whose elements `body` writes.
-    mutating func member(_ key: String, array body: (inout JSONOutput) -> Void) {
+    mutating func member(_ key: StaticString, array body: (inout JSONOutput) -> Void) {
         self.key(key)
         array(body)
     }
 
     /// Writes the member `key` with an array of strings.
-    mutating func member(_ key: String, strings: some Sequence<String>) {
+    mutating func member(_ key: StaticString, strings: some Sequence<String>) {
         self.key(key)
         array { json in
             for string in strings {
