@@ -124,11 +124,15 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceExportTests",
-            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI"]
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",
             dependencies: ["LifetraceRecorder", "LifetraceFormat", "RecorderProbe"]
+        ),
+        .testTarget(
+            name: "LifecycleHostTests",
+            dependencies: ["LifecycleHost", "LifetraceRecorder", "LifetraceFormat"]
         ),
         .testTarget(
             name: "LifetraceSupervisorTests",

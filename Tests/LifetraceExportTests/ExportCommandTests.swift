@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceTestSupport
 import Testing
 
 /// `lifetrace export` end to end: the built executable, its help, outputs and exit codes.
@@ -8,7 +9,7 @@ struct ExportCommandTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifetrace").path
     }
 
-    static func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String]) -> ChildProcess.Result {
         ExternalReader.run(lifetrace, arguments)
     }
 
