@@ -155,25 +155,13 @@ struct JSONOutput {
     /// Writes `null`.
     mutating func null() { bytes.append(contentsOf: "null".utf8) }
 
-    /// Writes the member `key` with a string value.
-    mutating func member(_ key: StaticString, _ value: String) {
-        self.key(key)
-        self.value(value)
-    }
-
-    /// Writes the member `key` with a string value, `null` when nil.
+    /// Writes the member `key` with a string value (`null` when nil).
     mutating func member(_ key: StaticString, _ value: String?) {
         self.key(key)
         self.value(value)
     }
 
-    /// Writes the member `key` with an integer value.
-    mutating func member(_ key: StaticString, _ value: Int64) {
-        self.key(key)
-        self.value(value)
-    }
-
-    /// Writes the member `key` with an integer value, `null` when nil.
+    /// Writes the member `key` with an integer value (`null` when nil).
     mutating func member(_ key: StaticString, _ value: Int64?) {
         self.key(key)
         self.value(value)
