@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceZstd
 
 /// `lifetrace dump`: prints a trace's events as canonical JSONL or as aligned text.
 struct DumpCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceZstd
 
 /// `lifetrace import`: converts a trace (JSONL or binary) into a binary trace.
 struct ImportCommand: ParsableCommand {

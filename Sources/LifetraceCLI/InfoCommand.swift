@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceFormat
 import LifetraceReports
+import LifetraceZstd
 
 /// `lifetrace info`: what a trace holds and whether it is intact.
 struct InfoCommand: ParsableCommand {

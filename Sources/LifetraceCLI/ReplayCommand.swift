@@ -2,6 +2,7 @@ import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceZstd
 
 /// `lifetrace replay`: every event with both views' states, to debug a trace.
 struct ReplayCommand: ParsableCommand {

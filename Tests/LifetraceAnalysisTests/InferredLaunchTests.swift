@@ -2,6 +2,7 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceTestSupport
 import Testing
 
 /// Lifetimes without a `launch` event: a lifetime that opens with the launch callbacks is a launch

@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
+import LifetraceSynthesis
 import LifetraceTestSupport
 import Testing
 

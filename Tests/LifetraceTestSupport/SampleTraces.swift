@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// Finds the sample traces under `Samples/traces/` and analyses them through the JSONL reader.
 public enum SampleTraces {

@@ -80,13 +80,24 @@ extension LifecycleAnalyzer {
             let app = current.appStretch.stop()
             closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: event, symbols: symbols)
         }
-        if current.openTasks.count < ThreadStacks.depthLimit { current.openTasks.append(id) }
+        guard current.openTasks.count < ThreadStacks.depthLimit else { return }
+        let name: Symbol
+        if case .bgtaskBegin(_, let taskName) = event.payload { name = taskName } else { name = .none }
+        let task = EdgeInterval(
+            kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count, name: name, key: id,
+            begin: event.timestamp)
+        current.openTasks.append(task)
+        emit(.intervalBegan(task))
     }
 
-    /// `bgtask.end`: when the last open task closes, stretches start again.
-    mutating func taskEnded(_ id: Int64, event: TraceEvent, symbols: SymbolTable) {
-        guard let index = current.openTasks.lastIndex(of: id) else { return }
-        current.openTasks.remove(at: index)
+    /// `bgtask.end` (or an expiry, `how`): when the last open task closes, stretches start again.
+    mutating func taskEnded(_ id: Int64, event: TraceEvent, how: IntervalEnding = .ended, symbols: SymbolTable) {
+        guard let index = current.openTasks.lastIndex(where: { $0.key == id }) else {
+            if how == .ended { emitPoint(.unmatchedEnd, event, name: event.payload.taskName) }
+            return
+        }
+        let task = current.openTasks.remove(at: index)
+        emit(.intervalEnded(task, at: event.timestamp, how: how))
         if current.openTasks.isEmpty {
             current.systemStretch.resume(event)
             current.appStretch.resume(event)
@@ -95,13 +106,23 @@ extension LifecycleAnalyzer {
 
     /// `bgtask.expire`: always a `background-time` warning; the task counts as closed.
     mutating func taskExpired(_ id: Int64, name: Symbol, event: TraceEvent, symbols: SymbolTable) {
-        let began = current.openTasks.contains(id)
+        let began = current.openTasks.contains { $0.key == id }
         let label = symbols.string(name).map { "background task \(id) (\"\($0)\")" } ?? "background task \(id)"
         report(
             .backgroundTime, at: event.timestamp,
             "The system expired \(label) at \(when(event.timestamp)); expected the app to end its "
                 + "background task before the extra execution time ran out.",
             witnesses: [event], symbols: symbols)
-        if began { taskEnded(id, event: event, symbols: symbols) }
+        if began { taskEnded(id, event: event, how: .expired, symbols: symbols) }
+    }
+}
+
+extension EventPayload {
+    /// The task name of a background-task event, else ``Symbol/none``.
+    var taskName: Symbol {
+        switch self {
+        case .bgtaskBegin(_, let name), .bgtaskEnd(_, let name), .bgtaskExpire(_, let name): name
+        default: .none
+        }
     }
 }

@@ -6,10 +6,12 @@ extension LifecycleAnalyzer {
     /// rules in table order, then the model takes the state the callback implies.
     mutating func callbackBegan(_ event: TraceEvent, name: Symbol, scene: Symbol, symbols: SymbolTable) {
         let slot = stacks.slot(for: event.thread)
-        _ = stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot)
+        if stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot), emitsEdges {
+            emit(.intervalBegan(stacks.slots[slot].callbacks[stacks.slots[slot].callbacks.count - 1].edge(.callback)))
+        }
         if slot == 0 && !current.runLoopSeen && stacks.slots[0].callbacks.count == 1 {
             current.mainCallbacksSeen = true
-            busy.open(event, inForeground: current.inForeground)
+            openBusy(event)
         }
         let callback = symbols.callback(name)
         if let callback, callback.isLifecycleCallback, !event.thread.isMain {
@@ -189,6 +191,7 @@ extension LifecycleAnalyzer {
         let key = Int64(scene.rawValue)
         if let slot = existing, let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
             stacks.slots[slot].callbacks.removeLast()
+            if emitsEdges { emit(.intervalEnded(top.edge(.callback), at: event.timestamp, how: .ended)) }
             checkBackgroundCallback(top, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
@@ -209,6 +212,12 @@ extension LifecycleAnalyzer {
                 witnesses: [inner.begin, event], symbols: symbols)
             let interval = stack[index]
             stacks.slots[slot].callbacks.removeSubrange(index...)
+            if emitsEdges {
+                for inside in stack[(index + 1)...].reversed() {
+                    emit(.intervalEnded(inside.edge(.callback), at: event.timestamp, how: .enclosingEnded))
+                }
+                emit(.intervalEnded(interval.edge(.callback), at: event.timestamp, how: .ended))
+            }
             checkBackgroundCallback(interval, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, interval, at: event.timestamp, symbols: symbols)
@@ -222,6 +231,7 @@ extension LifecycleAnalyzer {
                     + "on thread \(event.thread) but never began there; expected a callback.begin with the "
                     + "same name and scene before it.",
                 witnesses: [event], symbols: symbols)
+            emitPoint(.unmatchedEnd, event, name: name)
             return
         }
         guard let callback = symbols.callback(name) else { return }
@@ -297,6 +307,7 @@ extension LifecycleAnalyzer {
         if let slot = stacks.existingSlot(for: event.thread) {
             if let top = stacks.slots[slot].signposts.last, top.name == name, top.key == key {
                 stacks.slots[slot].signposts.removeLast()
+                if emitsEdges { emit(.intervalEnded(top.edge(.signpost), at: event.timestamp, how: .ended)) }
                 if slot == 0 {
                     mainIntervalEnded(.signpost, top, at: event.timestamp, symbols: symbols)
                 } else {
@@ -306,6 +317,7 @@ extension LifecycleAnalyzer {
             }
             if let index = ThreadIntervals.innermost(stacks.slots[slot].signposts, name: name, key: key) {
                 let interval = stacks.slots[slot].signposts.remove(at: index)
+                emit(.intervalEnded(interval.edge(.signpost), at: event.timestamp, how: .ended))
                 if slot == 0 {
                     mainIntervalEnded(.signpost, interval, at: event.timestamp, symbols: symbols)
                 } else {
@@ -320,6 +332,7 @@ extension LifecycleAnalyzer {
                 + "\(when(event.timestamp)) on thread \(event.thread) but never began there; expected a "
                 + "signpost.begin with the same name and id before it.",
             witnesses: [event], symbols: symbols)
+        emitPoint(.unmatchedEnd, event, name: name)
     }
 
     /// Sets the app delegate's view and the effective view.

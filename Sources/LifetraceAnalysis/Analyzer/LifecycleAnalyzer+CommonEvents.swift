@@ -24,7 +24,7 @@ extension LifecycleAnalyzer {
         case .runloopWake:
             guard !main || current.runLoopSeen else { return false }
             countCommon(pointer)
-            if main { busy.open(pointer.pointee, inForeground: current.inForeground) }
+            if main { openBusy(pointer.pointee) }
         case .runloopSleep:
             guard !main || current.runLoopSeen else { return false }
             countCommon(pointer)
@@ -32,14 +32,19 @@ extension LifecycleAnalyzer {
         case .frame:
             guard current.firstFrame != nil else { return false }
             countCommon(pointer)
+            if emitsEdges { emitPoint(.frame, pointer.pointee) }
         case .signpostBegin(let name, let id):
             guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
             countCommon(pointer)
-            stacks.slots[0].signposts.append(OpenInterval(begin: pointer.pointee, name: name, key: id ?? .min))
+            let interval = OpenInterval(
+                begin: pointer.pointee, name: name, depth: Int32(stacks.slots[0].signposts.count), key: id ?? .min)
+            stacks.slots[0].signposts.append(interval)
+            if emitsEdges { emit(.intervalBegan(interval.edge(.signpost))) }
         case .signpostEnd(let name, let id):
             guard main, let top = stacks.slots[0].signposts.last, top.name == name, top.key == id ?? .min else { return false }
             countCommon(pointer)
             stacks.slots[0].signposts.removeLast()
+            if emitsEdges { emit(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended)) }
             mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols)
         default:
             return false

@@ -117,6 +117,7 @@ extension LifecycleAnalyzer {
                 kind: kind, timestamp: end, sinceLaunch: current.launchTime.map { end - $0 }, code: code,
                 signal: signal, facts: facts),
             droppedEvents: current.dropped, eventCount: current.eventCount)
+        if emitsEdges { sendLifetimeEnd(report, at: end) }
         lifetimesEnded += 1
         if options.keepsLifetimes { reports.append(report) }
         if let lifetimeEnded {
@@ -149,5 +150,28 @@ extension LifecycleAnalyzer {
             times[Int(state.rawValue)] > 0 ? (state.name, times[Int(state.rawValue)]) : nil
         }
         return StateTimes(view: .app, durations: entries)
+    }
+}
+
+extension LifecycleAnalyzer {
+    /// Ends, as edges, everything of the lifetime still open at `end` (intervals innermost first
+    /// per thread, then tasks, then states), sends the stalls that waited for the lifetime's end,
+    /// and the lifetime's end itself.
+    mutating func sendLifetimeEnd(_ report: LifetimeReport, at end: Int64) {
+        for slot in stacks.slots.indices {
+            for interval in stacks.slots[slot].callbacks.reversed() {
+                emit(.intervalEnded(interval.edge(.callback), at: end, how: .lifetimeEnded))
+            }
+            for interval in stacks.slots[slot].signposts.reversed() {
+                emit(.intervalEnded(interval.edge(.signpost), at: end, how: .lifetimeEnded))
+            }
+        }
+        for task in current.openTasks.reversed() { emit(.intervalEnded(task, at: end, how: .lifetimeEnded)) }
+        if !current.runLoopSeen {
+            for stall in report.stalls { emit(.stall(stall, lifetime: report.index)) }
+        }
+        closeViews(at: end)
+        if let window = report.launchWindow { emit(.launchWindowEnded(window)) }
+        emit(.lifetimeEnded(report))
     }
 }

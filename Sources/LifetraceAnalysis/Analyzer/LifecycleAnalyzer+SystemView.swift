@@ -15,6 +15,10 @@ extension LifecycleAnalyzer {
         current.reason = reason
         current.pid = pid
         current.eventCount = 1
+        emit(.lifetimeBegan(LifetimeBegin(
+            index: current.index, timestamp: event.timestamp,
+            launch: LaunchFacts(kind: current.kind, reason: reason, pid: pid))))
+        emitPoint(.launch, event)
         let state: LifecycleState = background ? .background : .inactive
         current.system = state
         current.systemChange = event
@@ -34,6 +38,7 @@ extension LifecycleAnalyzer {
     mutating func beginLifetime(at event: TraceEvent) {
         startLifetime(at: event.timestamp)
         current.firstEvent = event
+        emit(.lifetimeBegan(LifetimeBegin(index: current.index, timestamp: event.timestamp, launch: nil)))
     }
 
     /// Takes the lifetime, which has no `launch`, as a launch that began at its first event:
@@ -43,6 +48,7 @@ extension LifecycleAnalyzer {
         current.launchInferred = true
         current.launchTime = current.start
         current.kind = .cold
+        emit(.launchInferred(lifetime: current.index, at: current.start))
         for index in current.scenes.indices where current.scenes[index].app == nil {
             current.scenes[index].app = .unattached
         }

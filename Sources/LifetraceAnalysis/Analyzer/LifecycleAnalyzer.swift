@@ -51,6 +51,14 @@ public struct LifecycleAnalyzer {
     public var lifetimeEnded: LifetimeSink?
     var violationsHandedOver = 0
     var omittedHandedOver: [Rule: Int] = [:]
+    /// Whether a sink listens: edges are built and queued only then.
+    @usableFromInline var emitsEdges = false
+    /// The edges derived from the current event, waiting for the sink.
+    @usableFromInline var pendingEdges: [LifecycleEdge] = []
+    /// How many of the kept violations went out as edges.
+    var findingsSent = 0
+    /// The views' states as last sent.
+    var viewsSent = SentViews()
 
     /// An analyzer with `options`.
     public init(options: AnalysisOptions = AnalysisOptions()) {
@@ -107,29 +115,35 @@ public struct LifecycleAnalyzer {
         case .runloopWake:
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             if event.thread.isMain {
-                if !current.runLoopSeen { switchToRunLoop() }
-                busy.open(event, inForeground: current.inForeground)
+                if !current.runLoopSeen { switchToRunLoop(at: event.timestamp) }
+                openBusy(event)
             }
         case .runloopSleep:
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             if event.thread.isMain {
-                if !current.runLoopSeen { switchToRunLoop() }
+                if !current.runLoopSeen { switchToRunLoop(at: event.timestamp) }
                 closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
             }
         case .signpostBegin(let name, let id):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             let slot = stacks.slot(for: event.thread)
-            _ = stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot)
+            if stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot), emitsEdges {
+                emit(.intervalBegan(stacks.slots[slot].signposts[stacks.slots[slot].signposts.count - 1].edge(.signpost)))
+            }
         case .signpostEnd(let name, let id):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             signpostEnded(event, name: name, key: id ?? .min, symbols: symbols)
-        case .mark:
+        case .mark(let name):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            emitPoint(.mark, event, name: name)
         case .frame:
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             if current.firstFrame == nil {
                 current.firstFrame = event.timestamp
                 current.firstFrameEvent = event
+                emitPoint(.firstFrame, event)
+            } else {
+                emitPoint(.frame, event)
             }
         case .bgtaskBegin(let id, _):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
@@ -139,12 +153,15 @@ public struct LifecycleAnalyzer {
             taskEnded(id, event: event, symbols: symbols)
         case .bgtaskExpire(let id, let name):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            emitPoint(.backgroundTaskExpired, event, name: name)
             taskExpired(id, name: name, event: event, symbols: symbols)
         case .exit(let code, let signal):
+            emitPoint(.exit, event)
             endLifetime(exit: event, code: code, signal: signal, symbols: symbols)
             return
         case .dropped(let count):
             current.dropped &+= count
+            emitPoint(.dropped, event)
             return
         }
         if appSide { current.lastAppActivity = event.timestamp }
@@ -154,6 +171,8 @@ public struct LifecycleAnalyzer {
     /// found, violations in time order.
     public mutating func finish(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
         if inLifetime { endLifetimeWithoutExit(.endOfTrace, symbols: symbols) }
+        // Sent before sorting: the list is kept in the order found until here.
+        if emitsEdges { sendNewFindings() }
         found.sortByTime()
         return (found.kept, reports)
     }

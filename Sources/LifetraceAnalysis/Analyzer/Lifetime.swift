@@ -110,7 +110,8 @@ struct Lifetime {
     var stalls: [RecordedStall] = []
 
     // Background time.
-    var openTasks: [Int64] = []
+    /// The background tasks open, by id (``EdgeInterval/key``), oldest first.
+    var openTasks: [EdgeInterval] = []
     var systemStretch = BackgroundStretch()
     var appStretch = BackgroundStretch()
     var lastAppActivity: Int64

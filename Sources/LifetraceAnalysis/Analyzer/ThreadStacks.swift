@@ -6,8 +6,16 @@ struct OpenInterval {
     var begin: TraceEvent
     /// The callback or signpost name.
     var name: Symbol
+    /// How many intervals of its kind were open on its thread when it began (set when pushed);
+    /// 32 bits, so that it fits beside the name and the interval stays as small as before.
+    var depth: Int32 = 0
     /// The scene (callbacks) or the id (signposts) that an end must match.
     var key: Int64
+
+    /// The interval as edges carry it.
+    func edge(_ kind: EdgeInterval.Kind) -> EdgeInterval {
+        EdgeInterval(kind: kind, thread: begin.thread, depth: Int(depth), name: name, key: key, begin: begin.timestamp)
+    }
 }
 
 /// The open callbacks and signposts of one thread.
@@ -104,6 +112,8 @@ struct ThreadStacks {
             overflow += 1
             return false
         }
+        var interval = interval
+        interval.depth = Int32(slots[slot].callbacks.count)
         slots[slot].callbacks.append(interval)
         return true
     }
@@ -115,6 +125,8 @@ struct ThreadStacks {
             overflow += 1
             return false
         }
+        var interval = interval
+        interval.depth = Int32(slots[slot].signposts.count)
         slots[slot].signposts.append(interval)
         return true
     }

@@ -1,15 +1,25 @@
 import LifetraceFormat
 
 extension LifecycleAnalyzer {
-    /// The first main-thread run-loop event of a lifetime: from here busy intervals come from the
-    /// run loop, and whatever the callbacks suggested before is dropped.
-    mutating func switchToRunLoop() {
+    /// The first main-thread run-loop event of a lifetime (at `time`): from here busy intervals
+    /// come from the run loop, and whatever the callbacks suggested before is dropped (a busy
+    /// interval still open from callbacks ends here).
+    mutating func switchToRunLoop(at time: Int64) {
         current.runLoopSeen = true
         current.stalls.removeAll()
         current.busyToDidFinishEnd = 0
         current.busyToFirstActiveEnd = 0
         current.busyToFrame = 0
+        if let start = busy.start { emit(.busyEnded(start: start, end: max(start, time))) }
         busy.reset()
+    }
+
+    /// Opens the main thread's busy interval at `event`, unless one is open.
+    @inline(__always)
+    mutating func openBusy(_ event: TraceEvent) {
+        guard busy.start == nil else { return }
+        busy.open(event, inForeground: current.inForeground)
+        emit(.busyBegan(at: event.timestamp))
     }
 
     /// Closes the main thread's busy interval at `end`: adds it to the launch-window busy time
@@ -17,6 +27,7 @@ extension LifecycleAnalyzer {
     @inline(__always)
     mutating func closeBusy(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
         guard let start = busy.start else { return }
+        emit(.busyEnded(start: start, end: end))
         accountBusy(start: start, end: end)
         if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)
@@ -49,5 +60,10 @@ extension LifecycleAnalyzer {
             work: closed.work)
         current.stalls.append(
             RecordedStall(stall: stall, startEvent: closed.event, inForeground: foreground && current.inForeground))
+        // Final only once the lifetime follows its run loop: before, the first run-loop event
+        // discards what the callbacks suggested, so those stalls go out when the lifetime ends.
+        if emitsEdges && current.runLoopSeen && stall.duration >= options.stallThreshold {
+            emit(.stall(stall, lifetime: current.index))
+        }
     }
 }

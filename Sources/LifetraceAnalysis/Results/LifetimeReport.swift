@@ -36,6 +36,15 @@ public struct LifetimeReport: Sendable, Hashable {
     }
 }
 
+extension LifetimeReport {
+    /// The launch window, from the launch (given or inferred) to what closed it, or to the
+    /// lifetime's end when nothing did; nil without a launch. The one definition every view draws.
+    public var launchWindow: LaunchWindow? {
+        guard let start = launch.timestamp else { return nil }
+        return LaunchWindow(lifetime: index, launch: launch, start: start, end: launch.duration.map { start + $0 } ?? end.timestamp)
+    }
+}
+
 /// Where main-thread busy intervals came from in a lifetime.
 public enum BusySource: String, Sendable, Hashable {
     /// `runloop.wake` to the next `runloop.sleep` on the main thread.
@@ -110,6 +119,44 @@ public struct LaunchMilestones: Sendable, Hashable {
 
     /// No milestone reached.
     public init() {}
+
+    /// The time since launch of `milestone`, or nil when it was not reached.
+    public subscript(milestone: LaunchMilestone) -> Int64? {
+        switch milestone {
+        case .willFinishLaunching: willFinishLaunching
+        case .didFinishLaunchingEnd: didFinishLaunchingEnd
+        case .firstActive: firstActive
+        case .firstFrame: firstFrame
+        }
+    }
+
+    /// The milestones reached, in the order of ``LaunchMilestone/allCases``: the one list every
+    /// report and timeline shows.
+    public var reached: [(milestone: LaunchMilestone, sinceLaunch: Int64)] {
+        LaunchMilestone.allCases.compactMap { milestone in self[milestone].map { (milestone, $0) } }
+    }
+}
+
+/// A launch milestone.
+public enum LaunchMilestone: String, Sendable, Hashable, CaseIterable {
+    /// willFinishLaunching began.
+    case willFinishLaunching
+    /// didFinishLaunching returned.
+    case didFinishLaunchingEnd
+    /// The first didBecomeActive or sceneDidBecomeActive returned.
+    case firstActive
+    /// The first frame was presented.
+    case firstFrame
+
+    /// The milestone as people read it: `didFinishLaunching returned`, `first frame`.
+    public var label: String {
+        switch self {
+        case .willFinishLaunching: "willFinishLaunching"
+        case .didFinishLaunchingEnd: "didFinishLaunching returned"
+        case .firstActive: "first active"
+        case .firstFrame: "first frame"
+        }
+    }
 }
 
 /// Time spent in each state, from one view.

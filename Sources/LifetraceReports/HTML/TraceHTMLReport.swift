@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// `lifetrace report --format html`: one self-contained HTML page (inline CSS and SVG, no
 /// script, nothing fetched) with a timeline of the whole trace, zoomed views of each launch
@@ -90,9 +91,9 @@ public struct TraceHTMLReport {
         var launches = 0
         var stalls = 0
         for lifetime in analysis.lifetimes {
-            if let launch = lifetime.launch.timestamp, launches < zoomedLaunchLimit {
+            if let window = lifetime.launchWindow, launches < zoomedLaunchLimit {
                 launches += 1
-                let close = lifetime.launch.duration.map { launch + $0 } ?? lifetime.end.timestamp
+                let (launch, close) = (window.start, window.end)
                 let margin = max(1_000_000, (close - launch) / 20)
                 windows.append(TimelineWindow(
                     title: "Launch of lifetime \(lifetime.index + 1)", anchor: HTMLText.anchor("launch", lifetime.index + 1),

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import LifetraceFormat
+import LifetraceFormat
+@testable import LifetraceSynthesis
 
 /// Every event of a synthesized trace.
 private func synthesize(_ count: Int, seed: UInt64) -> [TraceEvent] {

@@ -1,3 +1,4 @@
+import LifetraceFormat
 /// Generates the reference workload: a deterministic, realistic trace of an app's life cycle.
 ///
 /// The trace holds several process lifetimes of a scene-based (or, sometimes, app-delegate only)
@@ -38,6 +39,8 @@ public struct TraceSynthesizer: TraceEventSource {
     var now: Int64
     var phase: Phase
     var life = Lifetime()
+    /// Where the app is in the life cycle, as LifecycleModel's tables move it.
+    var lifeCycle = SynthesizedLifeCycle()
     var pid: Int64
     var nextSignpostID: Int64 = 1
     var nextTaskID: Int64 = 1
@@ -198,8 +201,9 @@ public struct TraceSynthesizer: TraceEventSource {
         now += Self.microseconds(milliseconds * 1e6)
     }
 
-    /// A main-thread (or system) event now.
+    /// A main-thread (or system) event now; it must be a move the life cycle's tables draw.
     mutating func emit(_ payload: EventPayload) {
+        lifeCycle.observe(payload, symbols: names.table)
         queue.insert(TraceEvent(timestamp: now, payload: payload))
         generated += 1
     }

@@ -1,4 +1,4 @@
-@testable import LifetraceFormat
+import LifetraceFormat
 
 /// A strict, test-only check that a stream of events follows the seed documents' life cycle, used
 /// to hold the synthesizer to it. It checks more than the analyzer's rules need (everything must

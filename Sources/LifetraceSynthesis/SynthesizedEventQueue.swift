@@ -1,3 +1,4 @@
+import LifetraceFormat
 import HeapModule
 
 /// Events generated but not yet handed out, in (timestamp, generation order) order.

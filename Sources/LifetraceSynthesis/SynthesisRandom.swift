@@ -1,3 +1,4 @@
+import LifetraceFormat
 /// The synthesizer's pseudo-random numbers: xoshiro256** seeded through SplitMix64.
 ///
 /// Written out here rather than taken from the standard library so that a seed gives the same

@@ -1,11 +1,12 @@
 import CZstd
+import LifetraceFormat
 
 /// A zstd compression context, reused for every chunk a writer compresses.
 ///
 /// Reusing one context keeps its tables and buffers allocated across chunks; each call produces
 /// one complete zstd frame with its content size in the frame header and no zstd checksum (chunks
 /// carry their own CRC-32C).
-final class ZstdCompressor {
+final class ZstdCompressor: ChunkCompressor {
     private let context: OpaquePointer
 
     /// The compression level in use.
@@ -23,15 +24,17 @@ final class ZstdCompressor {
 
     deinit { ZSTD_freeCCtx(context) }
 
-    /// The largest frame that compressing `count` bytes can produce.
-    static func bound(_ count: Int) -> Int { ZSTD_compressBound(count) }
+    /// The largest frame that compressing `count` bytes can produce (`ZSTD_compressBound`).
+    func bound(_ count: Int) -> Int { ZSTD_compressBound(count) }
 
     /// Compresses `source` into one frame written at `destination`, which must hold
     /// ``bound(_:)`` bytes; returns the frame's size.
-    func compress(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) throws(ZstdError) -> Int {
+    func compress(
+        _ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer
+    ) throws(TraceCodecError) -> Int {
         let written = ZSTD_compress2(
             context, destination.baseAddress, destination.count, source.baseAddress, source.count)
-        try check(written)
+        if ZSTD_isError(written) != 0 { throw TraceCodecError(.failed, String(cString: ZSTD_getErrorName(written))) }
         return written
     }
 

@@ -1,3 +1,4 @@
+import LifetraceFormat
 /// The strings a synthesized trace uses, interned once up front so that the symbol table is
 /// complete before the first event and generating an event never touches it.
 struct SynthesisNames {
@@ -64,6 +65,6 @@ struct SynthesisNames {
 
     /// The symbol of a known callback.
     func callback(_ name: CallbackName) -> Symbol {
-        callbacks[CallbackName.ordered.firstIndex(of: name)!]
+        callbacks[CallbackName.allCases.firstIndex(of: name)!]
     }
 }

@@ -1,7 +1,7 @@
-/// Launches and the transitions between states, following the seed documents' life cycle:
-/// every move between Active and Background passes through Inactive; a background launch goes
-/// straight to Background; the system suspends a background app without telling it and may
-/// purge a suspended app without notice; willTerminate comes only to a running background app.
+import LifetraceFormat
+/// Launches and the transitions between states: which ones happen, when, and how long they take.
+/// Whether a move is allowed is LifecycleModel's to say (``SynthesizedLifeCycle``, through which
+/// every emitted event passes); these functions only choose among the allowed moves.
 extension TraceSynthesizer {
     /// Resets the per-lifetime state for a new process.
     mutating func startLifetime(scenes: [Symbol]) {

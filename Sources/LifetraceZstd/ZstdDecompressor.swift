@@ -1,12 +1,14 @@
 import CZstd
+import LifetraceFormat
 
 /// A zstd decompression context for chunk frames, hardened against hostile input.
 ///
 /// The window is limited with `ZSTD_d_windowLogMax`, and a frame is decompressed only when its
 /// header declares exactly the size the chunk header announced, which the reader has already
 /// checked against the file's declared maximum. The destination is always allocated by the
-/// caller from that checked size, never from a size read out of the frame.
-final class ZstdDecompressor {
+/// caller from that checked size, never from a size read out of the frame. Frames made only of raw
+/// and RLE blocks (a recorder without libzstd writes them) are copied in Swift, without libzstd.
+final class ZstdDecompressor: ChunkDecompressor {
     private let context: OpaquePointer
 
     /// Creates a context that refuses frames needing a window larger than `1 << windowLogMax`.
@@ -21,7 +23,24 @@ final class ZstdDecompressor {
 
     /// Decompresses `frame`, which must be exactly one zstd frame declaring a content size of
     /// `destination.count` bytes, into `destination`.
-    func decompress(_ frame: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) throws(ZstdError) {
+    func decompress(
+        _ frame: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer
+    ) throws(TraceCodecError) {
+        switch RawBlockFrame.read(frame, into: destination) {
+        case .read: return
+        case .invalid(let reason): throw TraceCodecError(.failed, reason)
+        case .needsLibzstd: break
+        }
+        do throws(ZstdError) {
+            try decompressCompressed(frame, into: destination)
+        } catch {
+            throw TraceCodecError(.failed, error.description)
+        }
+    }
+
+    func decompressCompressed(
+        _ frame: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer
+    ) throws(ZstdError) {
         guard let source = frame.baseAddress, frame.count >= 4 else { throw ZstdError("frame too short") }
         let declared = ZSTD_getFrameContentSize(source, frame.count)
         // UInt64.max and UInt64.max - 1 are ZSTD_CONTENTSIZE_UNKNOWN and ZSTD_CONTENTSIZE_ERROR.

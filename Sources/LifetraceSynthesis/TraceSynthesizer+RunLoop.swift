@@ -1,3 +1,4 @@
+import LifetraceFormat
 /// The main run loop between transitions: 60 Hz frames while the user interacts, sparse timer
 /// wakes while the app idles or runs in the background, and work on worker threads.
 extension TraceSynthesizer {

@@ -1,0 +1,94 @@
+import LifetraceFormat
+
+extension LifecycleAnalyzer {
+    /// Replays one event and hands the edges it derives to `sink`, in order. Once an analyzer
+    /// has been driven this way, keep driving it so (or edges are lost).
+    @inlinable
+    public mutating func consume<Sink: LifecycleEdgeSink>(
+        _ event: TraceEvent, symbols: SymbolTable, into sink: inout Sink
+    ) throws(Sink.Failure) {
+        replayEmittingEdges(event, symbols: symbols)
+        try deliverEdges(into: &sink, symbols: symbols)
+    }
+
+    /// Ends the replay like ``finish(symbols:)``, handing the last lifetime's closing edges to
+    /// `sink` first.
+    @inlinable
+    public mutating func finish<Sink: LifecycleEdgeSink>(
+        symbols: SymbolTable, into sink: inout Sink
+    ) throws(Sink.Failure) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
+        let result = finishEmittingEdges(symbols: symbols)
+        try deliverEdges(into: &sink, symbols: symbols)
+        return result
+    }
+
+    /// Analyses every event of `source`, handing the edges to `sink` as they are derived, and
+    /// returns the analysis (the same as without a sink).
+    public static func analyze<Source: TraceEventSource, Sink: LifecycleEdgeSink>(
+        _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(), into sink: inout Sink
+    ) throws(TraceError) -> TraceAnalysis where Sink.Failure == Never {
+        var analyzer = LifecycleAnalyzer(options: options)
+        while let event = try source.next() {
+            analyzer.consume(event, symbols: source.symbols, into: &sink)
+        }
+        let (violations, lifetimes) = analyzer.finish(symbols: source.symbols, into: &sink)
+        return TraceAnalysis(
+            path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
+            violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
+    }
+
+    /// Hands the pending edges to `sink` and forgets them.
+    @inlinable
+    mutating func deliverEdges<Sink: LifecycleEdgeSink>(
+        into sink: inout Sink, symbols: SymbolTable
+    ) throws(Sink.Failure) {
+        guard !pendingEdges.isEmpty else { return }
+        let edges = pendingEdges
+        pendingEdges.removeAll(keepingCapacity: true)
+        for edge in edges { try sink.receive(edge, symbols: symbols) }
+    }
+
+    /// Replays `event` with edges on.
+    @usableFromInline
+    mutating func replayEmittingEdges(_ event: TraceEvent, symbols: SymbolTable) {
+        emitsEdges = true
+        replay(event, symbols: symbols)
+        followViews(at: event.timestamp)
+        sendNewFindings()
+    }
+
+    /// Finishes with edges on.
+    @usableFromInline
+    mutating func finishEmittingEdges(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
+        emitsEdges = true
+        return finish(symbols: symbols)
+    }
+
+    /// Queues an edge when a sink is listening; nothing otherwise. Inlined, so that without a
+    /// sink a plain edge is not even built; the boxed ones (stalls, windows, reports) are
+    /// built only behind an `emitsEdges` test at their call sites.
+    @inline(__always)
+    mutating func emit(_ edge: LifecycleEdge) {
+        if emitsEdges {
+            sendNewFindings()
+            pendingEdges.append(edge)
+        }
+    }
+
+    /// Queues an instant.
+    @inline(__always)
+    mutating func emitPoint(_ kind: EdgePoint.Kind, _ event: TraceEvent, name: Symbol = .none) {
+        emit(.point(EdgePoint(kind: kind, timestamp: event.timestamp, thread: event.thread, name: name, event: event)))
+    }
+
+    /// Queues the violations found since the last call, so that each goes out before the edges
+    /// derived after it.
+    mutating func sendNewFindings() {
+        let count = found.kept.count
+        guard count > findingsSent else { return }
+        for violation in found.kept[findingsSent...] { pendingEdges.append(.finding(violation)) }
+        findingsSent = count
+    }
+
+}
