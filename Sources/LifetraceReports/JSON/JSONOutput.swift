@@ -15,7 +15,7 @@ struct JSONOutput {
     var bytes: [UInt8]
     /// Spaces per level, or nil for compact text.
     let indent: Int?
-    /// The depth of the innermost open object or array.
+    /// The indentation level of the members of the innermost open object or array.
     private var level: Int
     /// Whether the innermost open object or array has no member or element yet.
     private var empty = true
@@ -29,11 +29,7 @@ struct JSONOutput {
     /// Appends to `output` the value `body` writes, for a value that starts at `level` of a
     /// document indented by `indent` spaces per level (compact without).
     static func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0, _ body: (inout JSONOutput) -> Void) {
-        var json = JSONOutput(indent: indent, level: level)
-        // The bytes move in and out rather than being copied: `output` may hold a spool's megabyte.
-        swap(&json.bytes, &output)
-        body(&json)
-        swap(&json.bytes, &output)
+        write(to: &output, indent: indent, level: level, empty: true, body)
     }
 
     /// Writes an object whose members `body` writes (`{}` when it writes none).
@@ -50,8 +46,15 @@ struct JSONOutput {
     /// at each `level` of a document indented by `indent` spaces per level: a streamed document
     /// writes the rest of an entry after what it wrote piece by piece.
     static func appendMembers(to output: inout [UInt8], indent: Int? = nil, level: Int, _ body: (inout JSONOutput) -> Void) {
+        write(to: &output, indent: indent, level: level, empty: false, body)
+    }
+
+    private static func write(
+        to output: inout [UInt8], indent: Int?, level: Int, empty: Bool, _ body: (inout JSONOutput) -> Void
+    ) {
         var json = JSONOutput(indent: indent, level: level)
-        json.empty = false
+        json.empty = empty
+        // The bytes move in and out rather than being copied: `output` may hold a spool's megabyte.
         swap(&json.bytes, &output)
         body(&json)
         swap(&json.bytes, &output)
