@@ -148,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceExportTests",
-            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceCLI"]
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// Launch kinds, windows and milestones.

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// Random walks over the seeds' state diagram follow the life cycle; one mutation of such a walk

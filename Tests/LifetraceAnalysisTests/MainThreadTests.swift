@@ -1,6 +1,7 @@
 import LifetraceAnalysis
 import LifecycleModel
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// Busy intervals, stalls and their blame.

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// The ordering rules' exclusivity and the model's recovery after a violation.

@@ -39,9 +39,10 @@ struct CTFExportTests {
     }
 
     static func expectMatches(_ printed: Printed, _ facts: TraceFacts) {
+        let derived = facts.derivedRecords
         let findings = facts.analysis.violations.count + facts.stallCount + facts.launchWindowCount
-        #expect(printed.names.count == facts.events.count + findings)
-        var expected: [String: Int] = [:]
+        #expect(printed.names.count == facts.events.count + findings + derived.values.reduce(0, +))
+        var expected = derived
         for event in facts.events { expected[event.type.name, default: 0] += 1 }
         if !facts.analysis.violations.isEmpty { expected["violation"] = facts.analysis.violations.count }
         if facts.stallCount > 0 { expected["stall"] = facts.stallCount }
@@ -60,7 +61,8 @@ struct CTFExportTests {
         let facts = try TraceFacts(path: path)
         let output = temporaryDirectory() + "/ctf"
         let exported = try TraceExporter.export(path: path, to: .ctf, output: output)
-        #expect(exported.recordCount == facts.events.count + facts.analysis.violations.count + facts.stallCount + facts.launchWindowCount)
+        #expect(exported.recordCount == facts.events.count + facts.analysis.violations.count + facts.stallCount
+            + facts.launchWindowCount + facts.derivedRecords.values.reduce(0, +))
         guard let printed = Self.read(output) else { return }
         Self.expectMatches(printed, facts)
     }

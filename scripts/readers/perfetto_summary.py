@@ -2,7 +2,8 @@
 """Reads a Perfetto trace with the official protos (PyPI package `perfetto`) and prints, as
 JSON, what it holds: tracks, slice and instant counts, event names, categories and the
 violation instants with their annotations; with --slices, the names of the slices begun on
-each track, in order. With --stream it reads packet by packet in constant memory (for exports of
+each track, in order; with --intervals, every slice as [track, category, name, start, end] (ns),
+its begin and end paired on its track. With --stream it reads packet by packet in constant memory (for exports of
 millions of events) and prints only the counts and the problems. Used by the export tests as an independent reader.
 
 Exit status: 0 read, 1 the file is not a valid trace (unknown interned id, unbalanced slices),
@@ -19,7 +20,7 @@ except ImportError as error:
     sys.exit(3)
 
 
-def main(path, with_slices):
+def main(path, with_slices, with_intervals=False):
     trace = Trace()
     with open(path, "rb") as file:
         trace.ParseFromString(file.read())
@@ -32,6 +33,8 @@ def main(path, with_slices):
     depth = collections.Counter()
     violations = []
     slices = collections.defaultdict(list)
+    open_slices = collections.defaultdict(list)
+    intervals = []
     sequences = set()
     problems = []
     for packet in trace.packet:
@@ -61,6 +64,9 @@ def main(path, with_slices):
             depth[event.track_uuid] -= 1
             if depth[event.track_uuid] < 0:
                 problems.append(f"slice end without begin on track {tracks.get(event.track_uuid)}")
+            elif open_slices[event.track_uuid]:
+                track_name, category, name, start = open_slices[event.track_uuid].pop()
+                intervals.append([track_name, category, name, start, packet.timestamp])
             continue
         if event.type == TrackEvent.TYPE_SLICE_BEGIN:
             depth[event.track_uuid] += 1
@@ -68,9 +74,10 @@ def main(path, with_slices):
             problems.append(f"unknown name iid {event.name_iid}")
             continue
         name = names[event.name_iid]
+        category = ",".join(categories.get(iid, "?") for iid in event.category_iids)
         if event.type == TrackEvent.TYPE_SLICE_BEGIN and event.track_uuid in tracks:
             slices[tracks[event.track_uuid]["name"]].append(name)
-        category = ",".join(categories.get(iid, "?") for iid in event.category_iids)
+            open_slices[event.track_uuid].append((tracks[event.track_uuid]["name"], category, name, packet.timestamp))
         by_name[f"{type_name} {category} {name}"] += 1
         by_category[f"{type_name} {category}"] += 1
         if category == "violation":
@@ -97,6 +104,8 @@ def main(path, with_slices):
     }
     if with_slices:
         summary["slices"] = slices
+    if with_intervals:
+        summary["intervals"] = intervals
     json.dump(summary, sys.stdout, indent=1, sort_keys=True)
     print()
     return 1 if problems else 0
@@ -156,4 +165,4 @@ def stream(path):
 if __name__ == "__main__":
     if "--stream" in sys.argv[2:]:
         sys.exit(stream(sys.argv[1]))
-    sys.exit(main(sys.argv[1], "--slices" in sys.argv[2:]))
+    sys.exit(main(sys.argv[1], "--slices" in sys.argv[2:], "--intervals" in sys.argv[2:]))

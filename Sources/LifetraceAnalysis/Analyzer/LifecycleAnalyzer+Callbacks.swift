@@ -6,7 +6,7 @@ extension LifecycleAnalyzer {
     /// rules in table order, then the model takes the state the callback implies.
     mutating func callbackBegan(_ event: TraceEvent, name: Symbol, scene: Symbol, symbols: SymbolTable) {
         let slot = stacks.slot(for: event.thread)
-        if stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot) {
+        if stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot), emitsEdges {
             emit(.intervalBegan(stacks.slots[slot].callbacks[stacks.slots[slot].callbacks.count - 1].edge(.callback)))
         }
         if slot == 0 && !current.runLoopSeen && stacks.slots[0].callbacks.count == 1 {
@@ -191,7 +191,7 @@ extension LifecycleAnalyzer {
         let key = Int64(scene.rawValue)
         if let slot = existing, let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
             stacks.slots[slot].callbacks.removeLast()
-            emit(.intervalEnded(top.edge(.callback), at: event.timestamp, how: .ended))
+            if emitsEdges { emit(.intervalEnded(top.edge(.callback), at: event.timestamp, how: .ended)) }
             checkBackgroundCallback(top, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
@@ -307,7 +307,7 @@ extension LifecycleAnalyzer {
         if let slot = stacks.existingSlot(for: event.thread) {
             if let top = stacks.slots[slot].signposts.last, top.name == name, top.key == key {
                 stacks.slots[slot].signposts.removeLast()
-                emit(.intervalEnded(top.edge(.signpost), at: event.timestamp, how: .ended))
+                if emitsEdges { emit(.intervalEnded(top.edge(.signpost), at: event.timestamp, how: .ended)) }
                 if slot == 0 {
                     mainIntervalEnded(.signpost, top, at: event.timestamp, symbols: symbols)
                 } else {

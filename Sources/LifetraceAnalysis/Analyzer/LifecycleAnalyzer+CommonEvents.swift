@@ -32,18 +32,19 @@ extension LifecycleAnalyzer {
         case .frame:
             guard current.firstFrame != nil else { return false }
             countCommon(pointer)
-            emitPoint(.frame, pointer.pointee)
+            if emitsEdges { emitPoint(.frame, pointer.pointee) }
         case .signpostBegin(let name, let id):
             guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
             countCommon(pointer)
-            let depth = stacks.slots[0].signposts.count
-            stacks.slots[0].signposts.append(OpenInterval(begin: pointer.pointee, name: name, key: id ?? .min, depth: depth))
-            emit(.intervalBegan(stacks.slots[0].signposts[depth].edge(.signpost)))
+            let interval = OpenInterval(
+                begin: pointer.pointee, name: name, depth: Int32(stacks.slots[0].signposts.count), key: id ?? .min)
+            stacks.slots[0].signposts.append(interval)
+            if emitsEdges { emit(.intervalBegan(interval.edge(.signpost))) }
         case .signpostEnd(let name, let id):
             guard main, let top = stacks.slots[0].signposts.last, top.name == name, top.key == id ?? .min else { return false }
             countCommon(pointer)
             stacks.slots[0].signposts.removeLast()
-            emit(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended))
+            if emitsEdges { emit(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended)) }
             mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols)
         default:
             return false

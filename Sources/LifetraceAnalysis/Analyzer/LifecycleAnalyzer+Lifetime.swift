@@ -99,10 +99,6 @@ extension LifecycleAnalyzer {
         let app = current.appStretch.stop()
         closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: exit, symbols: symbols)
         let launch = checkLaunch(end: end, exit: exit, symbols: symbols)
-        if emitsEdges, let start = launch.timestamp {
-            emit(.launchWindowEnded(LaunchWindow(
-                lifetime: current.index, launch: launch, start: start, end: launch.duration.map { start + $0 } ?? end)))
-        }
         if kind != .endOfTrace {
             for interval in stacks.allOpen {
                 checkBackgroundCallback(interval, endedAt: nil, at: end, symbols: symbols)
@@ -175,6 +171,7 @@ extension LifecycleAnalyzer {
             for stall in report.stalls { emit(.stall(stall, lifetime: report.index)) }
         }
         closeViews(at: end)
+        if let window = report.launchWindow { emit(.launchWindowEnded(window)) }
         emit(.lifetimeEnded(report))
     }
 }

@@ -127,7 +127,7 @@ public struct LifecycleAnalyzer {
         case .signpostBegin(let name, let id):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             let slot = stacks.slot(for: event.thread)
-            if stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot) {
+            if stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot), emitsEdges {
                 emit(.intervalBegan(stacks.slots[slot].signposts[stacks.slots[slot].signposts.count - 1].edge(.signpost)))
             }
         case .signpostEnd(let name, let id):

@@ -6,14 +6,15 @@ struct OpenInterval {
     var begin: TraceEvent
     /// The callback or signpost name.
     var name: Symbol
+    /// How many intervals of its kind were open on its thread when it began (set when pushed);
+    /// 32 bits, so that it fits beside the name and the interval stays as small as before.
+    var depth: Int32 = 0
     /// The scene (callbacks) or the id (signposts) that an end must match.
     var key: Int64
-    /// How many intervals of its kind were open on its thread when it began (set when pushed).
-    var depth = 0
 
     /// The interval as edges carry it.
     func edge(_ kind: EdgeInterval.Kind) -> EdgeInterval {
-        EdgeInterval(kind: kind, thread: begin.thread, depth: depth, name: name, key: key, begin: begin.timestamp)
+        EdgeInterval(kind: kind, thread: begin.thread, depth: Int(depth), name: name, key: key, begin: begin.timestamp)
     }
 }
 
@@ -112,7 +113,7 @@ struct ThreadStacks {
             return false
         }
         var interval = interval
-        interval.depth = slots[slot].callbacks.count
+        interval.depth = Int32(slots[slot].callbacks.count)
         slots[slot].callbacks.append(interval)
         return true
     }
@@ -125,7 +126,7 @@ struct ThreadStacks {
             return false
         }
         var interval = interval
-        interval.depth = slots[slot].signposts.count
+        interval.depth = Int32(slots[slot].signposts.count)
         slots[slot].signposts.append(interval)
         return true
     }

@@ -36,6 +36,15 @@ public struct LifetimeReport: Sendable, Hashable {
     }
 }
 
+extension LifetimeReport {
+    /// The launch window, from the launch (given or inferred) to what closed it, or to the
+    /// lifetime's end when nothing did; nil without a launch. The one definition every view draws.
+    public var launchWindow: LaunchWindow? {
+        guard let start = launch.timestamp else { return nil }
+        return LaunchWindow(lifetime: index, launch: launch, start: start, end: launch.duration.map { start + $0 } ?? end.timestamp)
+    }
+}
+
 /// Where main-thread busy intervals came from in a lifetime.
 public enum BusySource: String, Sendable, Hashable {
     /// `runloop.wake` to the next `runloop.sleep` on the main thread.

@@ -1,8 +1,8 @@
 import LifetraceFormat
 
 /// The CTF event classes of the export: one per Lifetrace event type (same id as the binary
-/// format's type code, same name as the text form's `type`), and three for the analysis's
-/// findings. Their fields are declared in the TSDL metadata from this table, and
+/// format's type code, same name as the text form's `type`), and six for what the analysis
+/// derived: its findings and its intervals. Their fields are declared in the TSDL metadata from this table, and
 /// ``CTFTraceWriter`` encodes them in the same order.
 struct CTFEventClass {
     /// A field: its TSDL type name and its name.
@@ -24,6 +24,13 @@ struct CTFEventClass {
     static let stallID: UInt8 = 0x11
     /// The id of the `launch.window` class.
     static let launchWindowID: UInt8 = 0x12
+    /// The id of the `interval` class: a callback, signpost or background task the analyzer
+    /// followed, written when it ends.
+    static let intervalID: UInt8 = 0x13
+    /// The id of the `busy` class: a main-thread busy interval, written when it ends.
+    static let busyID: UInt8 = 0x14
+    /// The id of the `state.span` class: a stretch of one view in one state, written when it ends.
+    static let stateID: UInt8 = 0x15
 
     /// Every class, trace event types first.
     static let all: [CTFEventClass] = EventType.allCases.map { type in
@@ -43,7 +50,22 @@ struct CTFEventClass {
             Field(type: "launch_kind_t", name: "kind"), Field(type: "int64_t", name: "start"),
             Field(type: "uint8_t", name: "finished"), Field(type: "int64_t", name: "duration"),
             Field(type: "window_end_t", name: "window_end"), Field(type: "int64_t", name: "busy_in_window"),
-            Field(type: "uint64_t", name: "lifetime"),
+            Field(type: "uint64_t", name: "lifetime"), Field(type: "int64_t", name: "end"),
+        ]),
+        CTFEventClass(id: intervalID, name: "interval", fields: [
+            Field(type: "interval_kind_t", name: "kind"), Field(type: "string", name: "name"),
+            Field(type: "string", name: "scene"), Field(type: "uint8_t", name: "has_id"),
+            Field(type: "int64_t", name: "id"), Field(type: "uint64_t", name: "depth"),
+            Field(type: "int64_t", name: "start"), Field(type: "int64_t", name: "end"),
+            Field(type: "interval_ending_t", name: "ending"),
+        ]),
+        CTFEventClass(id: busyID, name: "busy", fields: [
+            Field(type: "int64_t", name: "start"), Field(type: "int64_t", name: "end"),
+        ]),
+        CTFEventClass(id: stateID, name: "state.span", fields: [
+            Field(type: "view_t", name: "view"), Field(type: "string", name: "scene"),
+            Field(type: "string", name: "state"), Field(type: "int64_t", name: "start"),
+            Field(type: "int64_t", name: "end"),
         ]),
     ]
 

@@ -66,6 +66,9 @@ enum CTFMetadata {
             \(enumeration("severity_t", Severity.allCases.enumerated().map { ($1.rawValue, $0) }))
             \(enumeration("launch_kind_t", LaunchKind.allCases.enumerated().map { ($1.rawValue, $0) }))
             \(enumeration("window_end_t", CTFTraceWriter.windowEnds.enumerated().map { ($1.rawValue, $0) }))
+            \(enumeration("interval_kind_t", [("callback", 0), ("signpost", 1), ("bgtask", 2)]))
+            \(enumeration("interval_ending_t", [("ended", 0), ("expired", 1), ("enclosing_ended", 2), ("lifetime_ended", 3)]))
+            \(enumeration("view_t", CTFTraceWriter.views.enumerated().map { ($1, $0) }))
 
             stream {
                 id = 0;

@@ -6,12 +6,17 @@ import LifetraceFormat
 /// Writes a trace as CTF 1.8, the Common Trace Format that babeltrace2 and Trace Compass read:
 /// a directory holding the TSDL `metadata` text and one binary data stream, `stream_0`.
 ///
-/// Every trace event becomes one event record of the class named like its type; the analysis's
-/// findings follow as `violation`, `stall` and `launch.window` records, stamped at the event that
-/// revealed them, with their own times in fields. See docs/EXPORT.md for the field list.
+/// Every trace event becomes one event record of the class named like its type; what the
+/// analysis derived from it follows, from the analyzer's edges: `violation`, `stall` and
+/// `launch.window` records for its findings, `interval`, `busy` and `state.span` records for the
+/// intervals the HTML timeline and the other exports draw, each written when it ends. They are
+/// stamped at the event that revealed them, with their own times in fields. See docs/EXPORT.md
+/// for the field list.
 public struct CTFTraceWriter {
     /// The ends of a launch window in `window_end_t` order.
     static let windowEnds: [LaunchWindowEnd] = [.firstFrame, .firstActive, .didFinishLaunching, .open]
+    /// The views of `state` records in `view_t` order.
+    static let views = ["system", "app", "effective_app", "trusted", "scene_system", "scene_app"]
 
     /// The directory written.
     public let directory: String
@@ -20,6 +25,8 @@ public struct CTFTraceWriter {
     private let streamFile: ExportOutputFile
     private var lastTimestamp: Int64 = 0
     private var metadataByteCount: Int64 = 0
+    /// When each view entered its current state.
+    private var stateSince: [LifecycleView: Int64] = [:]
 
     /// How many event records were written.
     public var recordCount: Int { stream.eventCount }
@@ -84,7 +91,7 @@ public struct CTFTraceWriter {
     }
 
     /// Writes a violation found by the analysis.
-    public mutating func append(_ violation: Violation) throws(ExportError) {
+    mutating func append(_ violation: Violation) throws(ExportError) {
         beginFinding(CTFEventClass.violationID, at: violation.timestamp)
         stream.appendString(violation.rule.id)
         stream.appendUInt8(UInt8(Severity.allCases.firstIndex(of: violation.severity)!))
@@ -94,31 +101,32 @@ public struct CTFTraceWriter {
         try stream.endEvent()
     }
 
-    /// Writes a finished lifetime's launch window and stalls.
-    public mutating func append(_ lifetime: LifetimeReport) throws(ExportError) {
-        let launch = lifetime.launch
-        if let start = launch.timestamp {
-            beginFinding(CTFEventClass.launchWindowID, at: start)
-            stream.appendUInt8(UInt8(LaunchKind.allCases.firstIndex(of: launch.kind)!))
-            stream.appendInt64(start)
-            stream.appendUInt8(launch.duration == nil ? 0 : 1)
-            stream.appendInt64(launch.duration ?? 0)
-            stream.appendUInt8(UInt8(Self.windowEnds.firstIndex(of: launch.windowEnd)!))
-            stream.appendInt64(launch.busyInWindow)
-            stream.appendUInt64(UInt64(lifetime.index))
-            try stream.endEvent()
-        }
-        for stall in lifetime.stalls {
-            beginFinding(CTFEventClass.stallID, at: stall.start)
-            stream.appendInt64(stall.start)
-            stream.appendInt64(stall.duration)
-            stream.appendUInt8(stall.unfinished ? 1 : 0)
-            // The work the stall is blamed on comes first, with its chain; then every interval.
-            let work = stall.work.map { "\($0.chainText) (\($0.kind.rawValue), \($0.duration) ns); " } ?? ""
-            stream.appendString(work + stall.blame.map { "\($0.name) (\($0.kind.rawValue), \($0.duration) ns)" }.joined(separator: ", "))
-            stream.appendUInt64(UInt64(lifetime.index))
-            try stream.endEvent()
-        }
+    /// Writes a launch window.
+    private mutating func append(_ window: LaunchWindow) throws(ExportError) {
+        let launch = window.launch
+        beginFinding(CTFEventClass.launchWindowID, at: window.start)
+        stream.appendUInt8(UInt8(LaunchKind.allCases.firstIndex(of: launch.kind)!))
+        stream.appendInt64(window.start)
+        stream.appendUInt8(launch.duration == nil ? 0 : 1)
+        stream.appendInt64(launch.duration ?? 0)
+        stream.appendUInt8(UInt8(Self.windowEnds.firstIndex(of: launch.windowEnd)!))
+        stream.appendInt64(launch.busyInWindow)
+        stream.appendUInt64(UInt64(window.lifetime))
+        stream.appendInt64(window.end)
+        try stream.endEvent()
+    }
+
+    /// Writes a stall with what it is blamed on.
+    private mutating func append(_ stall: Stall, lifetime: Int) throws(ExportError) {
+        beginFinding(CTFEventClass.stallID, at: stall.start)
+        stream.appendInt64(stall.start)
+        stream.appendInt64(stall.duration)
+        stream.appendUInt8(stall.unfinished ? 1 : 0)
+        // The work the stall is blamed on comes first, with its chain; then every interval.
+        let work = stall.work.map { "\($0.chainText) (\($0.kind.rawValue), \($0.duration) ns); " } ?? ""
+        stream.appendString(work + stall.blame.map { "\($0.name) (\($0.kind.rawValue), \($0.duration) ns)" }.joined(separator: ", "))
+        stream.appendUInt64(UInt64(lifetime))
+        try stream.endEvent()
     }
 
     /// Writes the last packet and the metadata file.
@@ -130,9 +138,68 @@ public struct CTFTraceWriter {
         metadataByteCount = file.byteCount
     }
 
-    private mutating func beginFinding(_ classID: UInt8, at timestamp: Int64) {
+    private mutating func beginFinding(_ classID: UInt8, at timestamp: Int64, thread: ThreadID = .main) {
         // Stamped no earlier than the event that revealed the finding (the stream clock only
         // moves forward); the finding's own time is in its fields.
-        stream.beginEvent(classID: classID, timestamp: max(timestamp, lastTimestamp), stream: 2, thread: 0)
+        stream.beginEvent(classID: classID, timestamp: max(timestamp, lastTimestamp), stream: 2, thread: thread.rawValue)
+    }
+}
+
+extension CTFTraceWriter: LifecycleEdgeSink {
+    /// Writes the record of an edge that completes something: a finding, an interval, a busy
+    /// interval or a state's stretch.
+    public mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) throws(ExportError) {
+        switch edge {
+        case .finding(let violation):
+            try append(violation)
+        case .stall(let stall, let lifetime):
+            try append(stall, lifetime: lifetime)
+        case .launchWindowEnded(let window):
+            try append(window)
+        case .intervalEnded(let interval, let end, let how):
+            beginFinding(CTFEventClass.intervalID, at: end, thread: interval.thread)
+            stream.appendUInt8(interval.kind.rawValue)
+            stream.appendString(symbols[interval.name])
+            stream.appendString(symbols[interval.scene])
+            let id: Int64? = interval.kind == .callback ? nil : (interval.kind == .signpost ? interval.signpostID : interval.key)
+            stream.appendUInt8(id == nil ? 0 : 1)
+            stream.appendInt64(id ?? 0)
+            stream.appendUInt64(UInt64(interval.depth))
+            stream.appendInt64(interval.begin)
+            stream.appendInt64(end)
+            stream.appendUInt8(how.rawValue)
+            try stream.endEvent()
+        case .busyEnded(let start, let end):
+            beginFinding(CTFEventClass.busyID, at: end)
+            stream.appendInt64(start)
+            stream.appendInt64(end)
+            try stream.endEvent()
+        case .stateChanged(let change):
+            if let from = change.from, let since = stateSince[change.view] {
+                beginFinding(CTFEventClass.stateID, at: change.timestamp)
+                let (view, scene) = Self.view(change.view)
+                stream.appendUInt8(view)
+                stream.appendString(symbols[scene])
+                stream.appendString(from.name)
+                stream.appendInt64(since)
+                stream.appendInt64(change.timestamp)
+                try stream.endEvent()
+            }
+            stateSince[change.view] = change.to == nil ? nil : change.timestamp
+        case .lifetimeBegan, .launchInferred, .intervalBegan, .point, .busyBegan, .lifetimeEnded:
+            break
+        }
+    }
+
+    /// A view's `view_t` code and its scene (``Symbol/none`` for the app's own views).
+    private static func view(_ view: LifecycleView) -> (UInt8, Symbol) {
+        switch view {
+        case .system: (0, .none)
+        case .app: (1, .none)
+        case .effectiveApp: (2, .none)
+        case .trusted: (3, .none)
+        case .sceneSystem(let scene): (4, scene)
+        case .sceneApp(let scene): (5, scene)
+        }
     }
 }

@@ -85,16 +85,12 @@ public enum TraceExporter {
     ) throws(ExportError) -> ExportSummary {
         var writer = try CTFTraceWriter(directory: directory, metadata: source.metadata)
         var analyzer = LifecycleAnalyzer(options: options)
-        var findings = FindingsCursor()
         while let event = try next(&source) {
-            analyzer.consume(event, symbols: source.symbols)
+            // The event's own record first, then what the analysis derived from it.
             try writer.append(event, symbols: source.symbols)
-            for violation in findings.newViolations(analyzer) { try writer.append(violation) }
-            for lifetime in findings.newLifetimes(analyzer) { try writer.append(lifetime) }
+            try analyzer.consume(event, symbols: source.symbols, into: &writer)
         }
-        _ = analyzer.finish(symbols: source.symbols)
-        for violation in findings.newViolations(analyzer) { try writer.append(violation) }
-        for lifetime in findings.newLifetimes(analyzer) { try writer.append(lifetime) }
+        _ = try analyzer.finish(symbols: source.symbols, into: &writer)
         try writer.finish()
         return ExportSummary(
             format: .ctf, eventCount: analyzer.eventCount, recordCount: writer.recordCount,

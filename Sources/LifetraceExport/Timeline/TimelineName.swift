@@ -1,4 +1,5 @@
 import LifecycleModel
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// The fixed strings of the timeline: detail keys, state names and record names.
@@ -125,6 +126,16 @@ enum TimelineName: UInt32, CaseIterable {
         case .active: .active
         case .background: .background
         case .terminating: .terminating
+        }
+    }
+
+    /// The name of a launch milestone's instant.
+    static func of(_ milestone: LaunchMilestone) -> TimelineName {
+        switch milestone {
+        case .willFinishLaunching: .willFinishLaunching
+        case .didFinishLaunchingEnd: .didFinishLaunchingEnd
+        case .firstActive: .firstActive
+        case .firstFrame: .firstFrame
         }
     }
 

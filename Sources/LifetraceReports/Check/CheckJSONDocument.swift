@@ -44,36 +44,41 @@ public struct CheckJSONDocument: Sendable {
     /// Appends one lifetime of a trace's entry to `output`; `first` for the trace's first lifetime.
     public static func write(_ lifetime: LifetimeReport, first: Bool, to output: inout [UInt8]) {
         output.append(contentsOf: (first ? "\n        " : ",\n        ").utf8)
-        lifetime.json.write(to: &output, indent: 2, level: 4)
+        JSONOutput.write(to: &output, indent: 2, level: 4) { lifetime.write(to: &$0) }
     }
 
     /// The rest of a trace's entry after its `lifetimes` lifetimes: counts, metadata, issues and
     /// violations, or the error that stopped the reading. Counts the trace into the summary.
     public mutating func traceTail(_ result: Result<TraceAnalysis, TraceError>, lifetimes written: Int) -> String {
-        var members: [JSONMember]
-        switch result {
-        case .success(let analysis):
-            add(analysis)
-            members = [
-                JSONMember("complete", .bool(!analysis.isIncomplete(strict: strict))),
-                JSONMember("events", .int(Int64(analysis.eventCount))),
-                JSONMember("metadata", analysis.metadata.json),
-                JSONMember("issues", .array(analysis.issues.map { .string($0.description) })),
-                JSONMember("violations", .array(analysis.violations.map(\.json))),
-                JSONMember("violationLimit", .int(Int64(analysis.violationLimit))),
-                JSONMember("omittedViolations", .object(Rule.allCases.compactMap { rule in
-                    analysis.omittedViolations[rule].map { JSONMember(rule.id, .int(Int64($0))) }
-                })),
-            ]
-        case .failure(let error):
-            unreadable += 1
-            members = [JSONMember("error", .string(error.description))]
+        var bytes = Array((written == 0 ? "]" : "\n      ]").utf8)
+        if case .success(let analysis) = result { add(analysis) } else { unreadable += 1 }
+        let strict = strict
+        JSONOutput.appendMembers(to: &bytes, indent: 2, level: 3) { json in
+            switch result {
+            case .success(let analysis):
+                json.member("complete", !analysis.isIncomplete(strict: strict))
+                json.member("events", Int64(analysis.eventCount))
+                json.key("metadata")
+                json.value(analysis.metadata.json)
+                json.member("issues", strings: analysis.issues.lazy.map(\.description))
+                json.member("violations", array: { json in
+                    for violation in analysis.violations {
+                        json.separate()
+                        violation.write(to: &json)
+                    }
+                })
+                json.member("violationLimit", Int64(analysis.violationLimit))
+                json.member("omittedViolations", object: { json in
+                    for rule in Rule.allCases {
+                        if let count = analysis.omittedViolations[rule] { json.member(rule.id, Int64(count)) }
+                    }
+                })
+            case .failure(let error):
+                json.member("error", error.description)
+            }
         }
-        var text = written == 0 ? "]" : "\n      ]"
-        for member in members {
-            text += ",\n      " + JSONValue.string(member.key).rendered() + ": " + member.value.rendered(indent: 2, level: 3)
-        }
-        return text + "\n    }"
+        bytes.append(contentsOf: "\n    }".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private mutating func add(_ analysis: TraceAnalysis) {

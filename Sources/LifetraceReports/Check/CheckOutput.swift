@@ -71,9 +71,7 @@ public struct CheckOutput: Sendable {
                 line("  error: not read whole, so not checked whole" + (strict ? " (strict)" : ""))
             }
             for violation in analysis.violations {
-                // Times are relative to each lifetime's launch: name the lifetime when there are several.
-                let lifetime = analysis.lifetimeCount > 1 ? "lifetime \(violation.lifetime + 1), " : ""
-                line("  \(violation.severity.rawValue)[\(violation.rule.id)] \(lifetime)\(violation.when): \(violation.message)")
+                line("  " + violation.line(namingLifetime: analysis.lifetimeCount > 1))
                 for event in violation.events { line("      \(event)") }
             }
             if let note = analysis.omittedNote { line("  note: \(note)") }

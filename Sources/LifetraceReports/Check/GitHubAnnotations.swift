@@ -35,7 +35,7 @@ public struct GitHubAnnotations: Sendable {
                 let witnesses = violation.events.map { "\n  \($0)" }.joined()
                 let line = violation.events.last.flatMap { lines?[Self.key($0)] }.map { ",line=\($0)" } ?? ""
                 output += "::\(command) file=\(property(analysis.path))\(line),title=\(property(violation.rule.id))::"
-                    + data("\(violation.when): \(violation.message)\(witnesses)") + "\n"
+                    + data(violation.statement + witnesses) + "\n"
             }
             if let note = analysis.omittedNote {
                 let command = analysis.omittedViolations.keys.contains { $0.severity == .error } ? "error" : "warning"

@@ -57,7 +57,7 @@ public struct JUnitReport: Sendable {
                     output += "/>\n"
                 } else {
                     var body = found.map { violation in
-                        "\(violation.when): \(violation.message)\n"
+                        violation.statement + "\n"
                             + violation.events.map { "    \($0)\n" }.joined()
                     }.joined()
                     let omitted = analysis.omittedViolations[rule, default: 0]

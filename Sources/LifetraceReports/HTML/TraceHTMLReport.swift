@@ -91,9 +91,9 @@ public struct TraceHTMLReport {
         var launches = 0
         var stalls = 0
         for lifetime in analysis.lifetimes {
-            if let launch = lifetime.launch.timestamp, launches < zoomedLaunchLimit {
+            if let window = lifetime.launchWindow, launches < zoomedLaunchLimit {
                 launches += 1
-                let close = lifetime.launch.duration.map { launch + $0 } ?? lifetime.end.timestamp
+                let (launch, close) = (window.start, window.end)
                 let margin = max(1_000_000, (close - launch) / 20)
                 windows.append(TimelineWindow(
                     title: "Launch of lifetime \(lifetime.index + 1)", anchor: HTMLText.anchor("launch", lifetime.index + 1),
@@ -283,11 +283,8 @@ public struct TraceHTMLReport {
     private func item(_ index: Int, _ violation: Violation) -> String {
         var out = "<li id=\"violation-\(index + 1)\" value=\"\(index + 1)\"><span class=\"\(violation.severity.rawValue)\">"
             + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> (lifetime \(violation.lifetime + 1)) "
-            + "at \(HTMLText.escape(violation.when)): \(HTMLText.escape(violation.message))\n<ul>\n"
+            + "at \(HTMLText.escape(violation.statement))\n<ul>\n"
         for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
         return out + "</ul>\n<p class=\"fact\">Why: \(HTMLText.escape(violation.fact.description))</p></li>\n"
     }
 }
-
-/// `count` and `noun`, with an `s` unless the count is one.
-func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

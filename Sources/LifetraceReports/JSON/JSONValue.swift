@@ -40,48 +40,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     /// Bytes rather than a `String`: the streamed documents write a value per lifetime, and
     /// appending to a byte array costs a fraction of appending to a string.
     public func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0) {
-        switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let value): output.append(contentsOf: String(value).utf8)
-        case .number(let value): output.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
-        case .string(let value): JSONValue.writeString(value, to: &output)
-        case .array(let values):
-            if values.isEmpty {
-                output.append(contentsOf: "[]".utf8)
-                return
-            }
-            output.append(UInt8(ascii: "["))
-            for (index, value) in values.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONValue.newline(&output, indent: indent, level: level + 1)
-                value.write(to: &output, indent: indent, level: level + 1)
-            }
-            JSONValue.newline(&output, indent: indent, level: level)
-            output.append(UInt8(ascii: "]"))
-        case .object(let members):
-            if members.isEmpty {
-                output.append(contentsOf: "{}".utf8)
-                return
-            }
-            output.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONValue.newline(&output, indent: indent, level: level + 1)
-                JSONValue.writeString(member.key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                if indent != nil { output.append(UInt8(ascii: " ")) }
-                member.value.write(to: &output, indent: indent, level: level + 1)
-            }
-            JSONValue.newline(&output, indent: indent, level: level)
-            output.append(UInt8(ascii: "}"))
-        }
-    }
-
-    private static func newline(_ output: inout [UInt8], indent: Int?, level: Int) {
-        guard let indent else { return }
-        output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
+        JSONOutput.write(to: &output, indent: indent, level: level) { $0.value(self) }
     }
 
     /// Writes `string` as a JSON string literal (RFC 8259), with the trace writer's escaper.

@@ -3,127 +3,153 @@ import LifetraceAnalysis
 import LifetraceFormat
 
 extension Violation {
-    /// The violation in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("rule", .string(rule.id)),
-            JSONMember("severity", .string(severity.rawValue)),
-            JSONMember("ts", .int(timestamp)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("lifetime", .int(Int64(lifetime))),
-            JSONMember("message", .string(message)),
-            JSONMember("fact", .object([
-                JSONMember("source", .string(fact.source)), JSONMember("document", .string(fact.document.title)),
-                JSONMember("section", .string(fact.section)), JSONMember("quote", .string(fact.quote)),
-                JSONMember("translated", .bool(fact.isTranslation)),
-            ])),
-            JSONMember("events", .array(events.map(\.json))),
-        ])
+    /// Writes the violation as the JSON output spells it (docs/JSON.md).
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("rule", rule.id)
+            json.member("severity", severity.rawValue)
+            json.member("ts", timestamp)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("lifetime", Int64(lifetime))
+            json.member("message", message)
+            json.member("fact", object: { json in
+                json.member("source", fact.source)
+                json.member("document", fact.document.title)
+                json.member("section", fact.section)
+                json.member("quote", fact.quote)
+                json.member("translated", fact.isTranslation)
+            })
+            json.member("events", array: { json in
+                for event in events {
+                    json.separate()
+                    event.write(to: &json)
+                }
+            })
+        }
     }
 }
 
 extension EventSummary {
-    /// The event in the JSON output: the text form's fields, plus `sinceLaunch`.
-    public var json: JSONValue {
-        var members = [
-            JSONMember("ts", .int(timestamp)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("type", .string(type.name)),
-            JSONMember("stream", .string(stream.name)),
-            JSONMember("thread", thread.number.map { .int(Int64($0)) } ?? .string("main")),
-        ]
-        if let name { members.append(JSONMember("name", .string(name))) }
-        if let state { members.append(JSONMember("to", .string(state.name))) }
-        if let scene { members.append(JSONMember("scene", .string(scene))) }
-        for field in fields {
-            let value: JSONValue =
-                field.value == "true" ? .bool(true)
-                : field.value == "false" ? .bool(false)
-                : Int64(field.value).map(JSONValue.int) ?? .string(field.value)
-            members.append(JSONMember(field.key, value))
+    /// Writes the event as the JSON output spells it: the text form's fields, plus `sinceLaunch`.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("ts", timestamp)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("type", type.name)
+            json.member("stream", stream.name)
+            json.key("thread")
+            if let number = thread.number { json.value(Int64(number)) } else { json.value("main") }
+            if let name { json.member("name", name) }
+            if let state { json.member("to", state.name) }
+            if let scene { json.member("scene", scene) }
+            for field in fields {
+                json.key(field.key)
+                if field.value == "true" || field.value == "false" {
+                    json.value(field.value == "true")
+                } else if let number = Int64(field.value) {
+                    json.value(number)
+                } else {
+                    json.value(field.value)
+                }
+            }
         }
-        return .object(members)
     }
 }
 
 extension LifetimeReport {
-    /// The lifetime in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("index", .int(Int64(index))),
-            JSONMember("events", .int(Int64(eventCount))),
-            JSONMember("launch", launch.json),
-            JSONMember("busySource", .string(busySource.rawValue)),
-            JSONMember("stalls", .array(stalls.map(\.json))),
-            JSONMember("timeInStates", .object([
-                JSONMember("view", .string(timeInStates.view.rawValue)),
-                JSONMember("durations", .object(timeInStates.durations.map { JSONMember($0.state, .int($0.duration)) })),
-            ])),
-            JSONMember("droppedEvents", .int(droppedEvents)),
-            JSONMember("end", end.json),
-        ])
+    /// Writes the lifetime as the JSON output spells it (docs/JSON.md), straight into `json`:
+    /// `check --format json` writes one per lifetime as it ends.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("index", Int64(index))
+            json.member("events", Int64(eventCount))
+            json.key("launch")
+            launch.write(to: &json)
+            json.member("busySource", busySource.rawValue)
+            json.member("stalls", array: { json in
+                for stall in stalls {
+                    json.separate()
+                    stall.write(to: &json)
+                }
+            })
+            json.member("timeInStates", object: { json in
+                json.member("view", timeInStates.view.rawValue)
+                json.member("durations", object: { json in
+                    for entry in timeInStates.durations { json.member(entry.state, entry.duration) }
+                })
+            })
+            json.member("droppedEvents", droppedEvents)
+            json.key("end")
+            end.write(to: &json)
+        }
     }
 }
 
 extension LaunchReport {
-    /// The launch in the JSON output.
-    public var json: JSONValue {
-        var members = [
-            JSONMember("ts", .optional(timestamp)),
-            JSONMember("kind", .string(kind.rawValue)),
-            JSONMember("reason", .optional(reason)),
-            JSONMember("pid", .optional(pid)),
-            JSONMember("windowEnd", .string(windowEnd.rawValue)),
-            JSONMember("duration", .optional(duration)),
-            JSONMember("busyInWindow", .int(busyInWindow)),
-            JSONMember("milestones", .object([
-                JSONMember("willFinishLaunching", .optional(milestones.willFinishLaunching)),
-                JSONMember("didFinishLaunchingEnd", .optional(milestones.didFinishLaunchingEnd)),
-                JSONMember("firstActive", .optional(milestones.firstActive)),
-                JSONMember("firstFrame", .optional(milestones.firstFrame)),
-            ])),
-        ]
-        // Only when true, so that the output of traces with a `launch` event keeps its shape.
-        if inferred { members.insert(JSONMember("inferred", .bool(true)), at: 2) }
-        return .object(members)
+    /// Writes the launch as the JSON output spells it.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("ts", timestamp)
+            json.member("kind", kind.rawValue)
+            // Only when true, so that the output of traces with a `launch` event keeps its shape.
+            if inferred { json.member("inferred", true) }
+            json.member("reason", reason)
+            json.member("pid", pid)
+            json.member("windowEnd", windowEnd.rawValue)
+            json.member("duration", duration)
+            json.member("busyInWindow", busyInWindow)
+            json.member("milestones", object: { json in
+                json.member("willFinishLaunching", milestones.willFinishLaunching)
+                json.member("didFinishLaunchingEnd", milestones.didFinishLaunchingEnd)
+                json.member("firstActive", milestones.firstActive)
+                json.member("firstFrame", milestones.firstFrame)
+            })
+        }
     }
 }
 
 extension Stall {
-    /// The stall in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("start", .int(start)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("duration", .int(duration)),
-            JSONMember("unfinished", .bool(unfinished)),
-            JSONMember("work", work.map { $0.json } ?? .null),
-            JSONMember("blame", .array(blame.map(\.json))),
-        ])
+    /// Writes the stall as the JSON output spells it.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("start", start)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("duration", duration)
+            json.member("unfinished", unfinished)
+            json.key("work")
+            if let work { work.write(to: &json) } else { json.null() }
+            json.member("blame", array: { json in
+                for entry in blame {
+                    json.separate()
+                    entry.write(to: &json)
+                }
+            })
+        }
     }
 }
 
 extension BlameEntry {
-    /// The entry in the JSON output: kind, name, duration and the chain it ran in.
-    public var json: JSONValue {
-        .object([
-            JSONMember("kind", .string(kind.rawValue)), JSONMember("name", .string(name)),
-            JSONMember("duration", .int(duration)),
-            JSONMember("chain", .array(chain.map(JSONValue.string))),
-        ])
+    /// Writes the entry as the JSON output spells it: kind, name, duration and the chain it ran in.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("kind", kind.rawValue)
+            json.member("name", name)
+            json.member("duration", duration)
+            json.member("chain", strings: chain)
+        }
     }
 }
 
 extension LifetimeEnd {
-    /// The ending in the JSON output.
-    public var json: JSONValue {
-        .object([
-            JSONMember("kind", .string(kind.rawValue)),
-            JSONMember("ts", .int(timestamp)),
-            JSONMember("sinceLaunch", .optional(sinceLaunch)),
-            JSONMember("code", .optional(code.map(Int64.init))),
-            JSONMember("signal", .optional(signal.map(Int64.init))),
-            JSONMember("facts", .array(facts.map(JSONValue.string))),
-        ])
+    /// Writes the ending as the JSON output spells it.
+    func write(to json: inout JSONOutput) {
+        json.object { json in
+            json.member("kind", kind.rawValue)
+            json.member("ts", timestamp)
+            json.member("sinceLaunch", sinceLaunch)
+            json.member("code", code.map(Int64.init))
+            json.member("signal", signal.map(Int64.init))
+            json.member("facts", strings: facts)
+        }
     }
 }

@@ -61,7 +61,7 @@ public struct TraceReport: Sendable {
             let violations = analysis.violations.filter { $0.lifetime == lifetime.index }
             lines.append("  Violations: \(violations.isEmpty ? "none" : String(violations.count))")
             for violation in violations {
-                lines.append("    \(violation.severity.rawValue)[\(violation.rule.id)] \(violation.when): \(violation.message)")
+                lines.append("    " + violation.line())
                 for event in violation.events { lines.append("        \(event)") }
             }
         }
@@ -97,8 +97,7 @@ public struct TraceReport: Sendable {
             lines += ["", "### Violations", ""]
             if violations.isEmpty { lines.append("None.") }
             for violation in violations {
-                lines.append("- **\(violation.severity.rawValue)** `\(violation.rule.id)` at \(violation.when): "
-                    + MarkdownText.prose(violation.message))
+                lines.append("- **\(violation.severity.rawValue)** `\(violation.rule.id)` at " + MarkdownText.prose(violation.statement))
                 for event in violation.events { lines.append("  - \(MarkdownText.code(event.description, inTable: false))") }
             }
         }

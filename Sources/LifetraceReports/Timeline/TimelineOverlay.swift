@@ -38,17 +38,10 @@ public struct TimelineOverlay: Sendable {
     public init(analysis: TraceAnalysis, listedViolations: Int) {
         var stallNumber = 0
         for lifetime in analysis.lifetimes {
-            if let start = lifetime.launch.timestamp {
-                let end = lifetime.launch.duration.map { start + $0 } ?? lifetime.end.timestamp
-                let milestones = lifetime.launch.milestones
-                let named: [(String, Int64?)] = [
-                    ("willFinishLaunching", milestones.willFinishLaunching),
-                    ("didFinishLaunching returned", milestones.didFinishLaunchingEnd),
-                    ("first active", milestones.firstActive), ("first frame", milestones.firstFrame),
-                ]
+            if let window = lifetime.launchWindow {
                 launches.append(Launch(
-                    start: start, end: end,
-                    milestones: named.compactMap { entry in entry.1.map { (entry.0, start + $0) } }))
+                    start: window.start, end: window.end,
+                    milestones: window.milestones.map { ($0.milestone.label, $0.timestamp) }))
             }
             for stall in lifetime.stalls {
                 stallNumber += 1

@@ -1,25 +1,11 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 extension TraceFacts {
-    /// How many busy slices the export should draw: main-thread wakes that open an interval
-    /// (a second wake before the sleep does not), as each lifetime starts with the main thread idle.
+    /// How many busy slices the export should draw: the analyzer's main-thread busy intervals
+    /// (from the run loop, or without run-loop events from the outermost main-thread callbacks).
     var expectedBusySlices: Int {
-        var open = false
-        var count = 0
-        for event in events {
-            switch event.payload {
-            case .launch, .exit:
-                open = false
-            case .runloopWake where event.thread.isMain && !open:
-                open = true
-                count += 1
-            case .runloopSleep where event.thread.isMain:
-                open = false
-            default:
-                break
-            }
-        }
-        return count
+        edges.count { if case .busyEnded = $0 { true } else { false } }
     }
 
     /// A trace built by hand with special characters in its strings and one of everything:

@@ -71,6 +71,30 @@ struct TraceFacts {
 
     /// How many lifetimes have a launch (and so a launch window).
     var launchWindowCount: Int { analysis.lifetimes.count { $0.launch.timestamp != nil } }
+
+    /// The analyzer's edges for the trace.
+    var edges: [LifecycleEdge] {
+        var analyzer = LifecycleAnalyzer()
+        var log = LifecycleEdgeLog()
+        for event in events { analyzer.consume(event, symbols: symbols, into: &log) }
+        _ = analyzer.finish(symbols: symbols, into: &log)
+        return log.edges
+    }
+
+    /// The CTF records of what the analyzer derived, by class: an `interval` per interval
+    /// ended, a `busy` per busy interval, a `state.span` per state left.
+    var derivedRecords: [String: Int] {
+        var counts: [String: Int] = [:]
+        for edge in edges {
+            switch edge {
+            case .intervalEnded: counts["interval", default: 0] += 1
+            case .busyEnded: counts["busy", default: 0] += 1
+            case .stateChanged(let change) where change.from != nil: counts["state.span", default: 0] += 1
+            default: break
+            }
+        }
+        return counts
+    }
 }
 
 /// A trace held in memory, read like a file.

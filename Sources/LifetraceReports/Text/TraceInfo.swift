@@ -2,7 +2,7 @@ import Foundation
 import LifetraceFormat
 
 /// Counts gathered over a trace's events, and the report `lifetrace info` prints.
-struct TraceInfo {
+public struct TraceInfo {
     // Indexed by stream code; arrays rather than dictionaries keep `add` cheap per event.
     private var counts = [Int](repeating: 0, count: TraceStream.allCases.count)
     private var previous = [Int64](repeating: .min, count: TraceStream.allCases.count)
@@ -11,8 +11,28 @@ struct TraceInfo {
     private var last: Int64 = .min
     private var backwards = 0
 
+    /// No events yet.
+    public init() {}
+
+    /// Reads the whole trace at `path` (binary or JSONL, `-` for standard input), checking every
+    /// chunk, and returns its report; with `listsChunks`, a binary trace's chunk table too.
+    public static func report(path: String, listsChunks: Bool) throws(TraceError) -> String {
+        var summary = TraceInfo()
+        // Opened once: a FIFO or a pipe cannot be read twice.
+        let source = try TraceFile.open(path: path, binaryOptions: .init(collectsChunkStatistics: true))
+        if var reader = source.binary {
+            while try reader.nextBatch({ events, _ in for event in events { summary.add(event) } }) {}
+            return summary.report(
+                name: path, metadata: reader.metadata, issues: reader.issues, binary: reader.summary,
+                chunks: listsChunks ? reader.chunks : nil)
+        }
+        let issues = try source.copyEvents { (event, _) throws(TraceError) in summary.add(event) }
+        let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+        return summary.report(name: path, metadata: source.metadata, issues: issues, binary: nil, chunks: nil, fileSize: size)
+    }
+
     /// Adds one event.
-    mutating func add(_ event: TraceEvent) {
+    public mutating func add(_ event: TraceEvent) {
         let stream = Int(event.stream.rawValue)
         eventCount += 1
         counts[stream] += 1
@@ -23,7 +43,7 @@ struct TraceInfo {
     }
 
     /// The report: one `label: value` line per fact, then the chunk table when asked for.
-    func report(
+    public func report(
         name: String, metadata: TraceMetadata, issues: [TraceError], binary: BinaryTraceSummary?,
         chunks: [ChunkStatistics]?, fileSize: Int64? = nil
     ) -> String {
@@ -52,7 +72,7 @@ struct TraceInfo {
             let perEvent = eventCount == 0 ? "" : ", \(Self.format(Double(size) / Double(eventCount), digits: 2)) bytes/event"
             lines.append(("file size", "\(size) bytes\(perEvent)"))
         }
-        var integrity = issues.isEmpty ? "ok" : "\(issues.count) problem\(issues.count == 1 ? "" : "s")"
+        var integrity = issues.isEmpty ? "ok" : plural(issues.count, "problem")
         if let binary { integrity += binary.isClosed ? ", closed" : ", not closed" }
         lines.append(("integrity", integrity))
         let width = lines.map(\.0.count).max()! + 2

@@ -1,10 +1,10 @@
 import LifetraceFormat
 
 /// A deterministic pseudo-random generator (SplitMix64), so that property tests are repeatable.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+package struct SeededRandom: RandomNumberGenerator {
+    package var state: UInt64
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,8 +14,8 @@ struct SeededRandom: RandomNumberGenerator {
 }
 
 /// One step of a generated trace, before it is turned into events.
-struct WalkItem {
-    enum Kind {
+package struct WalkItem {
+    package enum Kind {
         case launch(background: Bool, prewarm: Bool)
         case state(LifecycleState)
         case callback(String, scene: String?, thread: ThreadID)
@@ -26,11 +26,16 @@ struct WalkItem {
         case exit(code: Int32?, signal: Int32?)
     }
 
-    var ms: Double
-    var kind: Kind
+    package var ms: Double
+    package var kind: Kind
+
+    package init(ms: Double, kind: Kind) {
+        self.ms = ms
+        self.kind = kind
+    }
 
     /// The callback name, for callbacks.
-    var callback: String? {
+    package var callback: String? {
         if case .callback(let name, _, _) = kind { return name }
         return nil
     }
@@ -39,22 +44,22 @@ struct WalkItem {
 /// A random walk over the seeds' state diagram: foreground and background launches, scene-based
 /// and app-delegate apps, interruptions, background and foreground moves, suspension, resumption,
 /// purge and termination. Every trace it makes follows the life cycle.
-struct LifecycleWalk {
-    var random: SeededRandom
-    var items: [WalkItem] = []
-    var time: Double = 0
-    var backgroundSince: Double = 0
-    let states: Bool
-    let runLoop: Bool
+package struct LifecycleWalk {
+    package var random: SeededRandom
+    package var items: [WalkItem] = []
+    package var time: Double = 0
+    package var backgroundSince: Double = 0
+    package let states: Bool
+    package let runLoop: Bool
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         random = SeededRandom(seed: seed)
         states = Bool.random(using: &random)
         runLoop = Bool.random(using: &random)
     }
 
     /// Makes a trace of `lifetimes` lifetimes.
-    static func make(seed: UInt64, lifetimes: Int = 3) -> LifecycleWalk {
+    package static func make(seed: UInt64, lifetimes: Int = 3) -> LifecycleWalk {
         var walk = LifecycleWalk(seed: seed)
         for _ in 0..<lifetimes { walk.lifetime() }
         return walk
@@ -87,7 +92,7 @@ struct LifecycleWalk {
         if runLoop { add(.sleep) }
     }
 
-    mutating func lifetime() {
+    package mutating func lifetime() {
         advance(500, 2000)
         let foreground = Bool.random(using: &random)
         let scenes = Bool.random(using: &random)
@@ -178,7 +183,7 @@ struct LifecycleWalk {
     }
 
     /// The events of the walk: callbacks last 0.5 ms, signposts 0.5 ms.
-    func build() -> TraceBuilder {
+    package func build() -> TraceBuilder {
         var builder = TraceBuilder()
         for item in items {
             switch item.kind {

@@ -1,4 +1,3 @@
-import LifetraceAnalysis
 import LifetraceFormat
 import Testing
 
