@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// What `lifetrace replay` prints: every event of a trace with the system and app views before
 /// and after it, each violation under the event that revealed it, then those found at the end.
