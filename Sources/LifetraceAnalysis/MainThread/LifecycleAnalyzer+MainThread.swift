@@ -19,7 +19,7 @@ extension LifecycleAnalyzer {
     mutating func openBusy(_ event: TraceEvent) {
         guard busy.start == nil else { return }
         busy.open(event, inForeground: current.inForeground)
-        emit(.busyBegan(at: event.timestamp))
+        if emitsEdges { queue(.busyBegan(at: event.timestamp)) }
     }
 
     /// Closes the main thread's busy interval at `end`: adds it to the launch-window busy time
@@ -27,7 +27,7 @@ extension LifecycleAnalyzer {
     @inline(__always)
     mutating func closeBusy(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
         guard let start = busy.start else { return }
-        emit(.busyEnded(start: start, end: end))
+        if emitsEdges { queue(.busyEnded(start: start, end: end)) }
         accountBusy(start: start, end: end)
         if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)
