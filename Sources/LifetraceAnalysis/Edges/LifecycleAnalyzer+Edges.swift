@@ -101,3 +101,20 @@ extension LifecycleAnalyzer {
     }
 
 }
+
+/// Whether the replay builds edges, decided when the replay is compiled where it can be: the
+/// hot path of `check` is specialised for ``NoEdgeEmission`` and tests no flag at all.
+protocol EdgeEmission {
+    /// Whether edges are built, given the analyzer's run-time flag.
+    static func isOn(_ emitsEdges: Bool) -> Bool
+}
+
+/// No sink listens: no edge code is compiled in.
+enum NoEdgeEmission: EdgeEmission {
+    @inline(__always) static func isOn(_ emitsEdges: Bool) -> Bool { false }
+}
+
+/// The analyzer's run-time flag decides.
+enum RuntimeEdgeEmission: EdgeEmission {
+    @inline(__always) static func isOn(_ emitsEdges: Bool) -> Bool { emitsEdges }
+}
