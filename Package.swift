@@ -4,13 +4,15 @@ import PackageDescription
 
 let package = Package(
     name: "lifetrace",
-    // The recorder targets Apple platforms (where it writes raw-block traces: no libzstd there);
-    // only Linux is built and tested here (docs/RECORDING.md, "Not built here").
+    // The recorder targets Apple platforms (where it writes raw-block traces: it links no
+    // libzstd); only Linux is built and tested here (docs/RECORDING.md, "Not built here").
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
+        .library(name: "LifetraceZstd", targets: ["LifetraceZstd"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
+        .library(name: "LifetraceSynthesis", targets: ["LifetraceSynthesis"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
         .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
         .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
@@ -33,25 +35,37 @@ let package = Package(
         ),
         .target(name: "CCRC32C"),
         .target(name: "CRecorderSignals"),
+        // The format, without libzstd: the in-app recorder links it. Chunk frames are written and
+        // read through a codec the caller gives; this module's own writes raw blocks.
         .target(
             name: "LifetraceFormat",
-            dependencies: ["CZstd", "CCRC32C", .product(name: "HeapModule", package: "swift-collections")]
+            dependencies: ["CCRC32C", .product(name: "HeapModule", package: "swift-collections")]
+        ),
+        // The libzstd codec: the only module that imports CZstd, linked by the analysis side.
+        .target(
+            name: "LifetraceZstd",
+            dependencies: ["CZstd", "LifetraceFormat"]
         ),
         .target(
             name: "LifecycleModel",
             dependencies: ["LifetraceFormat"]
         ),
+        // The reference workload, out of the format module that the in-app recorder links.
+        .target(
+            name: "LifetraceSynthesis",
+            dependencies: ["LifetraceFormat", "LifecycleModel", .product(name: "HeapModule", package: "swift-collections")]
+        ),
         .target(
             name: "LifetraceAnalysis",
-            dependencies: ["LifetraceFormat", "LifecycleModel"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceReports",
-            dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis"]
         ),
         .target(
             name: "LifetraceExport",
-            dependencies: ["LifetraceFormat", "LifetraceAnalysis", "LifecycleModel"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -81,13 +95,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "RecorderProbe",
-            dependencies: ["LifetraceRecorder", "LifetraceFormat"],
+            dependencies: ["LifetraceRecorder", "LifetraceFormat", "LifetraceZstd"],
             path: "Tests/RecorderProbe"
         ),
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
                 "LifetraceFormat",
+                "LifetraceZstd",
+                "LifetraceSynthesis",
                 "LifetraceAnalysis",
                 "LifetraceReports",
                 "LifetraceExport",
@@ -98,17 +114,25 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceFormatTests",
-            dependencies: ["LifetraceFormat"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis"]
+        ),
+        .testTarget(
+            name: "LifetraceSynthesisTests",
+            dependencies: ["LifetraceSynthesis", "LifecycleModel", "LifetraceFormat"]
+        ),
+        .testTarget(
+            name: "LifetraceZstdTests",
+            dependencies: ["LifetraceZstd", "LifetraceFormat"]
         ),
         // Runs the built `lifetrace` for the command tests of several modules.
         .target(
             name: "LifetraceTestSupport",
-            dependencies: ["LifetraceFormat", "LifetraceAnalysis"],
+            dependencies: ["LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd"],
             path: "Tests/LifetraceTestSupport"
         ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifecycleModelTests",
@@ -116,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceAnalysisTests",
-            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceReports", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceReportsTests",
@@ -124,16 +148,16 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceExportTests",
-            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",
-            dependencies: ["LifetraceRecorder", "LifetraceFormat", "RecorderProbe"]
+            dependencies: ["LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "RecorderProbe"]
         ),
         .testTarget(
             name: "LifetraceSupervisorTests",
             dependencies: [
-                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceAnalysis", "LifecycleModel", "SampleApp",
+                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel", "SampleApp",
                 "LifetraceCLI", "RecorderProbe", "LifetraceTestSupport",
             ]
         ),

@@ -16,6 +16,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceZstd", package: "lifetrace"),
+                .product(name: "LifetraceSynthesis", package: "lifetrace"),
             ],
             path: "Benchmarks/FormatBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -26,6 +28,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "LifetraceRecorder", package: "lifetrace"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceZstd", package: "lifetrace"),
             ],
             path: "Benchmarks/RecorderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -36,6 +39,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "LifetraceAnalysis", package: "lifetrace"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceZstd", package: "lifetrace"),
+                .product(name: "LifetraceSynthesis", package: "lifetrace"),
             ],
             path: "Benchmarks/AnalyzerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

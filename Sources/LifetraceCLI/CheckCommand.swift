@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 
 /// `lifetrace check`: the CI gate.
 struct CheckCommand: ParsableCommand {

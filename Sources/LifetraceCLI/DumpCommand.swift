@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceZstd
 
 /// `lifetrace dump`: prints a trace's events as canonical JSONL or as aligned text.
 struct DumpCommand: ParsableCommand {
@@ -36,13 +37,13 @@ struct DumpCommand: ParsableCommand {
             switch format {
             case .jsonl:
                 let writer = try JSONLTraceWriter(path: output, metadata: source.metadata)
-                issues = try copyEvents(of: source) { (event, symbols) throws(TraceError) in
+                issues = try source.copyEvents { (event, symbols) throws(TraceError) in
                     try writer.append(event, symbols: symbols)
                 }
                 try writer.close()
             case .text:
                 let writer = try TextTraceWriter(path: output, metadata: source.metadata)
-                issues = try copyEvents(of: source) { (event, symbols) throws(TraceError) in
+                issues = try source.copyEvents { (event, symbols) throws(TraceError) in
                     try writer.append(event, symbols: symbols)
                 }
                 try writer.close()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceZstd
 
 /// `lifetrace import`: converts a trace (JSONL or binary) into a binary trace.
 struct ImportCommand: ParsableCommand {
@@ -34,7 +35,7 @@ struct ImportCommand: ParsableCommand {
             let source = try TraceFile.open(path: input)
             let options = TraceWriter.Options(compressionLevel: level, chunkSize: chunkSize)
             let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata, options: options)
-            let issues = try copyEvents(of: source) { (event, symbols) throws(TraceError) in
+            let issues = try source.copyEvents { (event, symbols) throws(TraceError) in
                 try writer.append(event, symbols: symbols)
             }
             try writer.close()

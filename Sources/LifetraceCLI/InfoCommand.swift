@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
 import LifetraceFormat
+import LifetraceReports
+import LifetraceZstd
 
 /// `lifetrace info`: what a trace holds and whether it is intact.
 struct InfoCommand: ParsableCommand {
@@ -22,17 +23,7 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let report: String
         do throws(TraceError) {
-            var summary = TraceInfo()
-            // Opened once: a FIFO or a pipe cannot be read twice.
-            let source = try TraceFile.open(path: input, binaryOptions: .init(collectsChunkStatistics: true))
-            if var reader = source.binary {
-                while try reader.nextBatch({ events, _ in for event in events { summary.add(event) } }) {}
-                report = summary.report(name: input, metadata: reader.metadata, issues: reader.issues, binary: reader.summary, chunks: chunks ? reader.chunks : nil)
-            } else {
-                let issues = try copyEvents(of: source) { (event, _) throws(TraceError) in summary.add(event) }
-                let size = input == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int64) ?? nil
-                report = summary.report(name: input, metadata: source.metadata, issues: issues, binary: source.binary?.summary, chunks: nil, fileSize: size)
-            }
+            report = try TraceInfo.report(path: input, listsChunks: chunks)
         } catch {
             printError(error.description)
             throw ExitCode(2)

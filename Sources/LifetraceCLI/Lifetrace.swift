@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 
 @main
 struct Lifetrace: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifetraceFormat
+import LifetraceZstd
 import LifetraceRecorder
 import LifetraceSupervisor
 import Synchronization

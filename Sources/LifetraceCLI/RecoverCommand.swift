@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceRecorder
+import LifetraceZstd
 
 /// `lifetrace recover`: seals the trace of a standalone recorder that was killed.
 struct RecoverCommand: ParsableCommand {
@@ -23,7 +24,7 @@ struct RecoverCommand: ParsableCommand {
 
     func run() throws {
         do throws(RecoveryError) {
-            switch try TraceRecovery.recover(tracePath: path) {
+            switch try TraceRecovery.recover(tracePath: path, codec: ZstdCodec()) {
             case .nothingToRecover:
                 print("\(path): nothing to recover (no region beside it; the trace is sealed)")
             case .sealed(let fromFile, let fromRegion, let inferredExit):

@@ -1,5 +1,7 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceSynthesis
+import LifetraceZstd
 
 /// `lifetrace synth`: writes the reference workload.
 struct SynthCommand: ParsableCommand {

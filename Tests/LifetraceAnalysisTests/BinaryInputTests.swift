@@ -1,6 +1,8 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
+import LifetraceTestSupport
 import Testing
 
 /// `check` reads binary traces as well as JSONL, with the same result.

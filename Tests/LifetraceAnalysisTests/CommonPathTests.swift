@@ -1,5 +1,6 @@
 @testable import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceSynthesis
 import LifetraceTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 import LifetraceTestSupport
 import Testing
 
@@ -106,7 +107,7 @@ struct InferredLaunchTests {
         let analysis = Self.foreground().analyze()
         let title = TraceReport(analysis: analysis, options: AnalysisOptions()).launchTitle(analysis.lifetimes[0].launch)
         #expect(title == "cold launch (at 0 ns, inferred: no launch event, the first event's time)")
-        #expect(analysis.lifetimes[0].launch.json.rendered().contains("\"inferred\":true"))
+        #expect(CheckJSONDocument.rendered([analysis], strict: false).contains("\"inferred\": true"))
     }
 }
 

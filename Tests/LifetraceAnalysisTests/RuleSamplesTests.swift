@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// Every rule has a minimal passing and a minimal violating trace under `Samples/traces/`.

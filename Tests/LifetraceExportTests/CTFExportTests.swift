@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
+import LifetraceSynthesis
 import Testing
 
 /// The CTF export read back by babeltrace2, with the printed events counted by class name.

@@ -88,6 +88,11 @@ struct ChromeTraceExportTests {
         Self.expectMatches(parsed, facts)
         #expect(parsed.events("i", "mark").first?["name"] as? String == names.mark)
         #expect((parsed.object["otherData"] as? [String: String])?["app"] == names.scene)
+        // Escaped as `dump` escapes: `/` stays as it is, control characters as \uXXXX.
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains(#""net/\"GET\"""#))
+        #expect(!text.contains(#"\/"#))
+        #expect(text.contains(#"tap → 👍 \\ \u0001\t"#))
     }
 
     @Test("Timestamps are microseconds with the nanoseconds kept")

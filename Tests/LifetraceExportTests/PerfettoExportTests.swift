@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
+import LifetraceSynthesis
 import Testing
 
 /// The Perfetto export read back by the official Perfetto protos (PyPI `perfetto`), through

@@ -3,6 +3,8 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
+import LifetraceSynthesis
+import LifetraceZstd
 import LifetraceTestSupport
 import Testing
 

@@ -103,6 +103,55 @@ struct BinaryTraceReaderTests {
         #expect(events.map(\.type) == [.mark, .runloopWake])
     }
 
+    @Test func eventsBeforeAnUndecodableRecordAreReturned() throws {
+        var symbols = SymbolTable()
+        let mark = symbols.intern("m")
+        let bytes = try Fixture.write(
+            [TraceEvent(timestamp: 100, payload: .mark(name: mark)), TraceEvent(timestamp: 105, payload: .runloopWake)],
+            symbols: symbols,
+            extra: { writer in
+                // An unknown type without a length: nothing after it can be decoded.
+                writer.appendRawRecord([0x1D], delta: [0x01], timestamp: 106, stream: .app)
+                try writer.append(TraceEvent(timestamp: 110, payload: .runloopSleep), symbols: symbols)
+            })
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(events.map(\.timestamp) == [100, 105])
+        #expect(reader.issues.map(\.kind) == [.corruptChunk])
+        #expect(reader.issues.first?.message.hasSuffix("the rest of the chunk is skipped") == true)
+    }
+
+    @Test func aNegativeDroppedCountIsCorruptAsInTheTextForm() throws {
+        let symbols = SymbolTable()
+        let bytes = try Fixture.write([TraceEvent(timestamp: 100, payload: .dropped(count: 3))], symbols: symbols, extra: { writer in
+            // dropped, count -1 (zigzag 1).
+            writer.appendRawRecord([0x0F, 0x01], delta: [0x01], timestamp: 101, stream: .app)
+        })
+        let (events, reader) = try Fixture.read(bytes)
+        #expect(events.map(\.payload) == [.dropped(count: 3)])
+        #expect(reader.issues.first?.message.contains("negative dropped count") == true)
+    }
+
+    @Test func negativeIdsAndPidsReadInBothForms() throws {
+        var symbols = SymbolTable()
+        let name = symbols.intern("op")
+        let events = [
+            TraceEvent(timestamp: 1, payload: .launch(reason: .none, background: false, prewarm: false, pid: -7), stream: .system),
+            TraceEvent(timestamp: 2, payload: .signpostBegin(name: name, id: Int64.min)),
+            TraceEvent(timestamp: 3, payload: .bgtaskBegin(id: -1, name: .none)),
+        ]
+        let (binary, reader) = try Fixture.read(try Fixture.write(events, symbols: symbols))
+        #expect(reader.issues.isEmpty)
+        #expect(binary.map(\.payload) == events.map(\.payload))
+        var text: [UInt8] = []
+        for event in events { JSONLTraceWriter.encode(event, symbols: symbols, into: &text) }
+        var jsonl = try JSONLTraceReader(bytes: text, name: "negative.jsonl")
+        var read: [TraceEvent] = []
+        while let event = try jsonl.next() { read.append(event) }
+        #expect(jsonl.issues.isEmpty)
+        #expect(read.map(\.timestamp) == [1, 2, 3])
+        #expect(read.count == 3)
+    }
+
     @Test func knownRecordWithLengthIgnoresAppendedFields() throws {
         let symbols = SymbolTable()
         let bytes = try Fixture.write([], symbols: symbols, extra: { writer in

@@ -1,5 +1,6 @@
 import Testing
 @testable import LifetraceFormat
+import LifetraceZstd
 
 /// The records and chunk limits of ``ChunkEncoder``, checked against `docs/FORMAT.md`.
 struct ChunkEncoderTests {

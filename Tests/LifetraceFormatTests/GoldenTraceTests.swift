@@ -1,5 +1,6 @@
 import Testing
 @testable import LifetraceFormat
+import LifetraceZstd
 
 /// The committed v1 file `Samples/golden/v1-golden.ltrace` must keep reading to exactly the
 /// events of `v1-golden.jsonl`, which it was imported from (`lifetrace import`), whatever later

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LifetraceFormat
+import LifetraceSynthesis
 
 /// The sample runs under `Samples/runs/`.
 enum SampleRuns {
@@ -25,22 +26,6 @@ enum SampleRuns {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let rewritten = try canonicalRewrite(bytes, name: path)
         #expect(rewritten == String(decoding: bytes, as: UTF8.self))
-    }
-
-    @Test(arguments: SampleRuns.paths)
-    func samplesFollowTheLifeCycle(path: String) throws {
-        var reader = try JSONLTraceReader(path: path)
-        var check = LifeCycleCheck(symbols: reader.symbols)
-        var count = 0
-        while let event = try reader.next() {
-            check = LifeCycleCheck(continuing: check, symbols: reader.symbols)
-            check.observe(event)
-            count += 1
-        }
-        #expect(check.problems == [])
-        #expect(check.lifetimes == 1)
-        #expect(count > 50)
-        #expect(reader.metadata["app"] != nil)
     }
 
     @Test func synthesizedTextReadsBackAsTheSameEvents() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LifetraceFormat
+import LifetraceSynthesis
+import LifetraceZstd
 
 /// The reader that decodes on a second thread returns what the binary reader returns: the same
 /// events in the same order, the same symbols, issues and summary, for whole, cut and corrupt

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LifetraceFormat
+import LifetraceSynthesis
+import LifetraceZstd
 
 @Suite struct TraceFileTests {
     @Test func kindsAreToldFromTheFirstBytes() {

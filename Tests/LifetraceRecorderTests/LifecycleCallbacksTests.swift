@@ -80,3 +80,92 @@ struct LifecycleCallbacksTests {
         }
     }
 }
+
+/// What a delegate proxy records: the decisions the UIKit shim leaves to `LifecycleCallbacks`.
+struct DelegateProxyTests {
+    @Test func aForwardedLifecycleSelectorIsRecordedFromItsRealBeginToItsRealEnd() throws {
+        var during: Int64 = 0
+        let recorded = try LifecycleCallbacksTests.record { callbacks in
+            callbacks.proxyInstalled(respondingTo: ["applicationDidBecomeActive:"])
+            let result = callbacks.forwarded("applicationDidBecomeActive:") { () -> Int in
+                usleep(10_000)
+                during = MonotonicClock.now()
+                usleep(10_000)
+                return 7
+            }
+            #expect(result == 7)
+        }
+        #expect(LifecycleCallbacksTests.lines(recorded) == ["begin didBecomeActive", "end didBecomeActive"])
+        #expect(recorded.events[0].timestamp < during && during < recorded.events[1].timestamp)
+    }
+
+    @Test func otherSelectorsRunUnrecorded() throws {
+        var ran = false
+        let recorded = try LifecycleCallbacksTests.record { callbacks in
+            callbacks.forwarded("application:configurationForConnectingSceneSession:options:") { ran = true }
+        }
+        #expect(ran)
+        #expect(recorded.events.isEmpty)
+    }
+
+    @Test func notificationsOfProxiedCallbacksAreNotRecordedTwice() throws {
+        let recorded = try LifecycleCallbacksTests.record { callbacks in
+            callbacks.proxyInstalled(respondingTo: ["applicationDidBecomeActive:", "sceneDidBecomeActive:", "noSuchSelector:"])
+            callbacks.forwarded("applicationDidBecomeActive:") {}
+            callbacks.announced(.didBecomeActive)
+            callbacks.forwarded("sceneDidBecomeActive:", scene: "main") {}
+            callbacks.announced(.sceneDidBecomeActive, scene: "main")
+            // The delegate does not implement it: its notification is still recorded.
+            callbacks.announced(.willResignActive)
+        }
+        #expect(LifecycleCallbacksTests.lines(recorded) == [
+            "begin didBecomeActive", "end didBecomeActive",
+            "begin sceneDidBecomeActive main", "end sceneDidBecomeActive main",
+            "begin willResignActive", "end willResignActive",
+        ])
+    }
+
+    @Test func theLaunchPairIsCompleteWhateverTheDelegateImplements() throws {
+        // No willFinishLaunching in the delegate: a zero-length one comes first.
+        let withoutWill = try LifecycleCallbacksTests.record { callbacks in
+            callbacks.proxyInstalled(respondingTo: ["application:didFinishLaunchingWithOptions:"])
+            callbacks.forwarded("application:didFinishLaunchingWithOptions:") { true }
+            callbacks.announced(.didFinishLaunching)
+        }
+        #expect(LifecycleCallbacksTests.lines(withoutWill) == [
+            "begin willFinishLaunching", "end willFinishLaunching", "begin didFinishLaunching", "end didFinishLaunching",
+        ])
+        // Both forwarded: each once, with its real times.
+        let both = try LifecycleCallbacksTests.record { callbacks in
+            callbacks.proxyInstalled(respondingTo: ["application:willFinishLaunchingWithOptions:", "application:didFinishLaunchingWithOptions:"])
+            callbacks.forwarded("application:willFinishLaunchingWithOptions:") { true }
+            callbacks.forwarded("application:didFinishLaunchingWithOptions:") { true }
+            callbacks.announced(.didFinishLaunching)
+        }
+        #expect(LifecycleCallbacksTests.lines(both) == [
+            "begin willFinishLaunching", "end willFinishLaunching", "begin didFinishLaunching", "end didFinishLaunching",
+        ])
+    }
+
+    @Test func scenesAreNamedOnlyForSceneSelectors() throws {
+        let recorded = try LifecycleCallbacksTests.record { callbacks in
+            callbacks.forwarded("scene:willConnectToSession:options:", scene: "A1") {}
+            callbacks.forwarded("applicationWillResignActive:", scene: "A1") {}
+        }
+        #expect(LifecycleCallbacksTests.lines(recorded) == [
+            "begin sceneWillConnect A1", "end sceneWillConnect A1", "begin willResignActive", "end willResignActive",
+        ])
+    }
+
+    @Test func everyLifecycleCallbackHasOneSelector() {
+        let table = LifecycleCallbacks.delegateSelectors
+        #expect(Set(table.values).count == table.count)
+        for (selector, callback) in table {
+            #expect(selector.hasPrefix("scene") == callback.isSceneCallback, "\(selector)")
+            #expect(selector.hasSuffix(":"), "\(selector)")
+        }
+        for callback in CallbackName.allCases {
+            #expect(table.values.contains(callback), "\(callback)")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceZstd
 import Testing
 
 @testable import LifetraceRecorder
@@ -25,14 +26,17 @@ import Testing
         } == ["First", "Last"])
     }
 
-    @Test func fileOutputIsAReadableBinaryTrace() throws {
+    @Test("a file output is a readable binary trace, in raw blocks (no libzstd) or compressed", arguments: [false, true])
+    func fileOutputIsAReadableBinaryTrace(compressed: Bool) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("standalone-\(UUID().uuidString).ltrace").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let sink = try RecorderOutput.file(path).makeSink(metadata: TraceMetadata([("app", "test")]))
+        // Raw blocks are read back without libzstd, as the recorder itself does when it recovers.
+        let codec: any TraceCodec = compressed ? ZstdCodec() : RawBlockCodec()
+        let sink = try RecorderOutput.file(path).makeSink(metadata: TraceMetadata([("app", "test")]), codec: codec)
         let recorder = try Recorder(sink: sink, flushInterval: .milliseconds(10))
         for id in 1...100 { recorder.signpostBegin(recorder.name("Step"), id: Int64(id)) }
         try recorder.stop()
-        var reader = try BinaryTraceReader(path: path)
+        var reader = try BinaryTraceReader(path: path, codec: codec)
         var ids: [Int64] = []
         while let event = try reader.next() {
             if case .signpostBegin(_, let id?) = event.payload { ids.append(id) }

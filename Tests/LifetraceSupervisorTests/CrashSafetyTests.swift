@@ -1,6 +1,7 @@
 import Atomics
 import Foundation
 import LifetraceFormat
+import LifetraceZstd
 import LifetraceRecorder
 import Testing
 
@@ -113,7 +114,11 @@ import Glibc
             let countFile = directory.appendingPathComponent("counts-\(run)").path
             let process = Process()
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
-            process.arguments = [countFile, String(Self.threads), "--standalone", trace]
+            // Odd runs write raw blocks, as on a device without libzstd, and are recovered the way
+            // the recorder's next start does, without libzstd; even runs compress with libzstd and
+            // are recovered as `lifetrace recover` does.
+            let rawBlocks = run % 2 == 1
+            process.arguments = [countFile, String(Self.threads), "--standalone", trace] + (rawBlocks ? ["--raw-blocks"] : [])
             try process.run()
             if run % 5 == 0 {
                 // During start-up: before the first record, even before the region exists.
@@ -128,7 +133,8 @@ import Glibc
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let reported = Self.readCounts(countFile)
-            let outcome = try TraceRecovery.recover(tracePath: trace)
+            let codec: any TraceCodec = rawBlocks ? RawBlockCodec() : ZstdCodec()
+            let outcome = try TraceRecovery.recover(tracePath: trace, codec: codec)
             guard case .sealed(_, _, let inferredExit) = outcome else {
                 // Killed before the recorder created its region: nothing was recorded.
                 #expect(reported.allSatisfy { $0 == 0 }, "run \(run): no region, yet the probe reported \(reported)")
@@ -159,7 +165,7 @@ import Glibc
             }
             if reported.contains(where: { $0 > 0 }) { runsWithEvents += 1 }
             // Recovering again changes nothing.
-            #expect(try TraceRecovery.recover(tracePath: trace) == .nothingToRecover)
+            #expect(try TraceRecovery.recover(tracePath: trace, codec: codec) == .nothingToRecover)
         }
         #expect(runsWithEvents >= Self.runs / 2, "only \(runsWithEvents) of \(Self.runs) runs recorded anything")
     }

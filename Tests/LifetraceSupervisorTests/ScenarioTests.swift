@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceFormat
 import Testing
 
 @testable import LifetraceSupervisor
@@ -68,11 +69,22 @@ import Testing
         #expect(try SampleRecording.scenario("default").steps == Scenario.standard.steps)
     }
 
-    @Test func durationsReadLikeTheCommandLine() {
-        #expect(DurationText.parse("250ms") == .milliseconds(250))
-        #expect(DurationText.parse("1.5s") == .milliseconds(1500))
-        #expect(DurationText.parse("20s") == .seconds(20))
-        #expect(DurationText.parse("20") == nil)
-        #expect(DurationText.parse("-1s") == nil)
+    @Test("a scenario reads durations like the command line", arguments: ["250ms", "1.5s", "20s", "2m", "750us", "1h", "10ns"])
+    func durationsReadLikeTheCommandLine(text: String) throws {
+        let scenario = try Scenario.parse(
+            yaml: "timeouts:\n  command: \(text)\nsteps:\n  - launch\n  - wait: \(text)\n", source: "inline")
+        let expected = Duration.nanoseconds(try DurationParser.nanoseconds(text))
+        #expect(scenario.steps.last == .wait(expected))
+        #expect(scenario.commandTimeout == expected)
+    }
+
+    @Test("a scenario refuses what the command line refuses, with the same reason", arguments: ["20", "-1s", "soon", "1.2.3s"])
+    func durationsRefusedLikeTheCommandLine(text: String) throws {
+        // A bare number is YAML's own number (seconds); quoted, it is text and needs a unit.
+        let yaml = "steps:\n  - launch\n  - wait: \"\(text)\"\n"
+        let refusal = #expect(throws: DurationError.self) { try DurationParser.nanoseconds(text) }
+        #expect(throws: SupervisorError(.badScenario, detail: "inline: step 2: \(refusal?.description ?? "")")) {
+            try Scenario.parse(yaml: yaml, source: "inline")
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 import LifetraceRecorder
 import LifetraceSupervisor
 

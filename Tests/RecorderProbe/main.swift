@@ -2,6 +2,7 @@ import Atomics
 import Foundation
 import LifetraceFormat
 import LifetraceRecorder
+import LifetraceZstd
 
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,8 @@ import Glibc
 // Under a supervisor (LIFETRACE_REGION set) it records into the supervisor's region; with
 // --standalone it writes TRACE itself, flushing every 50 ms. With --crash-after, thread 0 writes
 // through an invalid pointer (a real SIGSEGV) once it has recorded N events. With --raw-blocks the
-// trace's chunks are raw zstd blocks, written without libzstd.
+// trace's chunks are raw zstd blocks, written without libzstd; without it, the probe gives its
+// recorder the libzstd codec (which a process on Linux may link).
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let threads = Int(arguments[2]), threads > 0, threads <= 8 else {
@@ -31,7 +33,7 @@ let pause: UInt32
 let burst: Int64
 if arguments.count >= 5, arguments[3] == "--standalone" {
     var standalone = RecorderOptions(output: .file(arguments[4]), flushInterval: .milliseconds(50))
-    if arguments.contains("--raw-blocks") { standalone.compression = .rawBlocks }
+    if !arguments.contains("--raw-blocks") { standalone.codec = ZstdCodec() }
     options = standalone
     (pause, burst) = (1000, 16)
 } else {

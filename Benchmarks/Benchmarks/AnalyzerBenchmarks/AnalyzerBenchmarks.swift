@@ -2,6 +2,8 @@ import Benchmark
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceSynthesis
+import LifetraceZstd
 
 /// The reference workload (`lifetrace synth --seed 1`), one million events, as a binary trace in
 /// memory and as decoded events.

@@ -1,5 +1,7 @@
 import Benchmark
 import LifetraceFormat
+import LifetraceSynthesis
+import LifetraceZstd
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import LifetraceFormat
+import LifetraceZstd
 import LifetraceRecorder
 
 #if canImport(Glibc)

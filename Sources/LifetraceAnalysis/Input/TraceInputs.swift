@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceZstd
 
 /// Turns the paths given on the command line into trace files: files as they are, directories
 /// searched recursively for `.ltrace` and `.jsonl` files, in name order.

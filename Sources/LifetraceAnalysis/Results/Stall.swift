@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// A main-thread busy interval at or above the stall threshold.
 public struct Stall: Sendable, Hashable {
     /// When the busy interval started (ns on the trace's clock).

@@ -1,4 +1,5 @@
 import LifecycleModel
+import LifetraceFormat
 
 /// A rule broken by a trace: which, when, a message for the app's developer, and the witnesses.
 public struct Violation: Sendable, Hashable {

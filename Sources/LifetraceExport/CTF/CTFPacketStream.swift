@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The binary data stream of a CTF trace, written packet by packet: each packet is built in a
 /// buffer of bounded size, its context (time range, sizes) patched in when it is full, then
 /// written out. Memory stays constant whatever the number of events.
@@ -61,14 +63,10 @@ struct CTFPacketStream {
     mutating func appendUInt8(_ value: UInt8) { packet.append(value) }
 
     /// A little-endian 32-bit field.
-    mutating func appendUInt32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { packet.append(contentsOf: $0) }
-    }
+    mutating func appendUInt32(_ value: UInt32) { packet.appendLittleEndian(value) }
 
     /// A little-endian 64-bit field.
-    mutating func appendUInt64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { packet.append(contentsOf: $0) }
-    }
+    mutating func appendUInt64(_ value: UInt64) { packet.appendLittleEndian(value) }
 
     /// A signed 32-bit field.
     mutating func appendInt32(_ value: Int32) { appendUInt32(UInt32(bitPattern: value)) }
@@ -105,9 +103,5 @@ struct CTFPacketStream {
         startPacket()
     }
 
-    private mutating func patch(at offset: Int, _ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes in
-            for index in 0..<8 { packet[offset + index] = bytes[index] }
-        }
-    }
+    private mutating func patch(at offset: Int, _ value: UInt64) { packet.setLittleEndian(value, at: offset) }
 }

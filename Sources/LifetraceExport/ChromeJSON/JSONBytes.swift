@@ -1,16 +1,16 @@
-import Foundation
+import LifetraceFormat
 
 /// Byte-level pieces of JSON text for the streamed Trace Event Format writer.
 ///
-/// Strings are escaped by Foundation's `JSONEncoder`, never by hand; numbers are written
-/// digit by digit into the caller's buffer so that the per-event path allocates nothing.
+/// Strings are escaped by the package's one JSON string writer (`JSONLTraceWriter.appendQuoted`,
+/// the escaping `dump` writes); numbers are written digit by digit into the caller's buffer so
+/// that the per-event path allocates nothing.
 enum JSONBytes {
-    private static let encoder = JSONEncoder()
-
-    /// `string` as a JSON string literal (quotes included), escaped by `JSONEncoder`.
+    /// `string` as a JSON string literal (quotes included).
     static func quoted(_ string: String) -> [UInt8] {
-        // Encoding a String cannot fail; the fallback keeps the output valid JSON regardless.
-        (try? encoder.encode(string)).map { Array($0) } ?? Array("\"\"".utf8)
+        var bytes: [UInt8] = []
+        JSONLTraceWriter.appendQuoted(string, to: &bytes)
+        return bytes
     }
 
     /// Appends the decimal digits of `value`.

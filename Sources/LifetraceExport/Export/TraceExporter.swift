@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// Converts a Lifetrace trace, with its analysis, into another tool's format, streaming: each
 /// event is read, analysed and written before the next, so memory does not grow with the trace.

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// Protocol Buffers wire encoding, for the few messages the Perfetto export writes.
 ///
 /// Hand-written rather than generated: swift-protobuf's code generator takes minutes to build on
@@ -30,14 +32,10 @@ public struct ProtobufEncoder: Sendable {
     /// Forgets the bytes, keeping the storage.
     public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
 
-    /// Appends `value` as a base-128 varint (7 bits per byte, least significant group first).
+    /// Appends `value` as a base-128 varint (7 bits per byte, least significant group first),
+    /// with the trace format's varint writer: protobuf's varints are the same LEB128.
     public mutating func appendVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
+        Varint.append(value, to: &bytes)
     }
 
     /// Appends a field's tag: `(field << 3) | wireType`.
@@ -88,13 +86,5 @@ public struct ProtobufEncoder: Sendable {
     }
 
     /// The number of bytes the varint encoding of `value` takes.
-    public static func varintSize(_ value: UInt64) -> Int {
-        var size = 1
-        var value = value >> 7
-        while value != 0 {
-            size += 1
-            value >>= 7
-        }
-        return size
-    }
+    public static func varintSize(_ value: UInt64) -> Int { Varint.length(value) }
 }

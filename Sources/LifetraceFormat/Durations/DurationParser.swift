@@ -12,9 +12,10 @@ public struct DurationError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// One line for the command line.
-    public var description: String {
-        "invalid duration \"\(text)\": \(reason) (write a number and a unit: 250ms, 1.5s, 20s)"
-    }
+    public var description: String { "invalid duration \"\(text)\": " + explanation }
+
+    /// What is wrong, with an example of what is right, for a message that shows the text already.
+    public var explanation: String { "\(reason) (write a number and a unit: 250ms, 1.5s, 20s)" }
 }
 
 /// Reads durations written like `250ms`, `1.5s`, `20s`, `2m` into nanoseconds.

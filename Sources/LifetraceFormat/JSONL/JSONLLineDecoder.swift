@@ -95,7 +95,7 @@ struct JSONLLineDecoder {
         case "launch":
             return .launch(
                 reason: try optional("reason"), background: try fields.optionalBool("background") ?? false,
-                prewarm: try fields.optionalBool("prewarm") ?? false, pid: try fields.optionalInteger("pid", minimum: 0))
+                prewarm: try fields.optionalBool("prewarm") ?? false, pid: try fields.optionalInteger("pid"))
         case "state":
             return .state(to: try fields.state(), scene: try optional("scene"))
         case "callback.begin":
@@ -107,19 +107,19 @@ struct JSONLLineDecoder {
         case "runloop.sleep":
             return .runloopSleep
         case "signpost.begin":
-            return .signpostBegin(name: try name(), id: try fields.optionalInteger("id", minimum: 0))
+            return .signpostBegin(name: try name(), id: try fields.optionalInteger("id"))
         case "signpost.end":
-            return .signpostEnd(name: try name(), id: try fields.optionalInteger("id", minimum: 0))
+            return .signpostEnd(name: try name(), id: try fields.optionalInteger("id"))
         case "mark":
             return .mark(name: try name())
         case "frame":
             return .frame(first: try fields.optionalBool("first"))
         case "bgtask.begin":
-            return .bgtaskBegin(id: try fields.requiredInteger("id", minimum: 0), name: try optional("name"))
+            return .bgtaskBegin(id: try fields.requiredInteger("id"), name: try optional("name"))
         case "bgtask.end":
-            return .bgtaskEnd(id: try fields.requiredInteger("id", minimum: 0), name: try optional("name"))
+            return .bgtaskEnd(id: try fields.requiredInteger("id"), name: try optional("name"))
         case "bgtask.expire":
-            return .bgtaskExpire(id: try fields.requiredInteger("id", minimum: 0), name: try optional("name"))
+            return .bgtaskExpire(id: try fields.requiredInteger("id"), name: try optional("name"))
         case "exit":
             return .exit(code: try fields.optionalInt32("code"), signal: try fields.optionalInt32("signal"))
         default:  // "dropped": the only type left in `typeFields`.

@@ -118,9 +118,10 @@ public final class JSONLTraceWriter {
         swap(&bytes, &fields.bytes)
     }
 
-    /// Appends `string` as a JSON string in canonical escaping: the one JSON string escaper,
-    /// also used by the analysis's JSON output.
-    public static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
+    /// Appends `string` as a JSON string in canonical escaping: the one JSON string escaper of
+    /// the package, also used by the JSON reports and the Chrome JSON export. Escapes `"`, `\`
+    /// and the control characters U+0000 to U+001F, nothing else (not `/`, not non-ASCII).
+    package static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         let utf8 = string.utf8
         if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

@@ -18,6 +18,9 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         case truncated
         /// A chunk's checksum, header or content is wrong.
         case corruptChunk
+        /// A binary trace's chunk is compressed with libzstd and the reader has no libzstd (its
+        /// codec reads raw blocks only): reading stops at that chunk.
+        case needsLibzstd
         /// A declared length or size is larger than the limits allow.
         case limitExceeded
         /// A JSONL line is not valid JSON, or not an object.

@@ -15,10 +15,11 @@ public enum TraceFile {
     /// How many bytes are read to tell the kind; JSONL may start with this much whitespace.
     static let sniffLength = 4096
 
-    /// Opens the trace at `path`; `-` is standard input. The file is opened once and never again,
-    /// so standard input, pipes, FIFOs and process substitution (`<(...)`) read like files.
+    /// Opens the trace at `path`; `-` is standard input; a binary trace's chunks are read by
+    /// `codec`. The file is opened once and never again, so standard input, pipes, FIFOs and
+    /// process substitution (`<(...)`) read like files.
     public static func open(
-        path: String, binaryOptions: BinaryTraceReader.Options = .init()
+        path: String, codec: some TraceCodec, binaryOptions: BinaryTraceReader.Options = .init()
     ) throws(TraceError) -> AnyTraceSource {
         let handle = try FileDescriptorHandle.open(path: path)
         let prefix = try readPrefix(handle, name: path)
@@ -28,9 +29,9 @@ public enum TraceFile {
         case .binary?:
             // A regular file is opened afresh by the binary reader; anything else goes on after the prefix.
             if path == "-" || !handle.isRegularFile {
-                return AnyTraceSource(try BinaryTraceReader(input: TraceInput(handle: handle, after: prefix, name: path), options: binaryOptions))
+                return AnyTraceSource(try BinaryTraceReader(input: TraceInput(handle: handle, after: prefix, name: path), codec: codec, options: binaryOptions))
             }
-            return AnyTraceSource(try BinaryTraceReader(path: path, options: binaryOptions))
+            return AnyTraceSource(try BinaryTraceReader(path: path, codec: codec, options: binaryOptions))
         case nil:
             throw unknown(prefix, path: path)
         }

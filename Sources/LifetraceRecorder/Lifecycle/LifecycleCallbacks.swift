@@ -8,16 +8,22 @@ import LifetraceFormat
 ///
 /// Two ways in, by what the platform allows:
 /// - ``deliver(_:scene:_:)`` runs the delegate call itself and records its real begin and end (the
-///   app host; on UIKit, a delegate proxy that forwards the calls).
+///   app host); on UIKit, a delegate proxy forwards the calls through ``forwarded(_:scene:_:)``.
 /// - ``announced(_:scene:)`` records a callback the platform only announces, with a notification
-///   posted around the delegate call: zero-length, at the notification.
+///   posted around the delegate call: zero-length, at the notification; skipped for the
+///   callbacks a proxy records (``proxyInstalled(respondingTo:)``).
 public final class LifecycleCallbacks: @unchecked Sendable {
     /// The recorder every callback goes to.
     public let recorder: Recorder
     private let names: [CallbackName: RecordedName]
-    private let lock = NSLock()
+    let lock = NSLock()
     private var sceneNames: [String: RecordedName] = [:]
     private var firstFrameRecorded = false
+    /// The callbacks a delegate proxy records; their notifications are not recorded.
+    var proxiedCallbacks: Set<CallbackName> = []
+
+    /// Whether willFinishLaunching was recorded (the launch pair's first half).
+    private var willFinishLaunchingRecorded = false
 
     /// Callbacks recorded into `recorder`; every callback's name is interned here, once.
     public init(recorder: Recorder) {
@@ -47,6 +53,7 @@ public final class LifecycleCallbacks: @unchecked Sendable {
     ) throws(Failure) -> Result {
         let name = name(of: callback)
         let sceneName = scene.map(sceneName) ?? .none
+        if callback == .willFinishLaunching { noteWillFinishLaunching() }
         recorder.callbackBegin(name, scene: sceneName)
         defer { recorder.callbackEnd(name, scene: sceneName) }
         return try body()
@@ -59,8 +66,9 @@ public final class LifecycleCallbacks: @unchecked Sendable {
     /// didFinishLaunching is therefore recorded as that pair, so that the trace states the
     /// launch sequence the analyzer checks rather than a missing willFinishLaunching.
     public func announced(_ callback: CallbackName, scene: String? = nil) {
-        if callback == .didFinishLaunching { record(.willFinishLaunching, scene: nil) }
-        record(callback, scene: scene)
+        if isProxied(callback) { return }
+        if callback == .didFinishLaunching { recordLaunchPairStart() }
+        recordAtOnce(callback, scene: scene)
     }
 
     /// A frame reached the screen; only the first is recorded, as the first frame (the launch
@@ -73,7 +81,24 @@ public final class LifecycleCallbacks: @unchecked Sendable {
         if first { recorder.frame(first: true) }
     }
 
-    private func record(_ callback: CallbackName, scene: String?) {
+    /// Records a zero-length willFinishLaunching before a didFinishLaunching, unless one was
+    /// recorded: UIKit calls willFinishLaunching first, whether or not it is seen.
+    func recordLaunchPairStart() {
+        lock.lock()
+        let recorded = willFinishLaunchingRecorded
+        lock.unlock()
+        if !recorded { recordAtOnce(.willFinishLaunching, scene: nil) }
+    }
+
+    private func noteWillFinishLaunching() {
+        lock.lock()
+        willFinishLaunchingRecorded = true
+        lock.unlock()
+    }
+
+    /// Records `callback` as a begin and an end now.
+    func recordAtOnce(_ callback: CallbackName, scene: String?) {
+        if callback == .willFinishLaunching { noteWillFinishLaunching() }
         let name = name(of: callback)
         let sceneName = scene.map(sceneName) ?? .none
         recorder.callbackBegin(name, scene: sceneName)

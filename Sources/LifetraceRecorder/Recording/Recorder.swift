@@ -155,19 +155,20 @@ extension Recorder {
         if let path = ProcessInfo.processInfo.environment[RecorderRegion.environmentKey], !path.isEmpty {
             recorder = Recorder(region: try RecorderRegion.attach(path: path))
         } else {
+            let codec = options.codec ?? RawBlockCodec()
             var tracePath: String?
             if case .file(let path) = options.output {
                 tracePath = path
                 // Traces of earlier runs killed before they were sealed, beside this one.
                 let directory = (path as NSString).deletingLastPathComponent
-                for failure in TraceRecovery.recoverLeftovers(in: directory.isEmpty ? "." : directory).failures {
+                for failure in TraceRecovery.recoverLeftovers(in: directory.isEmpty ? "." : directory, codec: codec).failures {
                     FileHandle.standardError.write(Data("lifetrace recorder: \(failure.description)\n".utf8))
                 }
                 // A region that could not be recovered (a live process records to the same path)
                 // is not taken over: this run then records without one beside its trace.
                 if access(TraceRecovery.regionPath(forTrace: path), F_OK) == 0 { tracePath = nil }
             }
-            let sink = try options.output.makeSink(metadata: options.metadata, compression: options.compression)
+            let sink = try options.output.makeSink(metadata: options.metadata, codec: codec)
             recorder = try Recorder(
                 layout: options.layout, sink: sink, flushInterval: options.flushInterval, processFacts: true,
                 tracePath: tracePath)

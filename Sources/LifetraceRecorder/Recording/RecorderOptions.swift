@@ -12,19 +12,12 @@ public struct RecorderOptions: Sendable {
     public var layout: RegionLayout
     /// The trace's metadata.
     public var metadata: TraceMetadata
-    /// How a file output stores its chunks: raw zstd blocks written without libzstd where there
-    /// is none (the default on Apple platforms), or libzstd compression (the default on Linux).
-    /// `lifetrace import` recompresses a raw-block trace.
-    public var compression: TraceWriter.Options.Compression = RecorderOptions.platformCompression
-
-    /// Raw blocks where libzstd is not shipped (Apple platforms), libzstd on Linux.
-    public static var platformCompression: TraceWriter.Options.Compression {
-        #if os(Linux)
-        .zstd
-        #else
-        .rawBlocks
-        #endif
-    }
+    /// How a file output stores its chunks, and how leftovers of killed runs are read back when
+    /// they are recovered at start. Nil (the default): zstd frames of raw blocks, written and
+    /// read without libzstd (``RawBlockCodec``), which is what an app on a device without libzstd
+    /// does. A process that links `LifetraceZstd` may give `ZstdCodec()` to compress.
+    /// `lifetrace import` and `lifetrace recover` recompress a raw-block trace.
+    public var codec: (any TraceCodec)?
 
     /// Options; by default the trace goes to `lifetrace-PID.ltrace` in the working directory.
     public init(
@@ -62,15 +55,13 @@ import Darwin
 
 extension RecorderOutput {
     /// The sink this output writes to.
-    func makeSink(metadata: TraceMetadata, compression: TraceWriter.Options.Compression = .zstd) throws(RecorderError) -> any TraceEventSink {
+    func makeSink(metadata: TraceMetadata, codec: any TraceCodec) throws(RecorderError) -> any TraceEventSink {
         switch self {
         case .sink(let sink):
             return sink
         case .file(let path):
             do {
-                var options = TraceWriter.Options()
-                options.compression = compression
-                return try TraceWriter(path: path, metadata: metadata, options: options)
+                return try TraceWriter(path: path, metadata: metadata, codec: codec)
             } catch {
                 throw RecorderError(.writeFailed, path: path, errno: 0, detail: error.description)
             }

@@ -37,7 +37,10 @@ public enum TraceRecovery {
     }
 
     /// Recovers the trace at `tracePath` from its region; refuses while its process is alive.
-    public static func recover(tracePath: String) throws(RecoveryError) -> Outcome {
+    /// `codec` reads what the file holds and writes the sealed trace: the recorder's own
+    /// (``RawBlockCodec`` when it has no other), or `ZstdCodec` in `lifetrace recover`, which
+    /// thereby recompresses.
+    public static func recover(tracePath: String, codec: some TraceCodec) throws(RecoveryError) -> Outcome {
         let regionPath = regionPath(forTrace: tracePath)
         guard access(regionPath, F_OK) == 0 else { return .nothingToRecover }
         let region: RecorderRegion
@@ -55,21 +58,23 @@ public enum TraceRecovery {
             region.unlink()
             return .nothingToRecover
         }
-        let outcome = try seal(tracePath: tracePath, region: region)
+        let outcome = try seal(tracePath: tracePath, region: region, codec: codec)
         region.unlink()
         return outcome
     }
 
     /// Recovers every trace in `directory` whose region was left by a process that is no longer
     /// running; returns the traces recovered and the failures (a live process is not a failure).
-    public static func recoverLeftovers(in directory: String) -> (recovered: [String], failures: [RecoveryError]) {
+    public static func recoverLeftovers(
+        in directory: String, codec: some TraceCodec
+    ) -> (recovered: [String], failures: [RecoveryError]) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return ([], []) }
         var recovered: [String] = []
         var failures: [RecoveryError] = []
         for name in names.sorted() where name.hasSuffix(regionSuffix) {
             let trace = (directory as NSString).appendingPathComponent(String(name.dropLast(regionSuffix.count)))
             do {
-                if case .sealed = try recover(tracePath: trace) { recovered.append(trace) }
+                if case .sealed = try recover(tracePath: trace, codec: codec) { recovered.append(trace) }
             } catch let error where error.kind == .processAlive {
                 continue
             } catch {
@@ -79,7 +84,7 @@ public enum TraceRecovery {
         return (recovered, failures)
     }
 
-    private static func seal(tracePath: String, region: RecorderRegion) throws(RecoveryError) -> Outcome {
+    private static func seal(tracePath: String, region: RecorderRegion, codec: some TraceCodec) throws(RecoveryError) -> Outcome {
         let committed = region.committedLength
         if committed > 0 && truncate(tracePath, off_t(committed)) != 0 && errno != ENOENT {
             throw RecoveryError(.writeFailed, path: tracePath, detail: String(cString: strerror(errno)))
@@ -90,9 +95,10 @@ public enum TraceRecovery {
         var lastTimestamp = Int64.min
         var sawLaunch = false
         do {
-            let reader: BinaryTraceReader? = committed > 0 ? try BinaryTraceReader(path: tracePath) : nil
+            let reader: BinaryTraceReader? = committed > 0 ? try BinaryTraceReader(path: tracePath, codec: codec) : nil
             let writer = try TraceWriter(
-                path: temporary, metadata: reader?.metadata ?? TraceMetadata([("recorder", "LifetraceRecorder")]))
+                path: temporary, metadata: reader?.metadata ?? TraceMetadata([("recorder", "LifetraceRecorder")]),
+                codec: codec)
             if var source = reader {
                 while let event = try source.next() {
                     try writer.append(event.reinterned(from: source.symbols, into: &symbols), symbols: symbols)
@@ -100,6 +106,8 @@ public enum TraceRecovery {
                     sawLaunch = sawLaunch || event.type == .launch
                     fromFile += 1
                 }
+                // A file this codec cannot read is left as it is, rather than sealed without its events.
+                if let unreadable = source.issues.first(where: { $0.kind == .needsLibzstd }) { throw unreadable }
             }
             if !sawLaunch, let launch = region.launchTimestamp {
                 // Killed before the first flush: the launch fact is still only in the region.

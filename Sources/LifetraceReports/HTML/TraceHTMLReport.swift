@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// `lifetrace report --format html`: one self-contained HTML page (inline CSS and SVG, no
 /// script, nothing fetched) with a timeline of the whole trace, zoomed views of each launch
@@ -282,11 +283,8 @@ public struct TraceHTMLReport {
     private func item(_ index: Int, _ violation: Violation) -> String {
         var out = "<li id=\"violation-\(index + 1)\" value=\"\(index + 1)\"><span class=\"\(violation.severity.rawValue)\">"
             + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> (lifetime \(violation.lifetime + 1)) "
-            + "at \(HTMLText.escape(violation.when)): \(HTMLText.escape(violation.message))\n<ul>\n"
+            + "at \(HTMLText.escape(violation.statement))\n<ul>\n"
         for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
         return out + "</ul>\n<p class=\"fact\">Why: \(HTMLText.escape(violation.fact.description))</p></li>\n"
     }
 }
-
-/// `count` and `noun`, with an `s` unless the count is one.
-func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifetraceFormat
 
 /// What the analysis found, drawn over a timeline: launch windows with their milestones,
 /// stalls, and violations, each with the anchor of its explanation in the document.

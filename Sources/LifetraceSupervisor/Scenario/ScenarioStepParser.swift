@@ -111,11 +111,3 @@ enum ScenarioStepParser {
         SupervisorError(.badScenario, detail: "\(location): expected a number of seconds from 0 to 2^60 ns (about 36 years)")
     }
 }
-
-/// Durations as written in scenarios and on the command line: `250ms`, `1.5s`, `20s`.
-public enum DurationText {
-    /// The duration `text` stands for (``DurationParser``'s grammar), or nil.
-    public static func parse(_ text: String) -> Duration? {
-        (try? DurationParser.nanoseconds(text)).map { .nanoseconds($0) }
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// What a trace holds, counted straight from its events and its analysis, to compare with
 /// what an independent reader finds in an export.

@@ -67,10 +67,12 @@ struct ChunkDecoder {
     /// Whether every delta has been used: true for a well-formed chunk once ``isAtEnd``.
     var deltasAreConsumed: Bool { deltaPosition == records.count }
 
-    /// Decodes up to `capacity` events into `events`; returns how many.
+    /// Decodes up to `capacity` events into `events`; returns how many, and the bad record that
+    /// stopped decoding, if any. The events before a bad record are decoded and counted: they are
+    /// returned like any other (docs/FORMAT.md, "Reader rules for a chunk", rule 5).
     mutating func decode(
         into events: UnsafeMutablePointer<TraceEvent>, capacity: Int, symbols: inout SymbolTable
-    ) throws(Failure) -> Int {
+    ) -> (count: Int, failure: Failure?) {
         var progress = Progress(
             position: position, deltaPosition: deltaPosition, timestamp: timestamp, decodedCount: decodedCount)
         var localSymbols = self.localSymbols
@@ -86,8 +88,7 @@ struct ChunkDecoder {
         timestamp = progress.timestamp
         decodedCount = progress.decodedCount
         self.localSymbols = localSymbols
-        if let problem { throw Failure(recordOffset: progress.position, reason: problem.description) }
-        return decoded
+        return (decoded, problem.map { Failure(recordOffset: progress.position, reason: $0.description) })
     }
 
     /// Where decoding stands; on a bad record, `position` is that record's offset.
@@ -339,6 +340,8 @@ struct ChunkDecoder {
             return .payload(.exit(code: code, signal: signal))
         case EventType.dropped.rawValue:
             guard let count = body.signed() else { return .invalid("truncated dropped count") }
+            // As in the text form: a count of lost events cannot be negative.
+            guard count >= 0 else { return .invalid("negative dropped count") }
             return .payload(.dropped(count: count))
         default:
             return .unknown

@@ -1,6 +1,6 @@
 extension RawBlockFrame {
     /// Why a frame could not be read without libzstd.
-    enum ReadResult: Equatable {
+    package enum ReadResult: Equatable {
         /// The frame's content is now in the destination.
         case read
         /// The frame has a compressed block or a dictionary: only libzstd can read it.
@@ -15,7 +15,7 @@ extension RawBlockFrame {
     /// Holds to the same rules as the libzstd reader: the content size must be declared and equal
     /// the size the chunk header announced, the frame must end exactly at `frame.count`, and
     /// nothing is ever written past `destination`, whatever the frame claims (RFC 8878, 3.1.1).
-    static func read(_ frame: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> ReadResult {
+    package static func read(_ frame: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> ReadResult {
         guard frame.count >= 6 else { return .invalid("frame too short") }
         guard frame.littleEndian(at: 0, as: UInt32.self) == 0xFD2F_B528 else { return .invalid("not a zstd frame") }
         let descriptor = frame[4]

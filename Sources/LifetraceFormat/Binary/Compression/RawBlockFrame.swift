@@ -12,24 +12,24 @@
 /// | Frame_Header_Descriptor | 1 | `Single_Segment_Flag` (bit 5) and the `Frame_Content_Size` field's size code (bits 7-6) |
 /// | Frame_Content_Size | 1, 2, 4 or 8 | the content size (the 2-byte form stores size - 256) |
 /// | blocks | 3 + size each | `Last_Block` (bit 0), `Block_Type` 0 = raw (bits 1-2), `Block_Size` (bits 3-23); at most 128 KiB each |
-enum RawBlockFrame {
+package enum RawBlockFrame {
     /// The largest block content, `Block_Maximum_Size` (RFC 8878, 3.1.1.2.3).
-    static let maxBlockSize = 128 * 1024
+    package static let maxBlockSize = 128 * 1024
 
     /// The size of the frame holding `count` bytes.
-    static func size(_ count: Int) -> Int {
+    package static func size(_ count: Int) -> Int {
         let blocks = max(1, (count + maxBlockSize - 1) / maxBlockSize)
         return 4 + 1 + contentSizeFieldSize(count) + blocks * 3 + count
     }
 
     /// Writes the frame of `source` at `destination`, which must hold ``size(_:)`` bytes; returns
     /// the frame's size.
-    static func write(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int {
+    package static func write(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Int {
         let count = source.count
         precondition(destination.count >= size(count), "raw block frame destination too small")
         var offset = 0
         func put(_ value: UInt64, bytes: Int) {
-            for index in 0..<bytes { destination[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+            destination.storeLittleEndian(value, byteCount: bytes, at: offset)
             offset += bytes
         }
         put(0xFD2F_B528, bytes: 4)

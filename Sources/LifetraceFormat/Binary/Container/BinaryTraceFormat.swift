@@ -36,6 +36,14 @@ public enum BinaryTraceFormat {
     /// The size of the frame header every frame starts with: magic and size, both `UInt32`.
     static let frameHeaderSize = 8
 
+    /// The largest chunk frame a reader accepts for `rawSize` bytes of content: libzstd's
+    /// `ZSTD_compressBound`, `rawSize + rawSize / 256 + (rawSize < 128 KiB ? (128 KiB - rawSize) / 2048 : 0)`
+    /// (integer division). Every frame libzstd writes fits, and so does a raw-block frame.
+    public static func compressBound(_ rawSize: Int) -> Int {
+        let blockSize = 128 << 10
+        return rawSize + rawSize >> 8 + (rawSize < blockSize ? (blockSize - rawSize) >> 11 : 0)
+    }
+
     /// Whether `magic` is a zstd skippable-frame magic number (0x184D2A50...0x184D2A5F).
     static func isSkippable(_ magic: UInt32) -> Bool { magic & 0xFFFF_FFF0 == 0x184D_2A50 }
 

@@ -60,21 +60,30 @@ struct ChunkHeader: Equatable {
         return crc.value
     }
 
-    /// Decodes a header content of at least ``size`` bytes; extra bytes (newer minors) are ignored.
-    init(content: UnsafeRawBufferPointer) {
-        precondition(content.count >= ChunkHeader.size)
-        checksum = content.littleEndian(at: 0)
-        stream = content[4]
-        flags = content[5]
-        sequence = content.littleEndian(at: 8)
-        flushGroup = content.littleEndian(at: 16)
-        firstTimestamp = content.littleEndian(at: 24)
-        lastTimestamp = content.littleEndian(at: 32)
-        eventCount = content.littleEndian(at: 40)
-        rawSize = content.littleEndian(at: 44)
-        compressedSize = content.littleEndian(at: 48)
-        timestampUnit = content.littleEndian(at: 52)
-        structureSize = content.littleEndian(at: 60)
+    /// Decodes a header content; nil when it is shorter than ``size`` bytes. Extra bytes (newer
+    /// minors) are ignored.
+    init?(content: UnsafeRawBufferPointer) {
+        var cursor = ByteCursor(content)
+        guard let checksum = cursor.readInteger(as: UInt32.self),
+            let stream = cursor.readInteger(as: UInt8.self),
+            let flags = cursor.readInteger(as: UInt8.self),
+            cursor.readInteger(as: UInt16.self) != nil,
+            let sequence = cursor.readInteger(as: UInt64.self),
+            let flushGroup = cursor.readInteger(as: UInt64.self),
+            let firstTimestamp = cursor.readInteger(as: Int64.self),
+            let lastTimestamp = cursor.readInteger(as: Int64.self),
+            let eventCount = cursor.readInteger(as: UInt32.self),
+            let rawSize = cursor.readInteger(as: UInt32.self),
+            let compressedSize = cursor.readInteger(as: UInt32.self),
+            let timestampUnit = cursor.readInteger(as: UInt64.self),
+            let structureSize = cursor.readInteger(as: UInt32.self)
+        else { return nil }
+        self.init(
+            stream: stream, sequence: sequence, flushGroup: flushGroup, firstTimestamp: firstTimestamp,
+            lastTimestamp: lastTimestamp, eventCount: eventCount, rawSize: rawSize, compressedSize: compressedSize,
+            timestampUnit: timestampUnit, structureSize: structureSize)
+        self.checksum = checksum
+        self.flags = flags
     }
 
     /// Creates a header for writing.

@@ -42,9 +42,15 @@ struct FileHeader: Equatable {
         case malformed(String)
     }
 
+    /// The smallest header content: 12 fixed bytes, a one-byte metadata count and the checksum.
+    static let minimumContentSize = 17
+
     /// Decodes the header's content (the bytes after the 8-byte frame header).
     init(content: UnsafeRawBufferPointer) throws(Problem) {
-        guard content.count >= 16 else { throw .malformed("header content of \(content.count) bytes is too short") }
+        // Signature, versions, flags and chunk size (12), a metadata count (at least 1) and the checksum (4).
+        guard content.count >= Self.minimumContentSize else {
+            throw .malformed("header content of \(content.count) bytes is shorter than \(Self.minimumContentSize)")
+        }
         guard Array(content[0..<4]) == BinaryTraceFormat.signature else { throw .badSignature }
         major = content[4]
         minor = content[5]

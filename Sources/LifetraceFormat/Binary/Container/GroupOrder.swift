@@ -69,15 +69,14 @@ struct GroupOrder: Equatable {
 
     /// Decodes a group-order frame's content; nil when its checksum or layout is wrong.
     init?(content: UnsafeRawBufferPointer, flushGroup: inout UInt64) {
-        guard content.count >= 13 else { return nil }
-        let stored: UInt32 = content.littleEndian(at: 0)
+        var cursor = ByteCursor(content)
+        guard let stored = cursor.readInteger(as: UInt32.self), let group = cursor.readInteger(as: UInt64.self) else {
+            return nil
+        }
         var crc = CRC32C()
         crc.update(UnsafeRawBufferPointer(rebasing: content[4...]))
         guard crc.value == stored else { return nil }
-        flushGroup = content.littleEndian(at: 4)
-        let body = UnsafeRawBufferPointer(rebasing: content[12...])
-        let base = body.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var cursor = ByteCursor(position: base, end: base + body.count)
+        flushGroup = group
         guard let count = cursor.varint(), count <= UInt64(cursor.remaining / 2) else { return nil }
         for _ in 0..<count {
             guard let stream = cursor.byte(), let events = cursor.varint() else { return nil }

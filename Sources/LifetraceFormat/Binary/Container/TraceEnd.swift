@@ -24,14 +24,18 @@ struct TraceEnd: Equatable {
 
     /// Decodes an end record content; nil when it is too short or its checksum is wrong.
     init?(content: UnsafeRawBufferPointer) {
-        guard content.count >= TraceEnd.size else { return nil }
-        let stored: UInt32 = content.littleEndian(at: 0)
+        var cursor = ByteCursor(content)
+        guard let stored = cursor.readInteger(as: UInt32.self),
+            let chunkCount = cursor.readInteger(as: UInt64.self),
+            let eventCount = cursor.readInteger(as: UInt64.self),
+            let flushGroupCount = cursor.readInteger(as: UInt64.self)
+        else { return nil }
         var crc = CRC32C()
         crc.update(UnsafeRawBufferPointer(rebasing: content[4...]))
         guard crc.value == stored else { return nil }
-        chunkCount = content.littleEndian(at: 4)
-        eventCount = content.littleEndian(at: 12)
-        flushGroupCount = content.littleEndian(at: 20)
+        self.chunkCount = chunkCount
+        self.eventCount = eventCount
+        self.flushGroupCount = flushGroupCount
     }
 
     /// Creates an end record for writing.

@@ -44,24 +44,24 @@ public struct BinaryTraceReader: TraceEventSource {
     /// The number of events decoded at a time per chunk.
     static let batchSize = 512
 
-    /// Opens the file at `path` (`-` for standard input) and reads its header.
-    public init(path: String, options: Options = .init()) throws(TraceError) {
-        try self.init(input: TraceInput(path: path), options: options)
+    /// Opens the file at `path` (`-` for standard input) and reads its header; chunks are read by `codec`.
+    public init(path: String, codec: some TraceCodec, options: Options = .init()) throws(TraceError) {
+        try self.init(input: TraceInput(path: path), codec: codec, options: options)
     }
 
-    /// Reads a trace held in memory; `name` is used in issues and errors.
-    public init(bytes: [UInt8], name: String, options: Options = .init()) throws(TraceError) {
-        try self.init(input: TraceInput(bytes: bytes, name: name), options: options)
+    /// Reads a trace held in memory with `codec`; `name` is used in issues and errors.
+    public init(bytes: [UInt8], name: String, codec: some TraceCodec, options: Options = .init()) throws(TraceError) {
+        try self.init(input: TraceInput(bytes: bytes, name: name), codec: codec, options: options)
     }
 
-    init(input: TraceInput, options: Options) throws(TraceError) {
+    init(input: TraceInput, codec: some TraceCodec, options: Options) throws(TraceError) {
         let header = try ChunkGroupReader.readHeader(from: input, limit: min(options.maxChunkSize, BinaryTraceFormat.hardMaxChunkSize))
         metadata = header.metadata
         summary.majorVersion = header.major
         summary.minorVersion = header.minor
         summary.maxChunkSize = Int(header.maxChunkSize)
         summary.bytesRead = input.offset
-        groups = try ChunkGroupReader(input: input, maxChunkSize: Int(header.maxChunkSize), options: options)
+        groups = try ChunkGroupReader(input: input, maxChunkSize: Int(header.maxChunkSize), codec: codec, options: options)
     }
 
     /// The next event in timestamp order within each flush group, or nil at the end.

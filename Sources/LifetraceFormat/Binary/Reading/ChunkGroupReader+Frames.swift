@@ -99,14 +99,18 @@ extension ChunkGroupReader {
         }
         let headerEnd = BinaryTraceFormat.frameHeaderSize + size
         guard try input.ensure(headerEnd) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
-        let header = input.withAvailable { ChunkHeader(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<headerEnd])) }
+        guard let header = input.withAvailable({ ChunkHeader(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<headerEnd])) }) else {
+            // Not reached: `size` was checked against the v1 header size above.
+            try resynchronize(after: start, issues: &issues, reason: "chunk header of \(size) bytes", chunk: nil)
+            return .other
+        }
         let location = TraceError.ChunkLocation(stream: header.stream, sequence: header.sequence)
         if let group, header.flushGroup != group { return .groupEnds }
         let rawSize = Int(header.rawSize)
         let compressedSize = Int(header.compressedSize)
         let problem: String? =
             if rawSize > maxChunkSize { "raw size \(rawSize) exceeds the declared maximum \(maxChunkSize)" }
-            else if compressedSize > ZstdCompressor.bound(maxChunkSize) { "compressed size \(compressedSize) exceeds the bound for \(maxChunkSize) bytes" }
+            else if compressedSize > BinaryTraceFormat.compressBound(maxChunkSize) { "compressed size \(compressedSize) exceeds the bound for \(maxChunkSize) bytes" }
             else if Int(header.eventCount) > rawSize / 2 { "\(header.eventCount) events cannot fit in \(rawSize) bytes" }
             else if TraceStream(rawValue: header.stream) == nil { "unknown stream \(header.stream)" }
             else if header.timestampUnit == 0 { "timestamp unit 0" }
@@ -152,28 +156,25 @@ extension ChunkGroupReader {
         } else if records.count > rawSize {
             records.removeLast(records.count - rawSize)
         }
-        let failure: String? = records.withUnsafeMutableBytes { destination in
-            input.withAvailable { bytes -> String? in
-                let frame = UnsafeRawBufferPointer(rebasing: bytes[headerEnd..<total])
-                // Frames of raw blocks (recorders without libzstd) are read by a copy.
-                switch RawBlockFrame.read(frame, into: destination) {
-                case .read: return nil
-                case .invalid(let reason): return reason
-                case .needsLibzstd: break
-                }
-                do throws(ZstdError) {
-                    try decompressor.decompress(frame, into: destination)
+        let failure: TraceCodecError? = records.withUnsafeMutableBytes { destination in
+            input.withAvailable { bytes -> TraceCodecError? in
+                do throws(TraceCodecError) {
+                    try decompressor.decompress(UnsafeRawBufferPointer(rebasing: bytes[headerEnd..<total]), into: destination)
                     return nil
                 } catch {
-                    return error.description
+                    return error
                 }
             }
         }
         decoders[active].records = records
+        if let failure, failure.kind == .needsLibzstd {
+            // Not corrupt: this reader cannot read it, nor any later chunk; reading stops here.
+            throw TraceError(.needsLibzstd, file: input.name, at: .byte(start, chunk: location), "chunk compressed with libzstd, which this reader does not link; read the trace with lifetrace")
+        }
         input.consume(total)
         if let failure {
             summary.skippedChunkCount += 1
-            issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: location), "bad zstd frame: \(failure); chunk skipped"))
+            issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: location), "bad zstd frame: \(failure.description); chunk skipped"))
             return .other
         }
         active += 1

@@ -8,11 +8,11 @@ struct ChunkGroupReader {
     static let maxGroupChunks = 16
     /// The most raw bytes merged as one group; a larger group is merged in parts.
     static let maxGroupBytes = 64 << 20
-    /// The window limit given to zstd: 16 MiB, the largest chunk any reader accepts.
-    static let windowLogMax: Int32 = 24
+    /// The window limit given to the codec: 16 MiB, the largest chunk any reader accepts.
+    static let windowLog = 24
 
     let input: TraceInput
-    let decompressor: ZstdDecompressor
+    let decompressor: any ChunkDecompressor
     let maxChunkSize: Int
     let collectsStatistics: Bool
     // Decoders of the current group, in file order; slots past `active` are kept for reuse.
@@ -30,12 +30,14 @@ struct ChunkGroupReader {
     // Events the headers of the chunks read so far declare, for the end-of-trace check.
     var declaredEvents: UInt64 = 0
 
-    init(input: TraceInput, maxChunkSize: Int, options: BinaryTraceReader.Options) throws(TraceError) {
+    init(
+        input: TraceInput, maxChunkSize: Int, codec: some TraceCodec, options: BinaryTraceReader.Options
+    ) throws(TraceError) {
         self.input = input
         self.maxChunkSize = maxChunkSize
         collectsStatistics = options.collectsChunkStatistics
         do {
-            decompressor = try ZstdDecompressor(windowLogMax: ChunkGroupReader.windowLogMax)
+            decompressor = try codec.makeDecompressor(windowLog: ChunkGroupReader.windowLog)
         } catch {
             throw TraceError(.io, file: input.name, "zstd: \(error)")
         }
@@ -170,13 +172,7 @@ struct ChunkGroupReader {
             return false
         }
         let size = BinaryTraceReader.batchSize
-        var count = 0
-        var failure: ChunkDecoder.Failure?
-        do throws(ChunkDecoder.Failure) {
-            count = try decoders[slot].decode(into: events.base + slot * size, capacity: size, symbols: &symbols)
-        } catch {
-            failure = error
-        }
+        let (count, failure) = decoders[slot].decode(into: events.base + slot * size, capacity: size, symbols: &symbols)
         batchStart[slot] = slot * size
         batchEnd[slot] = slot * size + count
         if let failure {

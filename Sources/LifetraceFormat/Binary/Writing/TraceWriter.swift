@@ -1,7 +1,12 @@
 #if canImport(Glibc)
 import Glibc
+// `close` and `write` are also methods of the writer; these name the system calls.
+private let systemClose = Glibc.close
+private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
+private let systemClose = Darwin.close
+private let systemWrite = Darwin.write
 #endif
 
 /// Writes a binary trace (format v1, `docs/FORMAT.md`).
@@ -12,23 +17,14 @@ import Darwin
 /// end-of-trace record; a file without it reads as "not closed".
 ///
 /// All events appended to one writer must take their symbols from the same ``SymbolTable``
-/// (which may grow between calls).
+/// (which may grow between calls). The writer stores each chunk's content in a zstd frame made
+/// by the ``TraceCodec`` it is given: ``RawBlockCodec`` without libzstd, or `ZstdCodec`
+/// (`LifetraceZstd`) to compress.
 public final class TraceWriter {
     /// How the writer compresses and chunks.
     public struct Options: Sendable {
-        /// How chunks are stored in their zstd frames.
-        public enum Compression: String, Sendable, CaseIterable {
-            /// Compressed by libzstd at ``Options/compressionLevel``.
-            case zstd
-            /// Stored in raw blocks, written without libzstd (``RawBlockFrame``): for recorders on
-            /// platforms without libzstd; `lifetrace import` recompresses such a trace.
-            case rawBlocks
-        }
-
-        /// The zstd compression level (1...19).
+        /// The zstd compression level (1...19), for a codec that compresses.
         public var compressionLevel: Int
-        /// How chunks are stored; libzstd compression unless set to raw blocks.
-        public var compression: Compression = .zstd
         /// The largest raw size of a chunk, 4 KiB ... 16 MiB; larger chunks compress better and
         /// take more memory to write and read.
         public var chunkSize: Int
@@ -46,8 +42,7 @@ public final class TraceWriter {
     // One encoder per stream, by stream code. Raw storage rather than an array: changing an
     // array element checks that the array is uniquely referenced, on every append.
     private let encoders: UnsafeMutableBufferPointer<ChunkEncoder>
-    // Nil when chunks are written in raw blocks: no libzstd context is created then.
-    private let compressor: ZstdCompressor?
+    private let compressor: any ChunkCompressor
     private var compressed: [UInt8]
     private var records: [UInt8] = []
     // The per-event state: a writer is used from one thread at a time, so the dynamic
@@ -67,29 +62,32 @@ public final class TraceWriter {
     /// The number of events in the chunks written so far (all of them after ``close()``).
     public var writtenEventCount: UInt64 { eventCount }
 
-    /// Creates (or truncates) the file at `path` and writes the header.
-    public convenience init(path: String, metadata: TraceMetadata, options: Options = .init()) throws(TraceError) {
+    /// Creates (or truncates) the file at `path` and writes the header; chunks are stored by `codec`.
+    public convenience init(
+        path: String, metadata: TraceMetadata, codec: some TraceCodec, options: Options = .init()
+    ) throws(TraceError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceError(.io, file: path, "cannot create: \(String(cString: strerror(errno)))")
         }
         do {
-            try self.init(descriptor: descriptor, owned: true, name: path, metadata: metadata, options: options)
+            try self.init(descriptor: descriptor, owned: true, name: path, metadata: metadata, codec: codec, options: options)
         } catch {
-            _ = Glibc.close(descriptor)
+            _ = systemClose(descriptor)
             throw error
         }
     }
 
-    /// Writes to an open file descriptor, which stays open after ``close()``; `name` is used in errors.
+    /// Writes to an open file descriptor, which stays open after ``close()``; chunks are stored by
+    /// `codec`; `name` is used in errors.
     public convenience init(
-        fileDescriptor: Int32, name: String, metadata: TraceMetadata, options: Options = .init()
+        fileDescriptor: Int32, name: String, metadata: TraceMetadata, codec: some TraceCodec, options: Options = .init()
     ) throws(TraceError) {
-        try self.init(descriptor: fileDescriptor, owned: false, name: name, metadata: metadata, options: options)
+        try self.init(descriptor: fileDescriptor, owned: false, name: name, metadata: metadata, codec: codec, options: options)
     }
 
     private init(
-        descriptor: Int32, owned: Bool, name: String, metadata: TraceMetadata, options: Options
+        descriptor: Int32, owned: Bool, name: String, metadata: TraceMetadata, codec: some TraceCodec, options: Options
     ) throws(TraceError) {
         guard (4096...BinaryTraceFormat.hardMaxChunkSize).contains(options.chunkSize) else {
             throw TraceError(.limitExceeded, file: name, "chunk size \(options.chunkSize) is outside 4096...\(BinaryTraceFormat.hardMaxChunkSize)")
@@ -102,18 +100,12 @@ public final class TraceWriter {
         ownsDescriptor = owned
         encoders = .allocate(capacity: TraceStream.allCases.count)
         _ = encoders.initialize(from: TraceStream.allCases.map { ChunkEncoder(stream: $0, capacity: options.chunkSize) })
-        switch options.compression {
-        case .zstd:
-            do {
-                compressor = try ZstdCompressor(level: Int32(options.compressionLevel))
-            } catch {
-                throw TraceError(.io, file: name, "zstd: \(error)")
-            }
-            compressed = [UInt8](repeating: 0, count: ZstdCompressor.bound(options.chunkSize))
-        case .rawBlocks:
-            compressor = nil
-            compressed = [UInt8](repeating: 0, count: RawBlockFrame.size(options.chunkSize))
+        do {
+            compressor = try codec.makeCompressor(level: options.compressionLevel)
+        } catch {
+            throw TraceError(.io, file: name, "zstd: \(error)")
         }
+        compressed = [UInt8](repeating: 0, count: compressor.bound(options.chunkSize))
         let header = FileHeader(maxChunkSize: UInt32(options.chunkSize), metadata: metadata)
         let encodedHeader = header.encoded()
         guard encodedHeader.count <= BinaryTraceFormat.maxHeaderSize else {
@@ -123,7 +115,7 @@ public final class TraceWriter {
     }
 
     deinit {
-        if ownsDescriptor && descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if ownsDescriptor && descriptor >= 0 { _ = systemClose(descriptor) }
         encoders.deinitialize().deallocate()
     }
 
@@ -177,7 +169,7 @@ public final class TraceWriter {
         try write(TraceEnd(chunkCount: chunkCount, eventCount: eventCount, flushGroupCount: flushGroup).encoded())
         isClosed = true
         if ownsDescriptor {
-            let result = Glibc.close(descriptor)
+            let result = systemClose(descriptor)
             descriptor = -1
             if result != 0 { throw TraceError(.io, file: name, "cannot close: \(String(cString: strerror(errno)))") }
         }
@@ -208,12 +200,10 @@ public final class TraceWriter {
         let unit = encoders[index].timestampUnit()
         let (rawSize, structureSize) = encoders[index].encode(into: &records)
         let encoder = encoders[index]
-        let result: Result<Int, ZstdError> = records.withUnsafeBytes { records in
+        let result: Result<Int, TraceCodecError> = records.withUnsafeBytes { records in
             compressed.withUnsafeMutableBytes { destination in
-                Result { () throws(ZstdError) -> Int in
-                    let content = UnsafeRawBufferPointer(rebasing: records[0..<rawSize])
-                    guard let compressor else { return RawBlockFrame.write(content, into: destination) }
-                    return try compressor.compress(content, into: destination)
+                Result { () throws(TraceCodecError) -> Int in
+                    try compressor.compress(UnsafeRawBufferPointer(rebasing: records[0..<rawSize]), into: destination)
                 }
             }
         }
@@ -250,7 +240,7 @@ public final class TraceWriter {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno

@@ -1,0 +1,48 @@
+import ArgumentParser
+import LifetraceFormat
+
+/// A duration given on the command line (`250ms`, `1.5s`, `2m`), read once, as it is parsed, in
+/// the grammar scenario files use too (``DurationParser``).
+struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendable {
+    /// The duration in nanoseconds.
+    let nanoseconds: Int64
+    /// The text as given, shown as the default in the help.
+    let text: String
+
+    /// The duration `text` stands for.
+    init(parsing text: String) throws(DurationError) {
+        nanoseconds = try DurationParser.nanoseconds(text)
+        self.text = text
+    }
+
+    init?(argument: String) {
+        guard let parsed = try? Self(parsing: argument) else { return nil }
+        self = parsed
+    }
+
+    var defaultValueDescription: String { text }
+
+    var description: String { text }
+
+    /// Reads an option's value; its error names what is wrong, after the parser's own words
+    /// (`The value '2x' is invalid for '--stall-threshold <stall-threshold>': it has no unit …`).
+    static func parse(_ text: String) throws -> DurationArgument {
+        do throws(DurationError) {
+            return try DurationArgument(parsing: text)
+        } catch {
+            throw Invalid(description: error.explanation)
+        }
+    }
+
+    /// Why a value is not a duration.
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+extension DurationArgument: ExpressibleByStringLiteral {
+    /// A default written in the source; it must be a valid duration.
+    init(stringLiteral text: String) {
+        self = try! DurationArgument(parsing: text)
+    }
+}

@@ -1,0 +1,211 @@
+/// JSON text written straight into UTF-8 bytes, member by member: the one spelling of every JSON
+/// document the reports write (``JSONValue`` writes through it). The streamed documents write a
+/// lifetime this way as it ends, without building its tree of values first.
+///
+/// ```swift
+/// JSONOutput.write(to: &bytes, indent: 2, level: 4) { json in
+///     json.object { json in
+///         json.member("index", 3)
+///         json.member("names", array: { json in json.separate(); json.value("a") })
+///     }
+/// }
+/// ```
+struct JSONOutput {
+    /// The text written so far.
+    var bytes: [UInt8]
+    /// Spaces per level, or nil for compact text.
+    let indent: Int?
+    /// The depth of the innermost open object or array.
+    private var level: Int
+    /// Whether the innermost open object or array has no member or element yet.
+    private var empty = true
+
+    private init(indent: Int?, level: Int) {
+        bytes = []
+        self.indent = indent
+        self.level = level
+    }
+
+    /// Appends to `output` the value `body` writes, for a value that starts at `level` of a
+    /// document indented by `indent` spaces per level (compact without).
+    static func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0, _ body: (inout JSONOutput) -> Void) {
+        var json = JSONOutput(indent: indent, level: level)
+        // The bytes move in and out rather than being copied: `output` may hold a spool's megabyte.
+        swap(&json.bytes, &output)
+        body(&json)
+        swap(&json.bytes, &output)
+    }
+
+    /// Writes an object whose members `body` writes (`{}` when it writes none).
+    mutating func object(_ body: (inout JSONOutput) -> Void) {
+        container(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
+    }
+
+    /// Writes an array whose elements `body` writes (`[]` when it writes none).
+    mutating func array(_ body: (inout JSONOutput) -> Void) {
+        container(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), body)
+    }
+
+    /// Appends to `output` more members of an object that is already open and has members, one
+    /// at each `level` of a document indented by `indent` spaces per level: a streamed document
+    /// writes the rest of an entry after what it wrote piece by piece.
+    static func appendMembers(to output: inout [UInt8], indent: Int? = nil, level: Int, _ body: (inout JSONOutput) -> Void) {
+        var json = JSONOutput(indent: indent, level: level)
+        json.empty = false
+        swap(&json.bytes, &output)
+        body(&json)
+        swap(&json.bytes, &output)
+    }
+
+    /// Starts the member `key` of the open object; the value written next is its value.
+    mutating func key(_ key: String) {
+        separate()
+        JSONValue.writeString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        if indent != nil { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    /// Starts the next element of the open array; the value written next is the element.
+    mutating func separate() {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        newline()
+    }
+
+    /// Writes a string.
+    mutating func value(_ value: String) { JSONValue.writeString(value, to: &bytes) }
+
+    /// Writes an integer.
+    mutating func value(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        guard magnitude >= 10 else {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(magnitude))
+            return
+        }
+        // At most 20 digits, written backwards into a fixed buffer, then appended in order:
+        // no String per number (a timestamp has more digits than a String holds inline).
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            while magnitude > 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: buffer[index...])
+        }
+    }
+
+    /// Writes `true` or `false`.
+    mutating func value(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+
+    /// Writes a string, or `null` when nil.
+    mutating func value(_ value: String?) {
+        if let value { self.value(value) } else { null() }
+    }
+
+    /// Writes an integer, or `null` when nil.
+    mutating func value(_ value: Int64?) {
+        if let value { self.value(value) } else { null() }
+    }
+
+    /// Writes a value built as a tree.
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let value): self.value(value)
+        case .int(let value): self.value(value)
+        case .number(let value): bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+        case .string(let value): self.value(value)
+        case .array(let values):
+            array { json in
+                for value in values {
+                    json.separate()
+                    json.value(value)
+                }
+            }
+        case .object(let members):
+            object { json in
+                for member in members {
+                    json.key(member.key)
+                    json.value(member.value)
+                }
+            }
+        }
+    }
+
+    /// Writes `null`.
+    mutating func null() { bytes.append(contentsOf: "null".utf8) }
+
+    /// Writes the member `key` with a string value.
+    mutating func member(_ key: String, _ value: String) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes the member `key` with a string value, `null` when nil.
+    mutating func member(_ key: String, _ value: String?) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes the member `key` with an integer value.
+    mutating func member(_ key: String, _ value: Int64) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes the member `key` with an integer value, `null` when nil.
+    mutating func member(_ key: String, _ value: Int64?) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes the member `key` with a boolean value.
+    mutating func member(_ key: String, _ value: Bool) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes the member `key` with an object value whose members `body` writes.
+    mutating func member(_ key: String, object body: (inout JSONOutput) -> Void) {
+        self.key(key)
+        object(body)
+    }
+
+    /// Writes the member `key` with an array value whose elements `body` writes.
+    mutating func member(_ key: String, array body: (inout JSONOutput) -> Void) {
+        self.key(key)
+        array(body)
+    }
+
+    /// Writes the member `key` with an array of strings.
+    mutating func member(_ key: String, strings: some Sequence<String>) {
+        self.key(key)
+        array { json in
+            for string in strings {
+                json.separate()
+                json.value(string)
+            }
+        }
+    }
+
+    private mutating func container(open: UInt8, close: UInt8, _ body: (inout JSONOutput) -> Void) {
+        bytes.append(open)
+        let outer = empty
+        empty = true
+        level += 1
+        body(&self)
+        level -= 1
+        if !empty { newline() }
+        bytes.append(close)
+        empty = outer
+    }
+
+    private mutating func newline() {
+        guard let indent else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
+    }
+}

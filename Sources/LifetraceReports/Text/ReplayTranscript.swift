@@ -1,0 +1,66 @@
+import LifecycleModel
+import LifetraceAnalysis
+import LifetraceFormat
+import LifetraceZstd
+
+/// What `lifetrace replay` prints: every event of a trace with the system and app views before
+/// and after it, each violation under the event that revealed it, then those found at the end.
+public enum ReplayTranscript {
+    /// Replays the trace at `path` and hands `show` each line, without its newline. Events are
+    /// selected by their time since the trace's first event, from `from` to `to` (ns). Every line
+    /// goes through the terminal escaper: a trace's names cannot forge lines.
+    ///
+    /// Throws the ``TraceError`` that stopped the reading (what was read before it is shown), or
+    /// what `show` throws.
+    public static func write(
+        path: String, options: AnalysisOptions, from: Int64 = 0, to: Int64 = .max, show: (String) throws -> Void
+    ) throws {
+        func line(_ text: String) throws { try show(TerminalText.escaped(text)) }
+        var source = try TraceFile.open(path: path)
+        var analyzer = LifecycleAnalyzer(options: options)
+        var origin: Int64?
+        while let event = try source.next() {
+            let step = analyzer.step(event, symbols: source.symbols)
+            let offset = event.timestamp - (origin ?? event.timestamp)
+            if origin == nil { origin = event.timestamp }
+            guard offset >= from && offset <= to else { continue }
+            try line(step.line)
+            for violation in step.violations { try line("    " + violation.line(timed: false)) }
+        }
+        let found = analyzer.violations.count
+        _ = analyzer.finish(symbols: source.symbols)
+        if analyzer.violations.count > found {
+            try line("at the end of the trace:")
+            for violation in analyzer.violations[found...] { try line("    " + violation.line()) }
+        }
+        let omitted = analyzer.omittedViolations.values.reduce(0, +)
+        if omitted > 0 {
+            try line("\(omitted) more violations were found and not shown: an analysis keeps the first "
+                + "\(options.violationLimit) of a trace in full")
+        }
+    }
+}
+
+extension ReplayStep {
+    /// One line: time since launch, the event, then the views (`a -> b` where they changed).
+    public var line: String {
+        let time = event.sinceLaunch.map(TimeFormat.relative) ?? "\(event.timestamp) ns"
+        var parts = [event.label]
+        if !event.thread.isMain { parts[0] += " (thread \(event.thread))" }
+        // Outside a lifetime (before a launch, after an exit) both views are Not running.
+        let notRunning = LifecycleState.notRunning.name
+        let before = event.type == .launch ? notRunning : nil
+        let after = event.type == .exit ? notRunning : nil
+        parts.append("system " + Self.change(system.before?.name ?? before, system.after?.name ?? after))
+        parts.append("app " + Self.change(app.before?.name ?? before, app.after?.name ?? after))
+        for scene in scenes {
+            parts.append("scene \(scene.scene) \(scene.app?.name ?? "?")/\(scene.system?.name ?? "?")")
+        }
+        let padding = String(repeating: " ", count: max(0, 12 - time.count))
+        return padding + time + "  " + parts.joined(separator: "  |  ")
+    }
+
+    private static func change(_ before: String?, _ after: String?) -> String {
+        before == after ? (after ?? "?") : "\(before ?? "?") -> \(after ?? "?")"
+    }
+}
