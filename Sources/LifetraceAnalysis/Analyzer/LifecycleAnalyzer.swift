@@ -93,8 +93,8 @@ public struct LifecycleAnalyzer {
 
     // The same for an event in a batch: the short path reads the fields it needs in place.
     @inline(__always)
-    mutating func replay(at event: UnsafePointer<TraceEvent>, symbols: SymbolTable) {
-        if !replayCommon(at: event, symbols: symbols) { replayInFull(event.pointee, symbols: symbols) }
+    mutating func replay<Edges: EdgeEmission>(at event: UnsafePointer<TraceEvent>, symbols: SymbolTable, edges: Edges.Type) {
+        if !replayCommon(at: event, symbols: symbols, edges: edges) { replayInFull(event.pointee, symbols: symbols) }
     }
 
     // Every event can take this path; it is kept out of the batch loop so that the loop stays
@@ -206,17 +206,19 @@ public struct LifecycleAnalyzer {
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options)
         analyzer.lifetimeEnded = lifetimeEnded
+        var origin: Int64?
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
         // inlined into it and the symbol table fetched once per batch.
         while try source.nextBatch({ events, symbols in
             guard let base = events.baseAddress else { return }
-            for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols) }
+            if origin == nil { origin = events.first?.timestamp }
+            for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols, edges: NoEdgeEmission.self) }
         }) {}
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
             violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin)
     }
 
     /// Analyses an in-memory list of events.
@@ -230,7 +232,7 @@ public struct LifecycleAnalyzer {
         return TraceAnalysis(
             path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
             omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [])
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [], origin: events.first?.timestamp)
     }
 }
 

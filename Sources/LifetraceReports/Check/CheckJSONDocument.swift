@@ -70,7 +70,8 @@ public struct CheckJSONDocument: Sendable {
                 json.member("violationLimit", Int64(analysis.violationLimit))
                 json.member("omittedViolations", object: { json in
                     for rule in analysis.omittedViolations.keys.sorted() {
-                        json.member(rule.id, Int64(analysis.omittedViolations[rule, default: 0]))
+                        json.key(escaping: rule.id)
+                        json.value(Int64(analysis.omittedViolations[rule, default: 0]))
                     }
                 })
             case .failure(let error):
