@@ -293,12 +293,13 @@ extension LifecycleAnalyzer {
 
     /// A main-thread callback or signpost ended: blame, and in callback mode the busy interval.
     @inline(__always)
-    mutating func mainIntervalEnded(
-        _ kind: BlameEntry.Kind, _ interval: OpenInterval, at end: Int64, symbols: SymbolTable
+    mutating func mainIntervalEnded<Edges: EdgeEmission>(
+        _ kind: BlameEntry.Kind, _ interval: OpenInterval, at end: Int64, symbols: SymbolTable,
+        edges: Edges.Type = RuntimeEdgeEmission.self
     ) {
         busy.completed(kind, name: interval.name, begin: interval.begin.timestamp, end: end)
         if kind == .callback && !current.runLoopSeen && stacks.slots[0].callbacks.isEmpty {
-            closeBusy(at: end, unfinished: false, symbols: symbols)
+            closeBusy(at: end, unfinished: false, symbols: symbols, edges: edges)
         }
     }
 

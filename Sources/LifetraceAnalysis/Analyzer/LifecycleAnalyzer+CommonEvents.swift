@@ -10,11 +10,13 @@ import LifetraceFormat
 extension LifecycleAnalyzer {
     @inline(__always)
     mutating func replayCommon(_ event: TraceEvent, symbols: SymbolTable) -> Bool {
-        withUnsafePointer(to: event) { replayCommon(at: $0, symbols: symbols) }
+        withUnsafePointer(to: event) { replayCommon(at: $0, symbols: symbols, edges: RuntimeEdgeEmission.self) }
     }
 
     @inline(__always)
-    mutating func replayCommon(at pointer: UnsafePointer<TraceEvent>, symbols: SymbolTable) -> Bool {
+    mutating func replayCommon<Edges: EdgeEmission>(
+        at pointer: UnsafePointer<TraceEvent>, symbols: SymbolTable, edges: Edges.Type
+    ) -> Bool {
         let timestamp = pointer.pointee.timestamp
         guard pointer.pointee.stream == .app, inLifetime, !current.silent,
             timestamp >= previousAppEvent.timestamp, timestamp >= current.lastTimestamp
@@ -24,28 +26,28 @@ extension LifecycleAnalyzer {
         case .runloopWake:
             guard !main || current.runLoopSeen else { return false }
             countCommon(pointer)
-            if main { openBusy(pointer.pointee) }
+            if main { openBusy(pointer.pointee, edges: edges) }
         case .runloopSleep:
             guard !main || current.runLoopSeen else { return false }
             countCommon(pointer)
-            if main { closeBusy(at: timestamp, unfinished: false, symbols: symbols) }
+            if main { closeBusy(at: timestamp, unfinished: false, symbols: symbols, edges: edges) }
         case .frame:
             guard current.firstFrame != nil else { return false }
             countCommon(pointer)
-            if emitsEdges { emitPoint(.frame, pointer.pointee) }
+            if Edges.isOn(emitsEdges) { queuePoint(.frame, pointer.pointee, name: .none) }
         case .signpostBegin(let name, let id):
             guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
             countCommon(pointer)
             let interval = OpenInterval(
-                begin: pointer.pointee, name: name, depth: Int32(stacks.slots[0].signposts.count), key: id ?? .min)
+                begin: pointer.pointee, name: name, depth: Int32(truncatingIfNeeded: stacks.slots[0].signposts.count), key: id ?? .min)
             stacks.slots[0].signposts.append(interval)
-            if emitsEdges { emit(.intervalBegan(interval.edge(.signpost))) }
+            if Edges.isOn(emitsEdges) { queue(.intervalBegan(interval.edge(.signpost))) }
         case .signpostEnd(let name, let id):
             guard main, let top = stacks.slots[0].signposts.last, top.name == name, top.key == id ?? .min else { return false }
             countCommon(pointer)
             stacks.slots[0].signposts.removeLast()
-            if emitsEdges { emit(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended)) }
-            mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols)
+            if Edges.isOn(emitsEdges) { queue(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended)) }
+            mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols, edges: edges)
         default:
             return false
         }

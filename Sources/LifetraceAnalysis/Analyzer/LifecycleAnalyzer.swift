@@ -81,8 +81,8 @@ public struct LifecycleAnalyzer {
 
     // The same for an event in a batch: the short path reads the fields it needs in place.
     @inline(__always)
-    mutating func replay(at event: UnsafePointer<TraceEvent>, symbols: SymbolTable) {
-        if !replayCommon(at: event, symbols: symbols) { replayInFull(event.pointee, symbols: symbols) }
+    mutating func replay<Edges: EdgeEmission>(at event: UnsafePointer<TraceEvent>, symbols: SymbolTable, edges: Edges.Type) {
+        if !replayCommon(at: event, symbols: symbols, edges: edges) { replayInFull(event.pointee, symbols: symbols) }
     }
 
     // Every event can take this path; it is kept out of the batch loop so that the loop stays
@@ -191,7 +191,7 @@ public struct LifecycleAnalyzer {
         while try source.nextBatch({ events, symbols in
             guard let base = events.baseAddress else { return }
             if origin == nil { origin = events.first?.timestamp }
-            for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols) }
+            for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols, edges: NoEdgeEmission.self) }
         }) {}
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(

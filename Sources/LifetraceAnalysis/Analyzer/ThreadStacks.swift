@@ -113,7 +113,7 @@ struct ThreadStacks {
             return false
         }
         var interval = interval
-        interval.depth = Int32(slots[slot].callbacks.count)
+        interval.depth = Int32(truncatingIfNeeded: slots[slot].callbacks.count)
         slots[slot].callbacks.append(interval)
         return true
     }
@@ -126,7 +126,7 @@ struct ThreadStacks {
             return false
         }
         var interval = interval
-        interval.depth = Int32(slots[slot].signposts.count)
+        interval.depth = Int32(truncatingIfNeeded: slots[slot].signposts.count)
         slots[slot].signposts.append(interval)
         return true
     }

@@ -67,21 +67,30 @@ extension LifecycleAnalyzer {
         return finish(symbols: symbols)
     }
 
-    /// Queues an edge when a sink is listening; nothing otherwise. Inlined, so that without a
-    /// sink a plain edge is not even built; the boxed ones (stalls, windows, reports) are
-    /// built only behind an `emitsEdges` test at their call sites.
+    /// Queues an edge when a sink is listening; nothing otherwise. Inlined as a flag test around
+    /// an out-of-line call, so that without a sink a plain edge is not even built and the replay
+    /// loop stays as small as before; the boxed edges (stalls, windows, reports) and those read
+    /// from the stacks are built only behind an `emitsEdges` test at their call sites.
     @inline(__always)
     mutating func emit(_ edge: LifecycleEdge) {
-        if emitsEdges {
-            sendNewFindings()
-            pendingEdges.append(edge)
-        }
+        if emitsEdges { queue(edge) }
+    }
+
+    @inline(never)
+    mutating func queue(_ edge: LifecycleEdge) {
+        sendNewFindings()
+        pendingEdges.append(edge)
     }
 
     /// Queues an instant.
     @inline(__always)
     mutating func emitPoint(_ kind: EdgePoint.Kind, _ event: TraceEvent, name: Symbol = .none) {
-        emit(.point(EdgePoint(kind: kind, timestamp: event.timestamp, thread: event.thread, name: name, event: event)))
+        if emitsEdges { queuePoint(kind, event, name: name) }
+    }
+
+    @inline(never)
+    mutating func queuePoint(_ kind: EdgePoint.Kind, _ event: TraceEvent, name: Symbol) {
+        queue(.point(EdgePoint(kind: kind, timestamp: event.timestamp, thread: event.thread, name: name, event: event)))
     }
 
     /// Queues the violations found since the last call, so that each goes out before the edges
@@ -93,4 +102,21 @@ extension LifecycleAnalyzer {
         findingsSent = count
     }
 
+}
+
+/// Whether the replay builds edges, decided when the replay is compiled where it can be: the
+/// hot path of `check` is specialised for ``NoEdgeEmission`` and tests no flag at all.
+protocol EdgeEmission {
+    /// Whether edges are built, given the analyzer's run-time flag.
+    static func isOn(_ emitsEdges: Bool) -> Bool
+}
+
+/// No sink listens: no edge code is compiled in.
+enum NoEdgeEmission: EdgeEmission {
+    @inline(__always) static func isOn(_ emitsEdges: Bool) -> Bool { false }
+}
+
+/// The analyzer's run-time flag decides.
+enum RuntimeEdgeEmission: EdgeEmission {
+    @inline(__always) static func isOn(_ emitsEdges: Bool) -> Bool { emitsEdges }
 }

@@ -16,18 +16,20 @@ extension LifecycleAnalyzer {
 
     /// Opens the main thread's busy interval at `event`, unless one is open.
     @inline(__always)
-    mutating func openBusy(_ event: TraceEvent) {
+    mutating func openBusy<Edges: EdgeEmission>(_ event: TraceEvent, edges: Edges.Type = RuntimeEdgeEmission.self) {
         guard busy.start == nil else { return }
         busy.open(event, inForeground: current.inForeground)
-        emit(.busyBegan(at: event.timestamp))
+        if Edges.isOn(emitsEdges) { queue(.busyBegan(at: event.timestamp)) }
     }
 
     /// Closes the main thread's busy interval at `end`: adds it to the launch-window busy time
     /// and records a stall when it is at least the threshold.
     @inline(__always)
-    mutating func closeBusy(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
+    mutating func closeBusy<Edges: EdgeEmission>(
+        at end: Int64, unfinished: Bool, symbols: SymbolTable, edges: Edges.Type = RuntimeEdgeEmission.self
+    ) {
         guard let start = busy.start else { return }
-        emit(.busyEnded(start: start, end: end))
+        if Edges.isOn(emitsEdges) { queue(.busyEnded(start: start, end: end)) }
         accountBusy(start: start, end: end)
         if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)
