@@ -54,7 +54,11 @@ extension LifecycleAnalyzer {
     mutating func replayEmittingEdges(_ event: TraceEvent, symbols: SymbolTable) {
         emitsEdges = true
         replay(event, symbols: symbols)
-        followViews(at: event.timestamp)
+        // Only these move a view (the end of a lifetime closes its views itself).
+        switch event.payload {
+        case .launch, .state, .callbackBegin, .callbackEnd: followViews(at: event.timestamp)
+        default: break
+        }
         sendNewFindings()
     }
 
