@@ -155,6 +155,10 @@ let package = Package(
             dependencies: ["LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "RecorderProbe"]
         ),
         .testTarget(
+            name: "LifecycleHostTests",
+            dependencies: ["LifecycleHost", "LifetraceRecorder", "LifetraceFormat"]
+        ),
+        .testTarget(
             name: "LifetraceSupervisorTests",
             dependencies: [
                 "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel", "SampleApp",

@@ -251,16 +251,10 @@ import Testing
         let directory = try LifetraceCommand.run(["check", workspace.path])
         #expect(directory.status == 0)
         #expect(directory.output.contains("1 trace checked"))
-        let substitution = Process()
-        substitution.executableURL = URL(fileURLWithPath: "/bin/bash")
-        substitution.arguments = ["-c", "\"$0\" check <(cat \"$1\")", LifetraceCommand.path, workspace.path + "/x.ltrace"]
-        let output = Pipe()
-        substitution.standardOutput = output
-        try substitution.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        substitution.waitUntilExit()
-        #expect(substitution.terminationStatus == 0)
-        #expect(text.contains(": ok (113 events, 1 lifetime)"))
+        let substitution = try ChildProcess.run(
+            "/bin/bash", ["-c", "\"$0\" check <(cat \"$1\")", LifetraceCommand.path, workspace.path + "/x.ltrace"])
+        #expect(substitution.status == 0)
+        #expect(substitution.output.contains(": ok (113 events, 1 lifetime)"))
     }
 
     @Test("-o naming an input is refused before anything is written")
@@ -288,16 +282,10 @@ import Testing
             ["diff", trace, "--", trace], ["dump", trace],
         ]
         for command in commands {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: LifetraceCommand.path)
-            process.arguments = command
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 2, "\(command)")
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let result = try ChildProcess.run(LifetraceCommand.path, command, output: full)
+            let text = result.error
+            #expect(result.status == 2, "\(command)")
             #expect(text.contains("No space left on device"), "\(command): \(text)")
             #expect(text.split(separator: "\n").count == 1, "\(command): \(text)")
         }

@@ -31,14 +31,8 @@ struct ReadingProgressTests {
 
         // On a terminal (script gives the command one): the line appears and is cleared at the end.
         let typescript = directory + "/typescript"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(LifetraceCommand.path)' check '\(trace)'", typescript]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let terminal = try ChildProcess.run("/usr/bin/script", ["-qec", "'\(LifetraceCommand.path)' check '\(trace)'", typescript])
+        #expect(terminal.status == 0)
         let screen = try String(contentsOfFile: typescript, encoding: .utf8)
         #expect(screen.contains("reading \(trace): "), "\(screen.prefix(400))")
         #expect(screen.contains("% of 33 MB"))

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceTestSupport
 import Testing
 
 /// The README is executed: every command it shows (a line starting with `$ ` in a code block) runs,
@@ -69,23 +70,10 @@ import Testing
         }
         script += "printf '\\n@@@end@@@\\n%s\\n' \"$OUT\"\n[ -n \"$OUT\" ] && rm -rf \"$OUT\"\n"
         let scriptPath = NSTemporaryDirectory() + "lifetrace-readme-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sh"
-        let outputPath = scriptPath + ".out"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        defer { for path in [scriptPath, outputPath] { try? FileManager.default.removeItem(atPath: path) } }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [scriptPath]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TZ"] = "UTC"
-        environment["LC_ALL"] = "C.UTF-8"
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = process.standardOutput
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let output = try String(contentsOfFile: outputPath, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scriptPath) }
+        // Each example's standard error goes to its output inside the script (`2>&1`).
+        let output = try ChildProcess.run("/bin/bash", [scriptPath], environment: ["TZ": "UTC", "LC_ALL": "C.UTF-8"]).output
         guard let end = output.range(of: "\n@@@end@@@\n") else { return [] }
         let scratch = output[end.upperBound...].trimmingCharacters(in: .newlines)
         var sections: [String] = []

@@ -3,6 +3,7 @@ import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
 import LifetraceSynthesis
+import LifetraceTestSupport
 import Testing
 
 /// The CTF export read back by babeltrace2, with the printed events counted by class name.

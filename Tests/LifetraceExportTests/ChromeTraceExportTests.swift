@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
+import LifetraceTestSupport
 import Testing
 
 /// The Trace Event Format export parsed as JSON (Foundation, and Python's `json` as a second

@@ -3,6 +3,7 @@ import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
 import LifetraceSynthesis
+import LifetraceTestSupport
 import Testing
 
 /// The Perfetto export read back by the official Perfetto protos (PyPI `perfetto`), through

@@ -152,6 +152,28 @@ struct BinaryTraceReaderTests {
         #expect(read.count == 3)
     }
 
+    @Test func aRequiredNameAtIndexZeroIsTheEmptyNameInBothForms() throws {
+        let symbols = SymbolTable()
+        let events = [TraceEvent(timestamp: 5, payload: .mark(name: .none)), TraceEvent(timestamp: 6, payload: .callbackBegin(name: .none, scene: .none))]
+        let (binary, reader) = try Fixture.read(try Fixture.write(events, symbols: symbols))
+        #expect(reader.issues.isEmpty)
+        #expect(binary.map(\.payload) == events.map(\.payload))
+        var text: [UInt8] = []
+        for event in binary { JSONLTraceWriter.encode(event, symbols: reader.symbols, into: &text) }
+        #expect(String(decoding: text, as: UTF8.self) == """
+            {"ts":5,"type":"mark","name":""}
+            {"ts":6,"type":"callback.begin","name":""}
+
+            """)
+        var jsonl = try JSONLTraceReader(bytes: text, name: "empty-names.jsonl")
+        var names: [String] = []
+        while let event = try jsonl.next() {
+            if case .mark(let name) = event.payload { names.append(jsonl.symbols[name]) }
+            if case .callbackBegin(let name, _) = event.payload { names.append(jsonl.symbols[name]) }
+        }
+        #expect(names == ["", ""])
+    }
+
     @Test func knownRecordWithLengthIgnoresAppendedFields() throws {
         let symbols = SymbolTable()
         let bytes = try Fixture.write([], symbols: symbols, extra: { writer in

@@ -124,9 +124,12 @@ import Testing
                 done.signal()
             }.start()
             done.wait()
-            // The ring is retired by the thread's exit, just after the block returns.
-            usleep(20_000)
-            try pump.pump(into: sink, symbols: &symbols)
+            // The ring is retired by the thread's exit, just after the block returns: pumped
+            // until the event arrives rather than after a guessed pause.
+            let deadline = ContinuousClock.now + .seconds(30)
+            repeat {
+                try pump.pump(into: sink, symbols: &symbols)
+            } while sink.snapshot.events.count < round + 1 && ContinuousClock.now < deadline && usleep(1_000) == 0
             #expect(sink.snapshot.events.count == round + 1)
         }
         #expect(region.droppedWithoutRing == 0)

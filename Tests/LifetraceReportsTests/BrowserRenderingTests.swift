@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceReports
+import LifetraceTestSupport
 import Testing
 
 /// Renders the HTML report in headless Chromium and checks the screenshot: not blank, and the
@@ -11,31 +12,9 @@ import Testing
         .deletingLastPathComponent().path
 
     /// The first Chromium found on the PATH.
-    static let browser: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                return "\(directory)/\(name)"
-            }
-        }
-        return nil
-    }()
+    static let browser = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap(ChildProcess.onPath).first
 
     static let underCI = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false
-
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 
     @Test(.enabled(if: browser != nil || underCI, "Chromium not found (install Debian's chromium; make test does)"))
     func screenshotShowsTheLanes() throws {
@@ -47,14 +26,14 @@ import Testing
         let picture = directory.appendingPathComponent("report.png").path
         let html = try TraceHTMLReport.make(path: Self.root + "/Samples/runs/cold-launch-scenes.jsonl", options: AnalysisOptions()).html
         try html.write(toFile: page, atomically: true, encoding: .utf8)
-        try Self.run(browser, [
+        _ = try ChildProcess.run(browser, [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--screenshot=\(picture)",
             "--window-size=1400,1000", "file://\(page)",
         ])
         #expect(FileManager.default.fileExists(atPath: picture), "Chromium wrote no screenshot")
         let colours = ["s1", "s2", "s3", "busy", "cb", "sp", "task"]
         let hex = colours.map { name in HTMLStyle.colours.first { $0.name == name }!.hex }
-        let check = try Self.run("/usr/bin/env", ["python3", Self.root + "/scripts/png-colours.py", picture] + hex)
+        let check = try ChildProcess.run("/usr/bin/env", ["python3", Self.root + "/scripts/png-colours.py", picture] + hex)
         #expect(check.status == 0)
         let result = try #require(
             try JSONSerialization.jsonObject(with: Data(check.output.utf8)) as? [String: Any], "no result from the PNG check")
@@ -76,7 +55,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("report.html").path
         try html.write(toFile: page, atomically: true, encoding: .utf8)
-        return try Self.run(browser, [
+        return try ChildProcess.run(browser, [
             "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://\(page)#\(fragment)",
         ]).output
     }

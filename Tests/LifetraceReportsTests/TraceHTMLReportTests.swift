@@ -113,7 +113,7 @@ import Testing
         let overview = try #require(html.components(separatedBy: "<svg class=\"overview\"").dropFirst().first)
         #expect(overview.contains("<a href=\"#lifetime-1\"><text class=\"lane\" x=\"4\" y=\"12\">Lifetime 1</text></a>"))
         #expect(overview.contains("<a href=\"#lifetime-2\"><text class=\"lane\" x=\"4\" y=\"27\">Lifetime 2</text></a>"))
-        #expect(overview.contains(">1 s; cold launch 62 ms</text>"))
+        #expect(overview.contains(">1.000 s; cold launch 62 ms</text>"))
         #expect(html.contains("<h2 id=\"timeline\">Whole trace</h2>"))
     }
 
@@ -144,7 +144,7 @@ import Testing
         // Each lifetime from its launch: the stall 100 ms into its 9 s, linked to its view.
         let x = LifetimeOverviewSVG.labelWidth + LifetimeOverviewSVG.buckets / 90
         #expect(overview.contains("<a href=\"#stall-1\"><rect class=\"stall\" x=\"\(x)\" y=\"2\""))
-        #expect(overview.contains(">9 s; cold launch 62 ms, 1 stall</text>"))
+        #expect(overview.contains(">9.000 s; cold launch 62 ms, 1 stall</text>"))
         // Still relative to the trace's first event without the whole-trace view.
         #expect(html.contains("<span title=\"440000000000 ns on the trace's clock\">+7 min 20 s</span>")
             || html.contains("440000000000 ns on the trace's clock"))

@@ -14,7 +14,7 @@ struct TraceReportTests {
             Trace nothing-after-terminate.pass.jsonl: 18 events, 1 lifetime
             Metadata: app=com.example.sample, rule=nothing-after-terminate, expect=pass
 
-            Lifetime 1: cold launch (reason user, at 0 ns)
+            Lifetime 1: cold launch (reason user, at +0.000 s into the trace)
               Launch: 80 ms (to the first frame)
               Milestones: willFinishLaunching +0.001 s, didFinishLaunching returned +0.050 s, first active +0.062 s, first frame +0.080 s
               Main thread busy in window: 47 ms (from callbacks)

@@ -170,6 +170,42 @@ import Glibc
         #expect(runsWithEvents >= Self.runs / 2, "only \(runsWithEvents) of \(Self.runs) runs recorded anything")
     }
 
+    @Test func recoveryWithoutLibzstdLeavesACompressedTraceAsItIs() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nolib-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("solo.ltrace").path
+        let countFile = directory.appendingPathComponent("counts").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+        // Compressed with libzstd (the probe's default); killed once a flush has written chunks.
+        process.arguments = [countFile, String(Self.threads), "--standalone", trace]
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Self.readCounts(countFile).allSatisfy({ $0 < 2_000 }), Date() < deadline { usleep(1_000) }
+        usleep(200_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let before = try Data(contentsOf: URL(fileURLWithPath: trace))
+        // What a recorder without libzstd does at its next start: it cannot read the chunks, so it
+        // refuses, in one line, and changes nothing.
+        #expect(throws: RecoveryError.self) { try TraceRecovery.recover(tracePath: trace, codec: RawBlockCodec()) }
+        do {
+            _ = try TraceRecovery.recover(tracePath: trace, codec: RawBlockCodec())
+        } catch {
+            #expect(error.description.contains("chunk compressed with libzstd, which this reader does not link"))
+            #expect(!error.description.contains("\n"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == before)
+        #expect(access(TraceRecovery.regionPath(forTrace: trace), F_OK) == 0, "the region is kept for a later recovery")
+        // `lifetrace recover`, with libzstd, seals it.
+        guard case .sealed(let fromFile, _, _) = try TraceRecovery.recover(tracePath: trace, codec: ZstdCodec()) else {
+            Issue.record("not sealed")
+            return
+        }
+        #expect(fromFile > 0)
+    }
+
     @Test func aCrashLeavesASealedTraceEndingInExitWithTheSignal() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

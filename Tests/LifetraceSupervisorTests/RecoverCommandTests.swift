@@ -82,14 +82,10 @@ import Glibc
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let raw = directory.appendingPathComponent("raw.ltrace").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
-        process.arguments = [
-            directory.appendingPathComponent("counts").path, "1", "--standalone", raw, "--raw-blocks", "--crash-after", "5000",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        try process.run()
-        process.waitUntilExit()
+        _ = try ChildProcess.run(
+            BuiltProducts.path("RecorderProbe"),
+            [directory.appendingPathComponent("counts").path, "1", "--standalone", raw, "--raw-blocks", "--crash-after", "5000"],
+            environment: ["SWIFT_BACKTRACE": "enable=no"])
 
         let commands: [[String]] = [
             ["info", raw], ["dump", raw, "--format", "text"], ["check", raw], ["report", raw],

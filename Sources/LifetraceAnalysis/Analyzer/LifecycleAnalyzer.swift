@@ -185,17 +185,19 @@ public struct LifecycleAnalyzer {
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options)
         analyzer.lifetimeEnded = lifetimeEnded
+        var origin: Int64?
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
         // inlined into it and the symbol table fetched once per batch.
         while try source.nextBatch({ events, symbols in
             guard let base = events.baseAddress else { return }
+            if origin == nil { origin = events.first?.timestamp }
             for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols, edges: NoEdgeEmission.self) }
         }) {}
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
             violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin)
     }
 
     /// Analyses an in-memory list of events.
@@ -209,7 +211,7 @@ public struct LifecycleAnalyzer {
         return TraceAnalysis(
             path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
             omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [])
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [], origin: events.first?.timestamp)
     }
 }
 

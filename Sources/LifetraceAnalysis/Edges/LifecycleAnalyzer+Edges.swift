@@ -28,14 +28,16 @@ extension LifecycleAnalyzer {
         _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(), into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis where Sink.Failure == Never {
         var analyzer = LifecycleAnalyzer(options: options)
+        var origin: Int64?
         while let event = try source.next() {
+            if origin == nil { origin = event.timestamp }
             analyzer.consume(event, symbols: source.symbols, into: &sink)
         }
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols, into: &sink)
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
             violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues)
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin)
     }
 
     /// Hands the pending edges to `sink` and forgets them.

@@ -22,12 +22,15 @@ public struct TraceAnalysis: Sendable {
     public var lifetimeCount: Int
     /// Problems the reader recovered from (a truncated end, a skipped corrupt chunk).
     public var issues: [TraceError]
+    /// The time of the trace's first event (ns on its clock), which reports count from; nil
+    /// when it had none.
+    public var origin: Int64?
 
     /// Creates an analysis.
     public init(
         path: String, metadata: TraceMetadata, eventCount: Int, violations: [Violation],
         omittedViolations: [Rule: Int] = [:], violationLimit: Int = ViolationList.defaultLimit,
-        lifetimes: [LifetimeReport], lifetimeCount: Int? = nil, issues: [TraceError]
+        lifetimes: [LifetimeReport], lifetimeCount: Int? = nil, issues: [TraceError], origin: Int64? = nil
     ) {
         self.path = path
         self.metadata = metadata
@@ -38,6 +41,7 @@ public struct TraceAnalysis: Sendable {
         self.lifetimes = lifetimes
         self.lifetimeCount = lifetimeCount ?? lifetimes.count
         self.issues = issues
+        self.origin = origin
     }
 
     /// The kept violations of error severity.

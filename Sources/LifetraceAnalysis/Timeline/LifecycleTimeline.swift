@@ -48,7 +48,9 @@ public struct LifecycleTimeline {
         _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis {
         var timeline = LifecycleTimeline(options: options)
+        var origin: Int64?
         while let event = try source.next() {
+            if origin == nil { origin = event.timestamp }
             timeline.consume(event, symbols: source.symbols, into: &sink)
         }
         let (violations, lifetimes) = timeline.finish(symbols: source.symbols, into: &sink)
@@ -56,7 +58,7 @@ public struct LifecycleTimeline {
             path: path, metadata: source.metadata, eventCount: timeline.analyzer.eventCount,
             violations: violations, omittedViolations: timeline.analyzer.omittedViolations,
             violationLimit: options.violationLimit, lifetimes: lifetimes,
-            lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues)
+            lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues, origin: origin)
     }
 
     private mutating func drawPendingEdges<Sink: TimelineSink>(into sink: inout Sink) {

@@ -2,8 +2,11 @@ import Atomics
 
 #if canImport(Glibc)
 import Glibc
+// The region has an `unlink()` of its own; this names the system call on either platform.
+private let systemUnlink = Glibc.unlink
 #elseif canImport(Darwin)
 import Darwin
+private let systemUnlink = Darwin.unlink
 #endif
 
 /// A mapped recorder region: the per-thread event rings and the symbol slots they refer to.
@@ -56,7 +59,7 @@ public final class RecorderRegion: @unchecked Sendable {
         guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
         defer {
             close(fd)
-            _ = Glibc.unlink(staging)
+            _ = systemUnlink(staging)
         }
         let size = layout.byteCount
         guard ftruncate(fd, off_t(size)) == 0 else { throw RecorderError(.mapFailed, path: path, errno: errno) }
@@ -105,7 +108,7 @@ public final class RecorderRegion: @unchecked Sendable {
 
     /// Removes the region's file; mappings stay valid until they are released.
     public func unlink() {
-        if let path { _ = Glibc.unlink(path) }
+        if let path { _ = systemUnlink(path) }
     }
 
     private func writeHeader() {

@@ -70,7 +70,10 @@ public struct CheckJSONDocument: Sendable {
                 json.member("violationLimit", Int64(analysis.violationLimit))
                 json.member("omittedViolations", object: { json in
                     for rule in Rule.allCases {
-                        if let count = analysis.omittedViolations[rule] { json.member(rule.id, Int64(count)) }
+                        if let count = analysis.omittedViolations[rule] {
+                            json.key(escaping: rule.id)
+                            json.value(Int64(count))
+                        }
                     }
                 })
             case .failure(let error):

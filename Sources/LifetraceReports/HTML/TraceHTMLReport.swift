@@ -106,7 +106,7 @@ public struct TraceHTMLReport {
                 windows.append(TimelineWindow(
                     title: "Stall \(stalls): lifetime \(lifetime.index + 1), "
                         + (stall.sinceLaunch.map { "\(TimeFormat.relative($0)) after its launch, " } ?? "")
-                        + "\(AxisFormat.duration(stall.duration))"
+                        + "\(TimeFormat.duration(stall.duration))"
                         + (stall.work.map { " in \($0.chainText)" } ?? ""),
                     anchor: HTMLText.anchor("stall", stalls),
                     start: stall.start - margin, end: stall.start + stall.duration + margin,

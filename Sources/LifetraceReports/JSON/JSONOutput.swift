@@ -6,7 +6,7 @@
 /// JSONOutput.write(to: &bytes, indent: 2, level: 4) { json in
 ///     json.object { json in
 ///         json.member("index", 3)
-///         json.member("names", array: { json in json.separate(); json.value("a") })
+///         json.member("names", strings: ["a", "b"])
 ///     }
 /// }
 /// ```
@@ -15,7 +15,7 @@ struct JSONOutput {
     var bytes: [UInt8]
     /// Spaces per level, or nil for compact text.
     let indent: Int?
-    /// The depth of the innermost open object or array.
+    /// The indentation level of the members of the innermost open object or array.
     private var level: Int
     /// Whether the innermost open object or array has no member or element yet.
     private var empty = true
@@ -29,11 +29,7 @@ struct JSONOutput {
     /// Appends to `output` the value `body` writes, for a value that starts at `level` of a
     /// document indented by `indent` spaces per level (compact without).
     static func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0, _ body: (inout JSONOutput) -> Void) {
-        var json = JSONOutput(indent: indent, level: level)
-        // The bytes move in and out rather than being copied: `output` may hold a spool's megabyte.
-        swap(&json.bytes, &output)
-        body(&json)
-        swap(&json.bytes, &output)
+        write(to: &output, indent: indent, level: level, empty: true, body)
     }
 
     /// Writes an object whose members `body` writes (`{}` when it writes none).
@@ -50,17 +46,41 @@ struct JSONOutput {
     /// at each `level` of a document indented by `indent` spaces per level: a streamed document
     /// writes the rest of an entry after what it wrote piece by piece.
     static func appendMembers(to output: inout [UInt8], indent: Int? = nil, level: Int, _ body: (inout JSONOutput) -> Void) {
+        write(to: &output, indent: indent, level: level, empty: false, body)
+    }
+
+    private static func write(
+        to output: inout [UInt8], indent: Int?, level: Int, empty: Bool, _ body: (inout JSONOutput) -> Void
+    ) {
         var json = JSONOutput(indent: indent, level: level)
-        json.empty = false
+        json.empty = empty
+        // The bytes move in and out rather than being copied: `output` may hold a spool's megabyte.
         swap(&json.bytes, &output)
         body(&json)
         swap(&json.bytes, &output)
     }
 
-    /// Starts the member `key` of the open object; the value written next is its value.
-    mutating func key(_ key: String) {
+    /// Starts the member `key` of the open object; the value written next is its value. A key
+    /// written in the source is copied as it is: it holds nothing to escape, which is checked.
+    mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { name in
+            assert(name.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            bytes.append(contentsOf: name)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        colon()
+    }
+
+    /// Starts the member `key` of the open object, a key that comes from the data (escaped).
+    mutating func key(escaping key: String) {
         separate()
         JSONValue.writeString(key, to: &bytes)
+        colon()
+    }
+
+    private mutating func colon() {
         bytes.append(UInt8(ascii: ":"))
         if indent != nil { bytes.append(UInt8(ascii: " ")) }
     }
@@ -128,7 +148,7 @@ struct JSONOutput {
         case .object(let members):
             object { json in
                 for member in members {
-                    json.key(member.key)
+                    json.key(escaping: member.key)
                     json.value(member.value)
                 }
             }
@@ -138,50 +158,38 @@ struct JSONOutput {
     /// Writes `null`.
     mutating func null() { bytes.append(contentsOf: "null".utf8) }
 
-    /// Writes the member `key` with a string value.
-    mutating func member(_ key: String, _ value: String) {
+    /// Writes the member `key` with a string value (`null` when nil).
+    mutating func member(_ key: StaticString, _ value: String?) {
         self.key(key)
         self.value(value)
     }
 
-    /// Writes the member `key` with a string value, `null` when nil.
-    mutating func member(_ key: String, _ value: String?) {
-        self.key(key)
-        self.value(value)
-    }
-
-    /// Writes the member `key` with an integer value.
-    mutating func member(_ key: String, _ value: Int64) {
-        self.key(key)
-        self.value(value)
-    }
-
-    /// Writes the member `key` with an integer value, `null` when nil.
-    mutating func member(_ key: String, _ value: Int64?) {
+    /// Writes the member `key` with an integer value (`null` when nil).
+    mutating func member(_ key: StaticString, _ value: Int64?) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes the member `key` with a boolean value.
-    mutating func member(_ key: String, _ value: Bool) {
+    mutating func member(_ key: StaticString, _ value: Bool) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes the member `key` with an object value whose members `body` writes.
-    mutating func member(_ key: String, object body: (inout JSONOutput) -> Void) {
+    mutating func member(_ key: StaticString, object body: (inout JSONOutput) -> Void) {
         self.key(key)
         object(body)
     }
 
     /// Writes the member `key` with an array value whose elements `body` writes.
-    mutating func member(_ key: String, array body: (inout JSONOutput) -> Void) {
+    mutating func member(_ key: StaticString, array body: (inout JSONOutput) -> Void) {
         self.key(key)
         array(body)
     }
 
     /// Writes the member `key` with an array of strings.
-    mutating func member(_ key: String, strings: some Sequence<String>) {
+    mutating func member(_ key: StaticString, strings: some Sequence<String>) {
         self.key(key)
         array { json in
             for string in strings {

@@ -43,7 +43,7 @@ extension EventSummary {
             if let state { json.member("to", state.name) }
             if let scene { json.member("scene", scene) }
             for field in fields {
-                json.key(field.key)
+                json.key(escaping: field.key)
                 if field.value == "true" || field.value == "false" {
                     json.value(field.value == "true")
                 } else if let number = Int64(field.value) {
@@ -75,7 +75,10 @@ extension LifetimeReport {
             json.member("timeInStates", object: { json in
                 json.member("view", timeInStates.view.rawValue)
                 json.member("durations", object: { json in
-                    for entry in timeInStates.durations { json.member(entry.state, entry.duration) }
+                    for entry in timeInStates.durations {
+                        json.key(escaping: entry.state)
+                        json.value(entry.duration)
+                    }
                 })
             })
             json.member("droppedEvents", droppedEvents)

@@ -44,7 +44,7 @@ public struct TraceReport: Sendable {
         for issue in analysis.issues { lines.append("Note: \(issue.description)") }
         for lifetime in analysis.lifetimes {
             lines.append("")
-            lines.append("Lifetime \(lifetime.index + 1): \(launchTitle(lifetime.launch))")
+            lines.append("Lifetime \(lifetime.index + 1): \(launchTitle(lifetime.launch, origin: analysis.origin))")
             for (label, value) in launchRows(lifetime) { lines.append("  \(label): \(value)") }
             if lifetime.stalls.isEmpty {
                 lines.append("  Stalls (>= \(TimeFormat.duration(options.stallThreshold))): none")
@@ -77,7 +77,7 @@ public struct TraceReport: Sendable {
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).")
         if let note = analysis.omittedNote { lines += ["", MarkdownText.prose(note) + "."] }
         for lifetime in analysis.lifetimes {
-            lines += ["", "## Lifetime \(lifetime.index + 1): \(MarkdownText.prose(launchTitle(lifetime.launch)))", "", "| | |", "| --- | --- |"]
+            lines += ["", "## Lifetime \(lifetime.index + 1): \(MarkdownText.prose(launchTitle(lifetime.launch, origin: analysis.origin)))", "", "| | |", "| --- | --- |"]
             for (label, value) in launchRows(lifetime) { lines.append("| \(label) | \(cell(value)) |") }
             lines.append("| Time in states (\(lifetime.timeInStates.view.rawValue) view) | \(cell(statesText(lifetime.timeInStates))) |")
             lines.append("| End | \(cell(lifetime.end.phrase)) |")

@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceAnalysis
+import LifetraceFormat
 
 /// The overview of a trace of several lifetimes: one row per lifetime, from its launch to its
 /// end, each scaled to its own length (written at the row's end), so that a trace of hundreds of
@@ -90,8 +91,8 @@ public struct LifetimeOverviewSVG {
 
     /// What the text after a strip says: length, launch kind and time, stalls.
     func facts(_ lifetime: LifetimeReport, length: Int64) -> String {
-        var text = "\(AxisFormat.duration(length)); \(lifetime.launch.kind.rawValue) launch"
-        if let duration = lifetime.launch.duration { text += " \(AxisFormat.duration(duration))" }
+        var text = "\(TimeFormat.duration(length)); \(lifetime.launch.kind.rawValue) launch"
+        if let duration = lifetime.launch.duration { text += " \(TimeFormat.duration(duration))" }
         if !lifetime.stalls.isEmpty { text += ", \(plural(lifetime.stalls.count, "stall"))" }
         return text
     }

@@ -175,7 +175,7 @@ public struct TimelineSVG {
             var title = "\(count) \(noun) from \(time(runStart))"
             if longest >= 0 {
                 let named = name.isNone ? "" : (symbols.string(name).map { HTMLText.escape($0) + " " } ?? "")
-                title += "; longest \(named)\(AxisFormat.duration(longest))"
+                title += "; longest \(named)\(TimeFormat.duration(longest))"
             }
             if count > 0 && !name.isNone && longest >= 0 {
                 let (end, overflow) = runStart.addingReportingOverflow(longest)

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceTestSupport
 import Testing
 
 /// The independent programs the export tests read exports with, and how to run them.
@@ -33,45 +34,17 @@ enum ExternalReader {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Runs `executable` with `arguments`; standard output and error go through temporary files
-    /// (no pipe to fill up while the reader prints a large trace).
-    static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        let base = NSTemporaryDirectory() + "lifetrace-reader-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: base + ".out")
-            try? FileManager.default.removeItem(atPath: base + ".err")
-        }
-        guard let output = FileHandle(forWritingAtPath: base + ".out"),
-            let error = FileHandle(forWritingAtPath: base + ".err")
-        else { return (-1, "", "cannot create temporary files") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = error
+    /// Runs `executable` with `arguments` (``ChildProcess``); a program that cannot start gives
+    /// status -1 and says why.
+    static func run(_ executable: String, _ arguments: [String]) -> ChildProcess.Result {
         do {
-            try process.run()
+            return try ChildProcess.run(executable, arguments)
         } catch {
-            return (-1, "", "cannot run \(executable): \(error)")
+            return ChildProcess.Result(status: -1, output: "", error: "cannot run \(executable): \(error)")
         }
-        process.waitUntilExit()
-        try? output.close()
-        try? error.close()
-        let printed = (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? ""
-        let complaints = (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
-        return (process.terminationStatus, printed, complaints)
     }
 
-    private static func executable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    private static func executable(_ name: String) -> String? { ChildProcess.onPath(name) }
 
     /// Records a failure naming the missing reader and how `make test` installs it.
     static func requireMissing(_ what: String) {

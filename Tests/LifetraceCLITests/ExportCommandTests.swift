@@ -1,20 +1,25 @@
 import Foundation
+import LifetraceTestSupport
 import Testing
 
 /// `lifetrace export` end to end: the built executable, its help, outputs and exit codes.
 @Suite("lifetrace export command")
 struct ExportCommandTests {
-    static var lifetrace: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifetrace").path
-    }
+    static func run(_ arguments: [String]) throws -> LifetraceCommand.Result { try LifetraceCommand.run(arguments) }
 
-    static func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        ExternalReader.run(lifetrace, arguments)
+    /// A recorded-looking run of the samples (no violations).
+    static let sample = SampleTraces.directory.deletingLastPathComponent().appendingPathComponent("runs/cold-launch-scenes.jsonl").path
+
+    /// A new empty directory for outputs.
+    static func scratch() throws -> String {
+        let path = NSTemporaryDirectory() + "lifetrace-export-command-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }
 
     @Test("Help names the formats and the exit codes")
-    func help() {
-        let result = Self.run(["export", "--help"])
+    func help() throws {
+        let result = try Self.run(["export", "--help"])
         #expect(result.status == 0)
         #expect(result.output.contains("--to <to>"))
         #expect(result.output.contains("perfetto, chrome-json or ctf"))
@@ -22,9 +27,9 @@ struct ExportCommandTests {
     }
 
     @Test("Each format writes its output and says what it wrote", arguments: ["perfetto", "chrome-json", "ctf"])
-    func writes(format: String) {
-        let output = temporaryDirectory() + "/out.\(format)"
-        let result = Self.run(["export", ExportSamples.runs[0], "--to", format, "-o", output])
+    func writes(format: String) throws {
+        let output = try Self.scratch() + "/out.\(format)"
+        let result = try Self.run(["export", Self.sample, "--to", format, "-o", output])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.contains("113 events"))
         let path = format == "ctf" ? output + "/metadata" : output
@@ -32,21 +37,21 @@ struct ExportCommandTests {
     }
 
     @Test("Bad input and usage exit 2; an unwritable output exits 3")
-    func exitCodes() {
-        let missing = Self.run(["export", "/nonexistent/trace.jsonl", "--to", "perfetto", "-o", temporaryDirectory() + "/x"])
+    func exitCodes() throws {
+        let missing = try Self.run(["export", "/nonexistent/trace.jsonl", "--to", "perfetto", "-o", try Self.scratch() + "/x"])
         #expect(missing.status == 2)
         #expect(missing.error.hasPrefix("lifetrace: /nonexistent/trace.jsonl: "))
         #expect(missing.error.split(separator: "\n").count == 1)
-        #expect(Self.run(["export", ExportSamples.runs[0], "--to", "svg", "-o", "x"]).status == 2)
-        #expect(Self.run(["export", ExportSamples.runs[0], "--to", "ctf", "-o", "-"]).status == 2)
-        let unwritable = Self.run(["export", ExportSamples.runs[0], "--to", "perfetto", "-o", "/nonexistent/dir/x.pftrace"])
+        #expect(try Self.run(["export", Self.sample, "--to", "svg", "-o", "x"]).status == 2)
+        #expect(try Self.run(["export", Self.sample, "--to", "ctf", "-o", "-"]).status == 2)
+        let unwritable = try Self.run(["export", Self.sample, "--to", "perfetto", "-o", "/nonexistent/dir/x.pftrace"])
         #expect(unwritable.status == 3)
         #expect(unwritable.error.contains("/nonexistent/dir/x.pftrace: cannot create"))
     }
 
     @Test("chrome-json to standard output is the whole JSON document")
     func standardOutput() throws {
-        let result = Self.run(["export", ExportSamples.runs[0], "--to", "chrome-json", "-o", "-"])
+        let result = try Self.run(["export", Self.sample, "--to", "chrome-json", "-o", "-"])
         #expect(result.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         #expect((object?["traceEvents"] as? [Any])?.count ?? 0 > 100)
