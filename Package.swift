@@ -147,8 +147,8 @@ let package = Package(
         .testTarget(
             name: "LifetraceAnalysisTests",
             dependencies: [
-                "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceReports",
-                "LifetraceRules", "LifetraceCLI", "LifetraceTestSupport",
+                "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceRules",
+                "LifetraceCLI", "LifetraceTestSupport",
             ]
         ),
         .testTarget(

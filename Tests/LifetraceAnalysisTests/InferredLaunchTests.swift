@@ -1,7 +1,6 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
-import LifetraceReports
 import LifetraceTestSupport
 import Testing
 
@@ -100,14 +99,6 @@ struct InferredLaunchTests {
         #expect(!analysis.lifetimes[0].launch.inferred)
         #expect(analysis.lifetimes[0].launch.timestamp == nil)
         #expect(!analysis.violations.contains { $0.rule == .launchSequence || $0.rule == .launchStall })
-    }
-
-    @Test("the text report and the JSON say the launch time was inferred")
-    func reportsSayInferred() {
-        let analysis = Self.foreground().analyze()
-        let title = TraceReport(analysis: analysis, options: AnalysisOptions()).launchTitle(analysis.lifetimes[0].launch)
-        #expect(title == "cold launch (at 0 ns, inferred: no launch event, the first event's time)")
-        #expect(CheckJSONDocument.rendered([analysis], strict: false).contains("\"inferred\": true"))
     }
 }
 

@@ -11,11 +11,7 @@ struct ExportCommandTests {
     static let sample = SampleTraces.directory.deletingLastPathComponent().appendingPathComponent("runs/cold-launch-scenes.jsonl").path
 
     /// A new empty directory for outputs.
-    static func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "lifetrace-export-command-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func scratch() throws -> String { try ScratchDirectory.make("export-command") }
 
     @Test("Help names the formats and the exit codes")
     func help() throws {

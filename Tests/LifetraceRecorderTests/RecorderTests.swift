@@ -118,14 +118,10 @@ import Testing
         let sink = TraceEventCollection()
         var symbols = SymbolTable()
         for round in 0..<5 {
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                recorder.mark("Round")
-                done.signal()
-            }.start()
-            done.wait()
-            // The ring is retired by the thread's exit, just after the block returns: pumped
-            // until the event arrives rather than after a guessed pause.
+            // Joined, so that the thread's exit (its thread-specific destructor retires the
+            // ring) has happened before the pump runs: the pump then frees the ring for the
+            // next round.
+            runAndJoin { recorder.mark("Round") }
             let deadline = ContinuousClock.now + .seconds(30)
             repeat {
                 try pump.pump(into: sink, symbols: &symbols)
@@ -134,4 +130,23 @@ import Testing
         }
         #expect(region.droppedWithoutRing == 0)
     }
+}
+
+/// What `runAndJoin` runs on its thread.
+private final class ThreadBody {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// Runs `body` on a new thread and returns once that thread has exited, its thread-specific
+/// destructors included.
+private func runAndJoin(_ body: @escaping () -> Void) {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(&thread, nil, { context in
+        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().body()
+        return nil
+    }, context)
+    precondition(status == 0, "pthread_create failed: \(status)")
+    pthread_join(thread, nil)
 }

@@ -8,11 +8,7 @@ import Testing
 /// The JSON document written while traces are read, against the same document made from
 /// analyses kept whole; and the spools that keep several traces' output in order.
 struct CheckJSONDocumentTests {
-    static func temporaryDirectory() throws -> String {
-        let directory = NSTemporaryDirectory() + "lifetrace-json-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
+    static func temporaryDirectory() throws -> String { try ScratchDirectory.make("json") }
 
     @Test("check --format json streams the document that whole analyses render, byte for byte")
     func streamedEqualsWhole() throws {

@@ -52,4 +52,18 @@ struct TraceReportTests {
         #expect(steps.last?.violations.map(\.rule) == [.silentWhileSuspended])
         #expect(steps.dropLast().allSatisfy { $0.violations.isEmpty })
     }
+
+    @Test("the text report and the JSON say when a launch time was inferred")
+    func inferredLaunch() {
+        // No `launch` event: a run-loop wake at 0, then the launch callbacks.
+        var trace = TraceBuilder()
+        trace.wake(0)
+        trace.callback(1, "willFinishLaunching", duration: 5)
+        trace.callback(10, "didFinishLaunching", duration: 40)
+        trace.callback(60, "didBecomeActive", duration: 2)
+        let analysis = trace.analyze()
+        let text = TraceReport(analysis: analysis, options: AnalysisOptions()).rendered(.text)
+        #expect(text.contains("Lifetime 1: cold launch (at +0.000 s into the trace, inferred: no launch event, the first event's time)\n"))
+        #expect(CheckJSONDocument.rendered([analysis], strict: false).contains("\"inferred\": true"))
+    }
 }

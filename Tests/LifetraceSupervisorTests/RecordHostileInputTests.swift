@@ -10,6 +10,8 @@ import Testing
         var standardError: String
         var leftovers: [String]
         var pid: Int32
+        /// The app's processes seen when the signal was sent.
+        var app: [Int32] = []
     }
 
     /// Runs `record` in a fresh directory with `scenario` (when given) and `app`.
@@ -28,8 +30,14 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        var app: [Int32] = []
         if let signal {
-            usleep(700_000)
+            // Signalled as soon as the app runs, the moment a signal could once leave it behind.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while app.isEmpty && ContinuousClock.now < deadline {
+                app = Self.children(of: process.processIdentifier)
+                if app.isEmpty { usleep(1_000) }
+            }
             kill(process.processIdentifier, signal)
         }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -37,7 +45,7 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != "s.yaml" }.sorted()
         return Run(
             status: process.terminationStatus, standardError: text, leftovers: leftovers,
-            pid: process.processIdentifier)
+            pid: process.processIdentifier, app: app)
     }
 
     func expectOneLine(_ run: Run, containing fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -115,10 +123,29 @@ import Testing
         let run = try record(scenario: nil, app: ["/bin/sh", "-c", "trap '' TERM INT HUP; sleep 1000"], signal: SIGINT)
         #expect(run.status == SIGINT)
         #expect(run.leftovers == ["run.ltrace"])
+        #expect(!run.app.isEmpty)
+        for pid in run.app {
+            var gone = false
+            for _ in 0..<200 where !gone {
+                gone = kill(pid, 0) != 0 || Self.isZombie(pid)
+                if !gone { usleep(10_000) }
+            }
+            #expect(gone, "the app \(pid) is still running")
+            if !gone { kill(pid, SIGKILL) }
+        }
         // The regions of this run are named after its process id (other tests record at once).
         let regions = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
             .filter { $0.hasPrefix("lifetrace-\(run.pid)-") }
         #expect(regions.isEmpty)
+    }
+
+    /// The children of every thread of `pid`, from /proc.
+    private static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
     }
 
     private static func isZombie(_ pid: Int32) -> Bool {

@@ -46,9 +46,10 @@ extension LifecycleAnalyzer {
         into sink: inout Sink, symbols: SymbolTable
     ) throws(Sink.Failure) {
         guard !pendingEdges.isEmpty else { return }
-        let edges = pendingEdges
-        pendingEdges.removeAll(keepingCapacity: true)
-        for edge in edges { try sink.receive(edge, symbols: symbols) }
+        // Emptied in place once handed over, so that the queue's storage is reused event after
+        // event (a copy kept while emptying it would make the array allocate anew).
+        defer { pendingEdges.removeAll(keepingCapacity: true) }
+        for index in pendingEdges.indices { try sink.receive(pendingEdges[index], symbols: symbols) }
     }
 
     /// Replays `event` with edges on.
@@ -56,7 +57,11 @@ extension LifecycleAnalyzer {
     mutating func replayEmittingEdges(_ event: TraceEvent, symbols: SymbolTable) {
         emitsEdges = true
         replay(event, symbols: symbols)
-        followViews(at: event.timestamp)
+        // Only these move a view (the end of a lifetime closes its views itself).
+        switch event.payload {
+        case .launch, .state, .callbackBegin, .callbackEnd: followViews(at: event.timestamp)
+        default: break
+        }
         sendNewFindings()
     }
 

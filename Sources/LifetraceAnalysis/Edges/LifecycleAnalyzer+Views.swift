@@ -20,7 +20,8 @@ struct SentViews {
 
 extension LifecycleAnalyzer {
     /// Sends a state change for every view whose state differs from the one last sent. Called
-    /// after each event, so the views are compared once per event, wherever the event moved them.
+    /// after each event that can move a view, so the views are compared once per such event,
+    /// wherever the event moved them.
     mutating func followViews(at time: Int64) {
         guard emitsEdges, inLifetime else { return }
         send(Self.change(&viewsSent.system, current.system, view: .system, at: time, as: ViewState.system))

@@ -35,6 +35,8 @@ public enum OutputCleanup {
     }
 
     private static let state = Mutex(State())
+    /// Held by ``starting(_:)`` and, from a signal on, by the cleanup.
+    private static let gate = Mutex(())
 
     /// The signals that trigger the cleanup.
     public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -53,16 +55,29 @@ public enum OutputCleanup {
             var set = signalSet()
             var received: Int32 = 0
             while sigwait(&set, &received) != 0 {}
-            runAll()
-            signal(received, SIG_DFL)
-            var one = sigset_t()
-            sigemptyset(&one)
-            sigaddset(&one, received)
-            pthread_sigmask(SIG_UNBLOCK, &one, nil)
-            raise(received)
-            // Not reached when the default action ends the process; be sure it ends.
-            _exit(128 + received)
+            // Under the gate until the process ends: a start in progress registers its undo
+            // first, and nothing starts after the entries were taken.
+            gate.withLock { _ in
+                runAll()
+                signal(received, SIG_DFL)
+                var one = sigset_t()
+                sigemptyset(&one)
+                sigaddset(&one, received)
+                pthread_sigmask(SIG_UNBLOCK, &one, nil)
+                raise(received)
+                // Not reached when the default action ends the process; be sure it ends.
+                _exit(128 + received)
+            }
         }
+    }
+
+    /// Runs `start`, which starts something (a process, a file) and registers what undoes it,
+    /// with no signal's cleanup in between: a signal that comes meanwhile is acted on once
+    /// `start` has returned, its undo registered; after a signal, `start` never runs.
+    public static func starting<Result: Sendable, Failure: Error>(
+        _ start: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try gate.withLock { _ throws(Failure) -> Result in try start() }
     }
 
     /// Removes the file at `path` on a signal, until cancelled.

@@ -66,12 +66,18 @@ final class ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, path, &actions, &attributes, argv, envp)
+        // Spawned and its group's end registered with no signal's cleanup in between, so that a
+        // signal at any moment ends the app too.
+        let (result, pid, cleanup) = OutputCleanup.starting { () -> (Int32, pid_t, OutputCleanup.Token?) in
+            var pid: pid_t = 0
+            let result = posix_spawnp(&pid, path, &actions, &attributes, argv, envp)
+            guard result == 0 else { return (result, 0, nil) }
+            let group = pid
+            return (result, pid, OutputCleanup.onSignal { kill(-group, SIGKILL) })
+        }
         guard result == 0 else { throw SupervisorError(.spawnFailed, detail: "\(path): \(String(cString: strerror(result)))") }
         self.pid = pid
-        let group = pid
-        cleanup = OutputCleanup.onSignal { kill(-group, SIGKILL) }
+        self.cleanup = cleanup
     }
 
     deinit {
