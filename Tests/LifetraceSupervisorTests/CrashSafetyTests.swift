@@ -170,6 +170,14 @@ import Glibc
         #expect(runsWithEvents >= Self.runs / 2, "only \(runsWithEvents) of \(Self.runs) runs recorded anything")
     }
 
+    /// How many events a trace still being written holds so far (0 when it cannot be read yet).
+    static func eventsInFile(_ path: String) -> Int {
+        guard var reader = try? BinaryTraceReader(path: path) else { return 0 }
+        var count = 0
+        while (try? reader.next()) != nil { count += 1 }
+        return count
+    }
+
     @Test func recoveryWithoutLibzstdLeavesACompressedTraceAsItIs() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nolib-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -183,7 +191,9 @@ import Glibc
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while Self.readCounts(countFile).allSatisfy({ $0 < 2_000 }), Date() < deadline { usleep(1_000) }
-        usleep(200_000)
+        // Killed once the writer has put a chunk of events in the file.
+        while Self.eventsInFile(trace) == 0, Date() < deadline { usleep(5_000) }
+        #expect(Self.eventsInFile(trace) > 0)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: trace))
