@@ -109,13 +109,7 @@ import Testing
         #expect(run.status == 5)
         let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let pid = try #require(Int32(text))
-        var gone = false
-        for _ in 0..<200 where !gone {
-            gone = kill(pid, 0) != 0 || Self.isZombie(pid)
-            if !gone { usleep(10_000) }
-        }
-        #expect(gone, "the app's child \(pid) is still running")
-        if !gone { kill(pid, SIGKILL) }
+        #expect(Self.endsSoon(pid), "the app's child \(pid) is still running")
     }
 
     @Test("SIGINT ends the app's group, closes the trace and removes the region")
@@ -125,13 +119,7 @@ import Testing
         #expect(run.leftovers == ["run.ltrace"])
         #expect(!run.app.isEmpty)
         for pid in run.app {
-            var gone = false
-            for _ in 0..<200 where !gone {
-                gone = kill(pid, 0) != 0 || Self.isZombie(pid)
-                if !gone { usleep(10_000) }
-            }
-            #expect(gone, "the app \(pid) is still running")
-            if !gone { kill(pid, SIGKILL) }
+            #expect(Self.endsSoon(pid), "the app \(pid) is still running")
         }
         // The regions of this run are named after its process id (other tests record at once).
         let regions = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
@@ -146,6 +134,18 @@ import Testing
             ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
                 .split(separator: " ").compactMap { Int32($0) }
         }
+    }
+
+    /// Whether `pid` has ended (or is a zombie) within two seconds; killed if not, so that a
+    /// failing test leaves nothing running.
+    private static func endsSoon(_ pid: Int32) -> Bool {
+        var gone = false
+        for _ in 0..<200 where !gone {
+            gone = kill(pid, 0) != 0 || isZombie(pid)
+            if !gone { usleep(10_000) }
+        }
+        if !gone { kill(pid, SIGKILL) }
+        return gone
     }
 
     private static func isZombie(_ pid: Int32) -> Bool {

@@ -61,12 +61,7 @@ public struct CheckJSONDocument: Sendable {
                 json.key("metadata")
                 json.value(analysis.metadata.json)
                 json.member("issues", strings: analysis.issues.lazy.map(\.description))
-                json.member("violations", array: { json in
-                    for violation in analysis.violations {
-                        json.separate()
-                        violation.write(to: &json)
-                    }
-                })
+                json.member("violations", each: analysis.violations) { violation, json in violation.write(to: &json) }
                 json.member("violationLimit", Int64(analysis.violationLimit))
                 json.member("omittedViolations", object: { json in
                     for rule in analysis.omittedViolations.keys.sorted() {

@@ -188,6 +188,19 @@ struct JSONOutput {
         array(body)
     }
 
+    /// Writes the member `key` with an array of `elements`, each written by `write`.
+    mutating func member<Element>(
+        _ key: StaticString, each elements: some Sequence<Element>, _ write: (Element, inout JSONOutput) -> Void
+    ) {
+        self.key(key)
+        array { json in
+            for element in elements {
+                json.separate()
+                write(element, &json)
+            }
+        }
+    }
+
     /// Writes the member `key` with an array of strings.
     mutating func member(_ key: StaticString, strings: some Sequence<String>) {
         self.key(key)

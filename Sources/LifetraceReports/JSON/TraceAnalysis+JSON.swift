@@ -23,12 +23,7 @@ extension Violation {
             }
             if let location = rule.location { json.member("ruleFile", location) }
             if let why = rule.definition?.why { json.member("why", why) }
-            json.member("events", array: { json in
-                for event in events {
-                    json.separate()
-                    event.write(to: &json)
-                }
-            })
+            json.member("events", each: events) { event, json in event.write(to: &json) }
         }
     }
 }
@@ -70,12 +65,7 @@ extension LifetimeReport {
             json.key("launch")
             launch.write(to: &json)
             json.member("busySource", busySource.rawValue)
-            json.member("stalls", array: { json in
-                for stall in stalls {
-                    json.separate()
-                    stall.write(to: &json)
-                }
-            })
+            json.member("stalls", each: stalls) { stall, json in stall.write(to: &json) }
             json.member("timeInStates", object: { json in
                 json.member("view", timeInStates.view.rawValue)
                 json.member("durations", object: { json in
@@ -125,12 +115,7 @@ extension Stall {
             json.member("unfinished", unfinished)
             json.key("work")
             if let work { work.write(to: &json) } else { json.null() }
-            json.member("blame", array: { json in
-                for entry in blame {
-                    json.separate()
-                    entry.write(to: &json)
-                }
-            })
+            json.member("blame", each: blame) { entry, json in entry.write(to: &json) }
         }
     }
 }
