@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifetraceFormat
 
 /// `lifetrace diff`: two sets of runs compared metric by metric with the Mann-Whitney U test,
 /// and checked against a ``ComparisonGate``. Every metric counts higher as worse (durations,
@@ -102,9 +103,9 @@ public struct RunComparison: Sendable {
         let totalAfter = after.values.reduce(0, +)
         let more = after.keys.sorted().filter { after[$0]! > before[$0, default: 0] }
         let failed = totalAfter > totalBefore || !more.isEmpty
-        let detail = "candidate \(AxisFormat.decimal(totalAfter)) per run, baseline \(AxisFormat.decimal(totalBefore))"
+        let detail = "candidate \(DecimalText.compact(totalAfter)) per run, baseline \(DecimalText.compact(totalBefore))"
             + (more.isEmpty ? "" : "; more " + more.map {
-                "\($0.id) (\(AxisFormat.decimal(after[$0]!)) against \(AxisFormat.decimal(before[$0, default: 0])))"
+                "\($0.id) (\(DecimalText.compact(after[$0]!)) against \(DecimalText.compact(before[$0, default: 0])))"
             }.joined(separator: ", "))
         return [Check(description: "violations per run no more than the baseline's", failed: failed, detail: detail)]
     }
@@ -131,7 +132,7 @@ public struct RunComparison: Sendable {
                 let failed = change > limit && row.isRegression
                 guard failed || change > limit else { continue }
                 checks.append(Check(
-                    description: "\(row.metric.key) median +\(AxisFormat.decimal(limit))% at most", failed: failed,
+                    description: "\(row.metric.key) median +\(DecimalText.compact(limit))% at most", failed: failed,
                     detail: "median \(signedPercent(change)), p \(pValue(row.test?.p))"
                         + (failed ? "" : ", not significant")))
             }
