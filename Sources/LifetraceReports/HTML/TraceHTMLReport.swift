@@ -283,7 +283,7 @@ public struct TraceHTMLReport {
     private func item(_ index: Int, _ violation: Violation) -> String {
         var out = "<li id=\"violation-\(index + 1)\" value=\"\(index + 1)\"><span class=\"\(violation.severity.rawValue)\">"
             + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> (lifetime \(violation.lifetime + 1)) "
-            + "at \(HTMLText.escape(violation.statement))\n<ul>\n"
+            + "at \(HTMLText.escape(violation.when)): \(HTMLText.escape(violation.account))\n<ul>\n"
         for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
         out += "</ul>\n"
         if let reason = violation.rule.reason { out += "<p class=\"fact\">Why: \(HTMLText.escape(reason))</p>" }
