@@ -33,6 +33,7 @@ struct LifecycleEdgeTests {
         var busyOpen: Int64?
         var stalls: [Stall] = []
         var windows: [LaunchWindow] = []
+        var closed: [Int: Int64] = [:]
         var findings: [Violation] = []
         var reports: [LifetimeReport] = []
         for edge in edges {
@@ -67,7 +68,17 @@ struct LifecycleEdgeTests {
                 #expect(busyOpen == start, "\(label): busy ends from another start")
                 busyOpen = nil
             case .stall(let stall, _): stalls.append(stall)
-            case .launchWindowEnded(let window): windows.append(window)
+            case .launchWindowClosed(let index, let at):
+                #expect(lifetime == index, "\(label): a launch window closes outside its lifetime")
+                #expect(closed[index] == nil, "\(label): a launch window closes twice")
+                closed[index] = at
+            case .launchWindowEnded(let window):
+                windows.append(window)
+                // An event closed it where the final window ends, unless the kind of an inferred
+                // launch was learned only at the end (then it closed at the first frame).
+                if let at = closed[window.lifetime], !window.launch.inferred {
+                    #expect(window.end == at, "\(label): the window closed at \(at) ends at \(window.end)")
+                }
             case .finding(let violation): findings.append(violation)
             case .launchInferred, .point: break
             }

@@ -65,6 +65,28 @@ struct PatternTests {
         #expect(try T.check(task, T.launch + [upload[0], T.event("bgtask.end", 2200, #""id":7,"name":"upload""#), T.exit(30000)]) == [])
     }
 
+    @Test("max-duration follows the analyzer's intervals: a task ends at its expiry, a callback with the callback that encloses it")
+    func maxDurationEndsWhereTheAnalyzerEndsTheInterval() throws {
+        let task = T.rule("max-duration: {of: bgtask upload, limit: 10s}")
+        let expired = [T.event("bgtask.begin", 200, #""id":7,"name":"upload""#), T.event("bgtask.expire", 5200, #""id":7,"name":"upload""#)]
+        // Expired after 5 s: over no limit of 10 s, though its bgtask.end never comes.
+        #expect(try T.check(task, T.launch + expired + [T.exit(30000)]) == [])
+        let longer = [expired[0], T.event("bgtask.expire", 12200, #""id":7,"name":"upload""#)]
+        #expect(try T.check(task, T.launch + longer + [T.exit(30000)]) == ["r@10200"])
+        // An expiry is not an end: `bgtask.end` matches only the task's own end event.
+        #expect(try T.check(T.rule("require: bgtask.end upload"), T.launch + expired + [T.exit(30000)]) == ["r@30000"])
+
+        let callback = T.rule("max-duration: {of: callback refresh, limit: 1s}")
+        // `refresh` begins inside `didBecomeActive`, which returns first: it ends there, 300 ms in.
+        let enclosed = [
+            T.event("callback.begin", 1000, #""name":"didBecomeActive""#), T.event("callback.begin", 1100, #""name":"refresh""#),
+            T.event("callback.end", 1400, #""name":"didBecomeActive""#),
+        ]
+        #expect(try T.check(callback, T.launch + enclosed + [T.exit(5000)]) == [])
+        let late = [enclosed[0], enclosed[1], T.event("callback.end", 2500, #""name":"didBecomeActive""#)]
+        #expect(try T.check(callback, T.launch + late + [T.exit(5000)]) == ["r@2100"])
+    }
+
     @Test func maxDurationOfStallLaunchAndState() throws {
         let busy = [T.event("runloop.wake", 300), T.event("runloop.sleep", 900)]
         #expect(try T.check(T.rule("max-duration: {of: stall, limit: 500ms}"), T.launch + busy + [T.exit(1000)]) == ["r@800"])

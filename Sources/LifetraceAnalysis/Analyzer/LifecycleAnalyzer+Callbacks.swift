@@ -308,7 +308,9 @@ extension LifecycleAnalyzer {
         if let slot = stacks.existingSlot(for: event.thread) {
             if let top = stacks.slots[slot].signposts.last, top.name == name, top.key == key {
                 stacks.slots[slot].signposts.removeLast()
-                if emitsEdges { emit(.intervalEnded(top.edge(.signpost), at: event.timestamp, how: .ended)) }
+                if emitsEdges, signpostEdges(name, symbols: symbols) {
+                    emit(.intervalEnded(top.edge(.signpost), at: event.timestamp, how: .ended))
+                }
                 if slot == 0 {
                     mainIntervalEnded(.signpost, top, at: event.timestamp, symbols: symbols)
                 } else {
@@ -318,7 +320,9 @@ extension LifecycleAnalyzer {
             }
             if let index = ThreadIntervals.innermost(stacks.slots[slot].signposts, name: name, key: key) {
                 let interval = stacks.slots[slot].signposts.remove(at: index)
-                emit(.intervalEnded(interval.edge(.signpost), at: event.timestamp, how: .ended))
+                if emitsEdges, signpostEdges(name, symbols: symbols) {
+                    emit(.intervalEnded(interval.edge(.signpost), at: event.timestamp, how: .ended))
+                }
                 if slot == 0 {
                     mainIntervalEnded(.signpost, interval, at: event.timestamp, symbols: symbols)
                 } else {
@@ -333,7 +337,7 @@ extension LifecycleAnalyzer {
                 + "\(when(event.timestamp)) on thread \(event.thread) but never began there; expected a "
                 + "signpost.begin with the same name and id before it.",
             witnesses: [event], symbols: symbols)
-        emitPoint(.unmatchedEnd, event, name: name)
+        if emitsEdges, signpostEdges(name, symbols: symbols) { emitPoint(.unmatchedEnd, event, name: name) }
     }
 
     /// Sets the app delegate's view and the effective view.

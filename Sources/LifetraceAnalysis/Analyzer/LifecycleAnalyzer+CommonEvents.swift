@@ -34,27 +34,26 @@ extension LifecycleAnalyzer {
         case .frame:
             guard current.firstFrame != nil else { return false }
             countCommon(pointer)
-            if Edges.isOn(emitsEdges) { queuePoint(.frame, pointer.pointee, name: .none) }
-            if monitorShortPath & 1 << UInt32(EventType.frame.rawValue) != 0 { noticeShortPath(pointer.pointee, symbols: symbols) }
+            if Edges.isOn(sinkListens || monitorLooksAtFrames) { queuePoint(.frame, pointer.pointee, name: .none) }
         case .signpostBegin(let name, let id):
             guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
             countCommon(pointer)
             let interval = OpenInterval(
                 begin: pointer.pointee, name: name, depth: Int32(truncatingIfNeeded: stacks.slots[0].signposts.count), key: id ?? .min)
             stacks.slots[0].signposts.append(interval)
-            if Edges.isOn(emitsEdges) { queue(.intervalBegan(interval.edge(.signpost))) }
-            if monitorShortPath & 1 << UInt32(EventType.signpostBegin.rawValue) != 0 {
-                noticeShortPath(pointer.pointee, symbols: symbols)
+            if Edges.isOn(emitsEdges), signpostEdges(name, symbols: symbols) {
+                edgeCause = pointer.pointee
+                queue(.intervalBegan(interval.edge(.signpost)))
             }
         case .signpostEnd(let name, let id):
             guard main, let top = stacks.slots[0].signposts.last, top.name == name, top.key == id ?? .min else { return false }
             countCommon(pointer)
             stacks.slots[0].signposts.removeLast()
-            if Edges.isOn(emitsEdges) { queue(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended)) }
-            mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols, edges: edges)
-            if monitorShortPath & 1 << UInt32(EventType.signpostEnd.rawValue) != 0 {
-                noticeShortPath(pointer.pointee, symbols: symbols)
+            if Edges.isOn(emitsEdges), signpostEdges(name, symbols: symbols) {
+                edgeCause = pointer.pointee
+                queue(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended))
             }
+            mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols, edges: edges)
         default:
             return false
         }

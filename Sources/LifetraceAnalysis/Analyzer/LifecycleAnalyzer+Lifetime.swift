@@ -94,7 +94,6 @@ extension LifecycleAnalyzer {
     ) {
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
-        if monitor != nil { noticeLifetimeEnding(at: end, kind: kind, symbols: symbols) }
         let system = current.systemStretch.stop()
         closeStretch(system, view: .system, end: end, endEvent: exit, symbols: symbols)
         let app = current.appStretch.stop()
@@ -118,7 +117,11 @@ extension LifecycleAnalyzer {
                 kind: kind, timestamp: end, sinceLaunch: current.launchTime.map { end - $0 }, code: code,
                 signal: signal, facts: facts),
             droppedEvents: current.dropped, eventCount: current.eventCount)
-        if emitsEdges { sendLifetimeEnd(report, at: end) }
+        if emitsEdges {
+            sendLifetimeEnd(report, at: end, symbols: symbols)
+            // The rules judge the lifetime's end now, so that what they find goes with its report.
+            if monitor != nil { feedMonitor(symbols: symbols) }
+        }
         lifetimesEnded += 1
         if options.keepsLifetimes { reports.append(report) }
         if let lifetimeEnded {
@@ -158,12 +161,12 @@ extension LifecycleAnalyzer {
     /// Ends, as edges, everything of the lifetime still open at `end` (intervals innermost first
     /// per thread, then tasks, then states), sends the stalls that waited for the lifetime's end,
     /// and the lifetime's end itself.
-    mutating func sendLifetimeEnd(_ report: LifetimeReport, at end: Int64) {
+    mutating func sendLifetimeEnd(_ report: LifetimeReport, at end: Int64, symbols: SymbolTable) {
         for slot in stacks.slots.indices {
             for interval in stacks.slots[slot].callbacks.reversed() {
                 emit(.intervalEnded(interval.edge(.callback), at: end, how: .lifetimeEnded))
             }
-            for interval in stacks.slots[slot].signposts.reversed() {
+            for interval in stacks.slots[slot].signposts.reversed() where signpostEdges(interval.name, symbols: symbols) {
                 emit(.intervalEnded(interval.edge(.signpost), at: end, how: .lifetimeEnded))
             }
         }

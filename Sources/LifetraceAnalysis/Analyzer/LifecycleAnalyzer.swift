@@ -51,18 +51,22 @@ public struct LifecycleAnalyzer {
     public var lifetimeEnded: LifetimeSink?
     var violationsHandedOver = 0
     var omittedHandedOver: [Rule: Int] = [:]
-    /// The checker of the rule files' rules (``AnalysisOptions/userRules``), or nil.
+    /// The checker of the rule files' rules (``AnalysisOptions/userRules``), or nil. It takes
+    /// the edges of each event as soon as the event is replayed.
     var monitor: (any RuleMonitor)?
-    /// The event types the monitor wants from the short path (``RuleMonitor/shortPathTypes``).
-    var monitorShortPath: UInt32 = 0
-    /// The effective state the monitor was last told of, in this lifetime.
-    var noticedState: LifecycleState?
-    /// Whether the monitor was told that this lifetime's launch window ended.
-    var launchWindowNoticed = false
+    /// Whether the monitor looks at frames after a lifetime's first (``RuleMonitor/looksAtFrames``).
+    var monitorLooksAtFrames = false
     /// Per signpost name symbol: 0 not asked yet, 1 the monitor looks at it, 2 it does not.
     var monitorSignposts: [UInt8] = []
-    /// Whether a sink listens: edges are built and queued only then.
+    /// How many of ``pendingEdges`` the monitor has taken.
+    var monitorFed = 0
+    /// The event whose replay derived the pending edges, for the monitor's witnesses.
+    var edgeCause = LifecycleAnalyzer.noEvent
+    /// Whether anything takes edges (a sink or the monitor): edges are built and queued only then.
     @usableFromInline var emitsEdges = false
+    /// Whether a sink takes every edge. Without one, the monitor alone is served: no busy
+    /// intervals, no findings, and frames and signposts only as far as its rules look at them.
+    @usableFromInline var sinkListens = false
     /// The edges derived from the current event, waiting for the sink.
     @usableFromInline var pendingEdges: [LifecycleEdge] = []
     /// How many of the kept violations went out as edges.
@@ -76,12 +80,14 @@ public struct LifecycleAnalyzer {
         found = ViolationList(limit: options.violationLimit)
         current = Lifetime(index: 0, start: 0)
         monitor = options.userRules?.makeMonitor()
-        monitorShortPath = monitor?.shortPathTypes ?? 0
+        monitorLooksAtFrames = monitor?.looksAtFrames ?? false
+        emitsEdges = monitor != nil
     }
 
     /// Replays one event. `symbols` resolves the event's symbols (the reader's table).
     public mutating func consume(_ event: TraceEvent, symbols: SymbolTable) {
         replay(event, symbols: symbols)
+        if monitorFed < pendingEdges.count { feedMonitor(symbols: symbols) }
     }
 
     // The body of `consume`, inlined into the batch loop of `analyze`: the common events take
@@ -101,20 +107,20 @@ public struct LifecycleAnalyzer {
     // small enough for its state to live in registers.
     @inline(never)
     mutating func replayInFull(_ event: TraceEvent, symbols: SymbolTable) {
+        if emitsEdges { edgeCause = event }
+        replayEvent(event, symbols: symbols)
+        if emitsEdges { deriveEdges(after: event) }
+    }
+
+    @inline(__always)
+    private mutating func replayEvent(_ event: TraceEvent, symbols: SymbolTable) {
         eventCount &+= 1
         checkTimeOrder(event, symbols: symbols)
         if case .launch(let reason, let background, let prewarm, let pid) = event.payload {
             beginLifetime(event, reason: reason, background: background, prewarm: prewarm, pid: pid, symbols: symbols)
-            if monitor != nil {
-                noticeLifetimeBegan(at: event.timestamp, symbols: symbols)
-                noticeReplayed(event, symbols: symbols)
-            }
             return
         }
-        if !inLifetime {
-            beginLifetime(at: event)
-            if monitor != nil { noticeLifetimeBegan(at: event.timestamp, symbols: symbols) }
-        }
+        if !inLifetime { beginLifetime(at: event) }
         current.eventCount &+= 1
         if event.timestamp > current.lastTimestamp { current.lastTimestamp = event.timestamp }
         let appSide = event.stream == .app
@@ -146,7 +152,9 @@ public struct LifecycleAnalyzer {
         case .signpostBegin(let name, let id):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             let slot = stacks.slot(for: event.thread)
-            if stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot), emitsEdges {
+            if stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot), emitsEdges,
+                signpostEdges(name, symbols: symbols)
+            {
                 emit(.intervalBegan(stacks.slots[slot].signposts[stacks.slots[slot].signposts.count - 1].edge(.signpost)))
             }
         case .signpostEnd(let name, let id):
@@ -161,7 +169,7 @@ public struct LifecycleAnalyzer {
                 current.firstFrame = event.timestamp
                 current.firstFrameEvent = event
                 emitPoint(.firstFrame, event)
-            } else {
+            } else if sinkListens || monitorLooksAtFrames {
                 emitPoint(.frame, event)
             }
         case .bgtaskBegin(let id, _):
@@ -176,7 +184,6 @@ public struct LifecycleAnalyzer {
             taskExpired(id, name: name, event: event, symbols: symbols)
         case .exit(let code, let signal):
             emitPoint(.exit, event)
-            if monitor != nil { noticeReplayed(event, symbols: symbols) }
             endLifetime(exit: event, code: code, signal: signal, symbols: symbols)
             return
         case .dropped(let count):
@@ -185,7 +192,6 @@ public struct LifecycleAnalyzer {
             return
         }
         if appSide { current.lastAppActivity = event.timestamp }
-        if monitor != nil { noticeReplayed(event, symbols: symbols) }
     }
 
     /// Ends the replay: closes the last lifetime at the last event seen and returns everything
@@ -193,7 +199,7 @@ public struct LifecycleAnalyzer {
     public mutating func finish(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
         if inLifetime { endLifetimeWithoutExit(.endOfTrace, symbols: symbols) }
         // Sent before sorting: the list is kept in the order found until here.
-        if emitsEdges { sendNewFindings() }
+        if sinkListens { sendNewFindings() }
         found.sortByTime()
         return (found.kept, reports)
     }
@@ -208,11 +214,20 @@ public struct LifecycleAnalyzer {
         analyzer.lifetimeEnded = lifetimeEnded
         var origin: Int64?
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
-        // inlined into it and the symbol table fetched once per batch.
+        // inlined into it and the symbol table fetched once per batch. Without rule files no
+        // edge code is compiled into the loop; with them, the monitor takes each event's edges.
+        let monitored = analyzer.monitor != nil
         while try source.nextBatch({ events, symbols in
             guard let base = events.baseAddress else { return }
             if origin == nil { origin = events.first?.timestamp }
-            for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols, edges: NoEdgeEmission.self) }
+            if monitored {
+                for index in 0..<events.count {
+                    analyzer.replay(at: base + index, symbols: symbols, edges: RuntimeEdgeEmission.self)
+                    if !analyzer.pendingEdges.isEmpty { analyzer.feedMonitor(symbols: symbols) }
+                }
+            } else {
+                for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols, edges: NoEdgeEmission.self) }
+            }
         }) {}
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
         return TraceAnalysis(

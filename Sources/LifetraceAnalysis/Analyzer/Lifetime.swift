@@ -95,6 +95,8 @@ struct Lifetime {
     var didFinishEndEvent: TraceEvent?
     var firstActiveEndEvent: TraceEvent?
     var firstFrameEvent: TraceEvent?
+    /// Whether the edge that closes the launch window went out (``LifecycleEdge/launchWindowClosed(lifetime:at:)``).
+    var launchWindowClosedSent = false
     /// The effective app view reached Background before the first activation (an inferred
     /// launch's kind is then background).
     var backgroundBeforeActive = false

@@ -1,3 +1,4 @@
+import LifecycleModel
 import LifetraceFormat
 
 extension LifecycleAnalyzer {
@@ -48,28 +49,95 @@ extension LifecycleAnalyzer {
         guard !pendingEdges.isEmpty else { return }
         // Emptied in place once handed over, so that the queue's storage is reused event after
         // event (a copy kept while emptying it would make the array allocate anew).
-        defer { pendingEdges.removeAll(keepingCapacity: true) }
+        defer { forgetPendingEdges() }
         for index in pendingEdges.indices { try sink.receive(pendingEdges[index], symbols: symbols) }
     }
 
-    /// Replays `event` with edges on.
+    /// Empties the queue of edges once a sink has taken them (the monitor has already).
+    @usableFromInline
+    mutating func forgetPendingEdges() {
+        pendingEdges.removeAll(keepingCapacity: true)
+        monitorFed = 0
+    }
+
+    /// Replays `event` with edges on for a sink.
     @usableFromInline
     mutating func replayEmittingEdges(_ event: TraceEvent, symbols: SymbolTable) {
         emitsEdges = true
+        sinkListens = true
         replay(event, symbols: symbols)
-        // Only these move a view (the end of a lifetime closes its views itself).
+        if monitorFed < pendingEdges.count { feedMonitor(symbols: symbols) }
+        sendNewFindings()
+    }
+
+    /// Finishes with edges on for a sink.
+    @usableFromInline
+    mutating func finishEmittingEdges(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
+        emitsEdges = true
+        sinkListens = true
+        return finish(symbols: symbols)
+    }
+
+    /// What an event of the full path derives once replayed: the views it moved (only these
+    /// events move one; the end of a lifetime closes its views itself), then the launch window it
+    /// closed.
+    mutating func deriveEdges(after event: TraceEvent) {
         switch event.payload {
         case .launch, .state, .callbackBegin, .callbackEnd: followViews(at: event.timestamp)
         default: break
         }
-        sendNewFindings()
+        guard inLifetime, !current.launchWindowClosedSent, current.launchTime != nil else { return }
+        if let end = current.kind == .background ? current.didFinishEnd : current.firstFrame {
+            current.launchWindowClosedSent = true
+            queue(.launchWindowClosed(lifetime: current.index, at: end))
+        }
     }
 
-    /// Finishes with edges on.
-    @usableFromInline
-    mutating func finishEmittingEdges(symbols: SymbolTable) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
-        emitsEdges = true
-        return finish(symbols: symbols)
+    /// Whether the edges of signposts named `name` are made: always for a sink; for the monitor
+    /// alone, only when one of its rules looks at that name (asked once per name and trace).
+    @inline(__always)
+    mutating func signpostEdges(_ name: Symbol, symbols: SymbolTable) -> Bool {
+        if sinkListens { return true }
+        let index = Int(name.rawValue)
+        if index < monitorSignposts.count, monitorSignposts[index] != 0 { return monitorSignposts[index] == 1 }
+        return askMonitor(aboutSignpost: name, symbols: symbols)
+    }
+
+    @inline(never)
+    private mutating func askMonitor(aboutSignpost name: Symbol, symbols: SymbolTable) -> Bool {
+        guard let monitor else { return false }
+        let answer = monitor.looksAtSignpost(named: name, symbols: symbols)
+        let index = Int(name.rawValue)
+        // Symbols are small dense numbers; past a million names the question is asked each time.
+        if index < 1 << 20 {
+            if index >= monitorSignposts.count {
+                monitorSignposts += [UInt8](repeating: 0, count: index + 1 - monitorSignposts.count)
+            }
+            monitorSignposts[index] = answer ? 1 : 2
+        }
+        return answer
+    }
+
+    /// Hands the monitor the edges it has not taken yet (those of the event just replayed, or of
+    /// the lifetime just ended) and records what its rules found, as violations like the
+    /// analyzer's own. Without a sink the queue is emptied here.
+    @inline(never)
+    mutating func feedMonitor(symbols: SymbolTable) {
+        guard let monitor else { return }
+        if monitorFed < pendingEdges.count {
+            var findings = RuleFindings(onlyCounted: found.isFull)
+            monitor.take(pendingEdges[monitorFed...], cause: edgeCause, symbols: symbols, findings: &findings)
+            monitorFed = pendingEdges.count
+            for finding in findings.items {
+                if found.isFull {
+                    found.count(finding.rule)
+                } else {
+                    found.append(
+                        makeViolation(finding.rule, at: finding.timestamp, finding.message, witnesses: finding.witnesses, symbols: symbols))
+                }
+            }
+        }
+        if !sinkListens { forgetPendingEdges() }
     }
 
     /// Queues an edge when a sink is listening; nothing otherwise. Inlined as a flag test around
@@ -83,7 +151,7 @@ extension LifecycleAnalyzer {
 
     @inline(never)
     mutating func queue(_ edge: LifecycleEdge) {
-        sendNewFindings()
+        if sinkListens { sendNewFindings() }
         pendingEdges.append(edge)
     }
 

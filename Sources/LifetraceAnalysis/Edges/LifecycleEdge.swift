@@ -40,6 +40,12 @@ public enum LifecycleEdge: Sendable {
     /// it; sent once it is final (in a lifetime that has not yet shown run-loop events the
     /// stalls found from callbacks wait for its end, as the first run-loop event discards them).
     indirect case stall(Stall, lifetime: Int)
+    /// The launch window of a lifetime with a launch closed at `at`, by the event just replayed:
+    /// the first frame, or the end of didFinishLaunching in a background launch. Sent as soon as
+    /// that event is replayed, for what judges events as they come (rule files); a window that no
+    /// such event closes is known only at the lifetime's end, from ``launchWindowEnded(_:)``,
+    /// which also carries the final extent and the milestones of every window.
+    case launchWindowClosed(lifetime: Int, at: Int64)
     /// The launch window of a lifetime with a launch (given or inferred), with its milestones;
     /// sent when the lifetime ends, where the window is final.
     indirect case launchWindowEnded(LaunchWindow)

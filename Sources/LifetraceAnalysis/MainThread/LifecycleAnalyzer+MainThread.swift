@@ -10,7 +10,7 @@ extension LifecycleAnalyzer {
         current.busyToDidFinishEnd = 0
         current.busyToFirstActiveEnd = 0
         current.busyToFrame = 0
-        if let start = busy.start { emit(.busyEnded(start: start, end: max(start, time))) }
+        if sinkListens, let start = busy.start { queue(.busyEnded(start: start, end: max(start, time))) }
         busy.reset()
     }
 
@@ -19,7 +19,7 @@ extension LifecycleAnalyzer {
     mutating func openBusy<Edges: EdgeEmission>(_ event: TraceEvent, edges: Edges.Type = RuntimeEdgeEmission.self) {
         guard busy.start == nil else { return }
         busy.open(event, inForeground: current.inForeground)
-        if Edges.isOn(emitsEdges) { queue(.busyBegan(at: event.timestamp)) }
+        if Edges.isOn(sinkListens) { queue(.busyBegan(at: event.timestamp)) }
     }
 
     /// Closes the main thread's busy interval at `end`: adds it to the launch-window busy time
@@ -29,7 +29,7 @@ extension LifecycleAnalyzer {
         at end: Int64, unfinished: Bool, symbols: SymbolTable, edges: Edges.Type = RuntimeEdgeEmission.self
     ) {
         guard let start = busy.start else { return }
-        if Edges.isOn(emitsEdges) { queue(.busyEnded(start: start, end: end)) }
+        if Edges.isOn(sinkListens) { queue(.busyEnded(start: start, end: end)) }
         accountBusy(start: start, end: end)
         if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)
@@ -59,16 +59,13 @@ extension LifecycleAnalyzer {
         let stall = Stall(
             start: closed.start, duration: end - closed.start,
             sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
-            work: closed.work)
+            work: closed.work, opening: closed.event)
         current.stalls.append(
             RecordedStall(stall: stall, startEvent: closed.event, inForeground: foreground && current.inForeground))
         // Final only once the lifetime follows its run loop: before, the first run-loop event
         // discards what the callbacks suggested, so those stalls go out when the lifetime ends.
         if emitsEdges && current.runLoopSeen && stall.duration >= options.stallThreshold {
             emit(.stall(stall, lifetime: current.index))
-        }
-        if monitor != nil, current.runLoopSeen, stall.duration >= options.stallThreshold {
-            notice(.stall(start: stall.start, duration: stall.duration, opening: closed.event), symbols: symbols)
         }
     }
 }

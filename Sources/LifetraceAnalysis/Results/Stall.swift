@@ -17,6 +17,9 @@ public struct Stall: Sendable, Hashable {
     /// The work the stall is blamed on: the innermost interval that covers most of it (more than
     /// half), or the longest interval when none does; nil when nothing ran on the main thread.
     public var work: BlameEntry?
+    /// The event that opened the busy interval: the main thread's `runloop.wake`, or without
+    /// run-loop events the outermost main-thread callback's begin.
+    public var opening: TraceEvent?
 
     /// The most blame entries kept per stall.
     public static let blameLimit = 5
@@ -24,9 +27,10 @@ public struct Stall: Sendable, Hashable {
     /// Creates a stall.
     public init(
         start: Int64, duration: Int64, sinceLaunch: Int64?, unfinished: Bool, blame: [BlameEntry],
-        work: BlameEntry? = nil
+        work: BlameEntry? = nil, opening: TraceEvent? = nil
     ) {
         self.work = work
+        self.opening = opening
         self.start = start
         self.duration = duration
         self.sinceLaunch = sinceLaunch

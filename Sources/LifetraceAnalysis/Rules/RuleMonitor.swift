@@ -1,48 +1,30 @@
 import LifecycleModel
 import LifetraceFormat
 
-/// What the analyzer tells a ``RuleMonitor`` as it replays a trace, in the order it learns it.
+/// Checks rules beyond the built-in ones (a team's rule files) on the analyzer's own stream of
+/// ``LifecycleEdge``s, in the same pass.
 ///
-/// These are the derived facts the rules of rule files are judged on: the events themselves,
-/// the effective state's changes, stalls, the launch window's end and each lifetime's end.
-public enum RuleNotice {
-    /// A lifetime began at `timestamp` (its launch, or its first event when it has none).
-    case lifetimeBegan(at: Int64)
-    /// The lifetime's effective state (the system view once it has `state` events, else the
-    /// app view) became `state`; `event` moved it. Told before `event` itself.
-    case stateChanged(to: LifecycleState, by: TraceEvent)
-    /// An event, after the analyzer replayed it (run-loop and `dropped` events are not told).
-    case event(TraceEvent)
-    /// A main-thread stall of at least the stall threshold, told when its busy interval closes:
-    /// it began at `start` with `opening` and lasted `duration` ns.
-    case stall(start: Int64, duration: Int64, opening: TraceEvent)
-    /// The launch window ended at `timestamp` (the first frame, the end of didFinishLaunching
-    /// for a background launch, or, told at the lifetime's end when no frame came, the end of
-    /// the first didBecomeActive).
-    case launchWindowEnded(at: Int64)
-    /// The lifetime ends at `timestamp`, in the way `kind` says (``LifetimeEnd/Kind/endOfTrace``
-    /// when the trace simply stops). Told before the lifetime's report is handed over.
-    case lifetimeEnding(at: Int64, kind: LifetimeEnd.Kind)
-}
-
-/// Checks rules beyond the built-in ones (a team's rule files) in the analyzer's own pass.
-///
-/// The analyzer owns one monitor per trace (``UserRules/makeMonitor``), tells it each
-/// ``RuleNotice`` and turns what it finds into violations exactly like its own: with the
-/// lifetime, the time since launch, the witnesses, and the violation limit. A monitor is a class:
-/// the analyzer calls it through a reference, never copying or boxing its state.
+/// The analyzer owns one monitor per trace (``UserRules/makeMonitor``). After each event it
+/// replays, it hands the monitor the edges that event revealed, and at each lifetime's end the
+/// edges that close it, before the lifetime's report is handed over; it turns what the monitor
+/// finds into violations exactly like its own: with the lifetime, the time since launch, the
+/// witnesses, and the violation limit. Served alone (no sink takes the edges, as in `check`),
+/// the analyzer makes only the edges a rule can use: no busy intervals, no findings, and frames
+/// after the first and signposts only when some rule looks at them. A monitor is a class: the
+/// analyzer calls it through a reference, never copying or boxing its state.
 public protocol RuleMonitor: AnyObject {
-    /// The event types the monitor needs from the analyzer's short path, one bit per
-    /// ``EventType`` raw value (frames after the first, main-thread signposts, run-loop events
-    /// are never told); 0 keeps the short path free of any call.
-    var shortPathTypes: UInt32 { get }
+    /// Whether a rule looks at frames after a lifetime's first (``EdgePoint/Kind/frame``).
+    var looksAtFrames: Bool { get }
 
     /// Whether a rule looks at signposts named `name`. Asked once per name and trace; the
-    /// signposts no rule names never reach ``notice(_:symbols:findings:)``.
+    /// signposts no rule names make no edge for the monitor.
     func looksAtSignpost(named name: Symbol, symbols: SymbolTable) -> Bool
 
-    /// Takes in one notice and adds what it breaks to `findings`.
-    func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings)
+    /// Takes in the edges of one event, in the order derived, and adds what they break to
+    /// `findings`. `cause` is the event whose replay derived them (the begin or end of an
+    /// interval, what moved a state); the edges that end a lifetime come in one call of their
+    /// own, where `cause` is whatever event ended it (or the trace's last).
+    func take(_ edges: ArraySlice<LifecycleEdge>, cause: TraceEvent, symbols: SymbolTable, findings: inout RuleFindings)
 }
 
 /// A rule broken, as a ``RuleMonitor`` reports it to the analyzer.
@@ -57,7 +39,7 @@ public struct RuleFinding {
     public var witnesses: [TraceEvent]
 }
 
-/// What a ``RuleMonitor`` found while taking in one notice.
+/// What a ``RuleMonitor`` found while taking in the edges of one event.
 public struct RuleFindings {
     /// The findings, in the order found.
     public private(set) var items: [RuleFinding] = []

@@ -63,7 +63,7 @@ public struct LifecycleTimeline {
 
     private mutating func drawPendingEdges<Sink: TimelineSink>(into sink: inout Sink) {
         for edge in analyzer.pendingEdges { draw(edge, into: &sink) }
-        analyzer.pendingEdges.removeAll(keepingCapacity: true)
+        analyzer.forgetPendingEdges()
     }
 
     /// The span an edge closes, if any.
@@ -86,8 +86,8 @@ public struct LifecycleTimeline {
             case .frame, .firstFrame: sink.record(TimelineSpan(lane: .frame, start: point.timestamp, end: point.timestamp))
             default: break
             }
-        case .lifetimeBegan, .launchInferred, .intervalBegan, .busyBegan, .stall, .launchWindowEnded, .finding,
-            .lifetimeEnded:
+        case .lifetimeBegan, .launchInferred, .intervalBegan, .busyBegan, .stall, .launchWindowClosed, .launchWindowEnded,
+            .finding, .lifetimeEnded:
             break
         }
     }

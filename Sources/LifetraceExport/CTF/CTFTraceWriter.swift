@@ -186,7 +186,7 @@ extension CTFTraceWriter: LifecycleEdgeSink {
                 try stream.endEvent()
             }
             stateSince[change.view] = change.to == nil ? nil : change.timestamp
-        case .lifetimeBegan, .launchInferred, .intervalBegan, .point, .busyBegan, .lifetimeEnded:
+        case .lifetimeBegan, .launchInferred, .intervalBegan, .point, .busyBegan, .launchWindowClosed, .lifetimeEnded:
             break
         }
     }

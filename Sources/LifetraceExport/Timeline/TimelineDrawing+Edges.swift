@@ -34,6 +34,9 @@ extension TimelineDrawing: LifecycleEdgeSink {
             try draw(stall, lifetime: lifetime)
         case .launchWindowEnded(let window):
             try draw(window)
+        case .launchWindowClosed:
+            // Drawn once final, from launchWindowEnded.
+            break
         case .finding(let violation):
             try draw(violation)
         case .lifetimeEnded(let report):

@@ -1,4 +1,5 @@
 import LifecycleModel
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// One thing a selector can match, as the rule engine takes it in.
@@ -16,6 +17,8 @@ struct Occurrence {
     var key: Int64 = .min
     /// A stall's length (ns).
     var duration: Int64 = 0
+    /// The interval that begins or ends here, as the analyzer follows it (nil for instants).
+    var interval: EdgeInterval?
 }
 
 /// What the rule engine is told, in order: the whole of its input.
@@ -26,6 +29,9 @@ enum RuleStep {
     case stateChanged(LifecycleState, by: TraceEvent)
     /// Something a selector may match.
     case occurrence(Occurrence)
+    /// An interval ended without an end event of its own (a background task expired, or an
+    /// enclosing callback returned first): only `max-duration` takes it, no selector matches.
+    case intervalEnded(Occurrence)
     /// The launch window ended.
     case launchWindowEnded(at: Int64)
     /// The lifetime ended; `judged` is false when the trace simply stopped.

@@ -36,6 +36,10 @@ extension RuleCheck {
             take(Occurrence(kind: .state, timestamp: event.timestamp, event: event, state: state), symbols: symbols, findings: &findings)
         case .occurrence(let occurrence):
             take(occurrence, symbols: symbols, findings: &findings)
+        case .intervalEnded(let occurrence):
+            if case .maxDuration(let interval, let limit) = rule.pattern, kinds & occurrence.kind.bit != 0 {
+                follow(interval, limit: limit, occurrence, symbols: symbols, findings: &findings)
+            }
         case .launchWindowEnded(let timestamp):
             inLaunch = false
             if case .maxDuration(.launch, _) = rule.pattern { endSpan(at: timestamp, findings: &findings) }
@@ -212,17 +216,15 @@ extension RuleCheck {
         case .bgtask(let pattern): begins = .bgtaskBegin; name = pattern
         case .launch, .state: return
         }
-        guard nameCache.matches(name, occurrence.name, slot: 0, symbols: symbols) else { return }
+        // Only the analyzer's intervals count: an end that matched nothing open has none.
+        guard let followed = occurrence.interval, nameCache.matches(name, occurrence.name, slot: 0, symbols: symbols) else { return }
         if occurrence.kind == begins {
             if open != nil, intervals.count < Self.intervalLimit {
-                intervals.append(OpenInterval(begin: occurrence.event, thread: occurrence.thread, name: occurrence.name, key: occurrence.key))
+                intervals.append(OpenInterval(begin: occurrence.event, interval: followed))
             }
             return
         }
-        let byID = begins == .bgtaskBegin
-        guard let index = intervals.lastIndex(where: {
-            byID ? $0.key == occurrence.key : ($0.thread == occurrence.thread && $0.name == occurrence.name && $0.key == occurrence.key)
-        }) else { return }
+        guard let index = intervals.lastIndex(where: { $0.interval == followed }) else { return }
         let begun = intervals.remove(at: index)
         if occurrence.timestamp - begun.begin.timestamp > limit {
             reportLong(interval, begin: begun.begin, limit: limit, ended: occurrence.event, findings: &findings)

@@ -11,20 +11,16 @@ final class RuleFileMonitor: RuleMonitor {
     private var checks: [RuleCheck]
     /// The occurrence kinds any rule looks at.
     private let kinds: UInt32
-    private var firstFrameSeen = false
-    let shortPathTypes: UInt32
+    /// Turns the analyzer's edges into the engine's steps.
+    private var adapter = EdgeSteps()
+    let looksAtFrames: Bool
     /// The names signpost selectors and intervals look for, or nil when one takes any name.
     private let signpostNames: [NamePattern]?
 
     init(rules: [FileRule]) {
         checks = rules.map(RuleCheck.init)
         kinds = checks.reduce(0) { $0 | $1.kinds }
-        var types: UInt32 = 0
-        if kinds & (OccurrenceKind.signpost.bit | OccurrenceKind.signpostEnd.bit) != 0 {
-            types |= 1 << UInt32(EventType.signpostBegin.rawValue) | 1 << UInt32(EventType.signpostEnd.rawValue)
-        }
-        if kinds & OccurrenceKind.frame.bit != 0 { types |= 1 << UInt32(EventType.frame.rawValue) }
-        shortPathTypes = types
+        looksAtFrames = kinds & OccurrenceKind.frame.bit != 0
         var names: [NamePattern]? = []
         for check in checks {
             var selectors = check.rule.selectors
@@ -45,17 +41,18 @@ final class RuleFileMonitor: RuleMonitor {
         return patterns.contains { $0.matches(text) }
     }
 
-    func notice(_ notice: RuleNotice, symbols: SymbolTable, findings: inout RuleFindings) {
-        notice.steps(firstFrameSeen: &firstFrameSeen) { step in
-            if case .occurrence(let occurrence) = step {
+    func take(_ edges: ArraySlice<LifecycleEdge>, cause: TraceEvent, symbols: SymbolTable, findings: inout RuleFindings) {
+        adapter.steps(edges, cause: cause) { step in
+            switch step {
+            case .occurrence(let occurrence), .intervalEnded(let occurrence):
                 let bit = occurrence.kind.bit
                 guard kinds & bit != 0 else { return }
                 for index in checks.indices where checks[index].kinds & bit != 0 {
                     checks[index].take(step, symbols: symbols, findings: &findings)
                 }
-                return
+            default:
+                for index in checks.indices { checks[index].take(step, symbols: symbols, findings: &findings) }
             }
-            for index in checks.indices { checks[index].take(step, symbols: symbols, findings: &findings) }
         }
     }
 }

@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// One stretch of a rule's scope, and what its pattern has seen in it.
@@ -28,8 +29,8 @@ struct Stretch {
 
 /// An interval `max-duration` watches, from its begin.
 struct OpenInterval {
+    /// The event that began it (the witness).
     var begin: TraceEvent
-    var thread: ThreadID
-    var name: Symbol
-    var key: Int64
+    /// The interval as the analyzer follows it: its end edge names the same.
+    var interval: EdgeInterval
 }
