@@ -171,23 +171,13 @@ import Glibc
         #expect(runsWithEvents >= Self.runs / 2, "only \(runsWithEvents) of \(Self.runs) runs recorded anything")
     }
 
-    /// The last signpost id of each thread in a trace still being written, smallest first (empty
-    /// when it cannot be read yet).
+    /// The last signpost id of each thread in a trace still being written, smallest first.
     static func lastIDs(inFile path: String) -> [Int64] {
-        guard var reader = try? BinaryTraceReader(path: path) else { return [] }
         var last: [ThreadID: Int64] = [:]
-        while let event = try? reader.next() {
+        for event in RecordedTrace(readableSoFar: path).events {
             if case .signpostBegin(_, let id?) = event.payload { last[event.thread] = id }
         }
         return last.values.sorted()
-    }
-
-    /// How many events a trace still being written holds so far (0 when it cannot be read yet).
-    static func eventsInFile(_ path: String) -> Int {
-        guard var reader = try? BinaryTraceReader(path: path) else { return 0 }
-        var count = 0
-        while (try? reader.next()) != nil { count += 1 }
-        return count
     }
 
     @Test func recoveryWithoutLibzstdLeavesACompressedTraceAsItIs() throws {
@@ -204,8 +194,8 @@ import Glibc
         let deadline = Date().addingTimeInterval(30)
         while Self.readCounts(countFile).allSatisfy({ $0 < 2_000 }), Date() < deadline { usleep(1_000) }
         // Killed once the writer has put a chunk of events in the file.
-        while Self.eventsInFile(trace) == 0, Date() < deadline { usleep(5_000) }
-        #expect(Self.eventsInFile(trace) > 0)
+        while RecordedTrace(readableSoFar: trace).events.count == 0, Date() < deadline { usleep(5_000) }
+        #expect(RecordedTrace(readableSoFar: trace).events.count > 0)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: trace))

@@ -37,14 +37,8 @@ import Glibc
     /// Whether the trace being written at `path` shows the app Active: didBecomeActive has
     /// returned, and the first frame the host presents after it is recorded.
     static func showsActiveApp(_ path: String) -> Bool {
-        guard var reader = try? BinaryTraceReader(path: path) else { return false }
-        var activated = false
-        var framed = false
-        while let event = try? reader.next() {
-            if case .callbackEnd(let name, _) = event.payload, reader.symbols[name] == "didBecomeActive" { activated = true }
-            if event.type == .frame { framed = true }
-        }
-        return activated && framed
+        let trace = RecordedTrace(readableSoFar: path)
+        return trace.lifecycleLines.contains("end didBecomeActive") && trace.events.contains { $0.type == .frame }
     }
 
     @Test func sigtermEndsTheRunWithWillTerminateAndAClosedTrace() throws {
