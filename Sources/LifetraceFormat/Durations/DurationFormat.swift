@@ -5,9 +5,9 @@
 ///
 /// | style | example | used by |
 /// | --- | --- | --- |
-/// | ``fixed`` | `840 ns`, `999 µs`, `312 ms`, `1.500 s`, `1310.110 s` | messages (violations of built-in and rule-file rules, stall blame), the tables and lines of `report` (text, Markdown, HTML), the exports' annotations, `info`'s time span |
-/// | ``compact`` | `840 ns`, `1.5 ms`, `2 s`, `2 min 30 s`, `1 h 5 min` | axis notes, many-run summaries, `diff`, histogram edges |
-/// | ``clock`` | `+0.241 s`, `-0.003 s` | a time since the launch or the start of a trace, in messages, replays and reports |
+/// | ``fixed`` | `840 ns`, `999 µs`, `312 ms`, `1.500 s`, `1310.110 s` | messages (violations of built-in and rule-file rules, stall blame), the tables and lines of `report` (text, Markdown, HTML), the exports' stall annotations |
+/// | ``compact`` | `840 ns`, `1.5 ms`, `2 s`, `2 min 30 s`, `1 h 5 min` | the HTML timeline's axis labels, notes and hover titles, many-run summaries, `diff`, histogram edges |
+/// | ``clock`` | `+0.241 s`, `-0.003 s` | a time since the launch or the start of a trace, in messages, replays and reports; `info`'s time span (a reading of the trace's clock) |
 ///
 /// Why two styles of duration:
 /// - ``fixed`` truncates toward zero and writes a fixed number of decimals per unit (whole
