@@ -87,17 +87,21 @@ extension LifecycleAnalyzer {
             kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count, name: name, key: id,
             begin: event.timestamp)
         current.openTasks.append(task)
-        emit(.intervalBegan(task))
+        if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emit(.intervalBegan(task)) }
     }
 
     /// `bgtask.end` (or an expiry, `how`): when the last open task closes, stretches start again.
     mutating func taskEnded(_ id: Int64, event: TraceEvent, how: IntervalEnding = .ended, symbols: SymbolTable) {
         guard let index = current.openTasks.lastIndex(where: { $0.key == id }) else {
-            if how == .ended { emitPoint(.unmatchedEnd, event, name: event.payload.taskName) }
+            if how == .ended, emitsEdges, namedEdges(.backgroundTask, event.payload.taskName, symbols: symbols) {
+                emitPoint(.unmatchedEnd, event, name: event.payload.taskName)
+            }
             return
         }
         let task = current.openTasks.remove(at: index)
-        emit(.intervalEnded(task, at: event.timestamp, how: how))
+        if emitsEdges, namedEdges(.backgroundTask, task.name, symbols: symbols) {
+            emit(.intervalEnded(task, at: event.timestamp, how: how))
+        }
         if current.openTasks.isEmpty {
             current.systemStretch.resume(event)
             current.appStretch.resume(event)

@@ -6,7 +6,9 @@ extension LifecycleAnalyzer {
     /// rules in table order, then the model takes the state the callback implies.
     mutating func callbackBegan(_ event: TraceEvent, name: Symbol, scene: Symbol, symbols: SymbolTable) {
         let slot = stacks.slot(for: event.thread)
-        if stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot), emitsEdges {
+        if stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot), emitsEdges,
+            namedEdges(.callback, name, symbols: symbols)
+        {
             emit(.intervalBegan(stacks.slots[slot].callbacks[stacks.slots[slot].callbacks.count - 1].edge(.callback)))
         }
         if slot == 0 && !current.runLoopSeen && stacks.slots[0].callbacks.count == 1 {
@@ -191,7 +193,9 @@ extension LifecycleAnalyzer {
         let key = Int64(scene.rawValue)
         if let slot = existing, let top = stacks.slots[slot].callbacks.last, top.name == name, top.key == key {
             stacks.slots[slot].callbacks.removeLast()
-            if emitsEdges { emit(.intervalEnded(top.edge(.callback), at: event.timestamp, how: .ended)) }
+            if emitsEdges, namedEdges(.callback, name, symbols: symbols) {
+                emit(.intervalEnded(top.edge(.callback), at: event.timestamp, how: .ended))
+            }
             checkBackgroundCallback(top, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
@@ -213,10 +217,12 @@ extension LifecycleAnalyzer {
             let interval = stack[index]
             stacks.slots[slot].callbacks.removeSubrange(index...)
             if emitsEdges {
-                for inside in stack[(index + 1)...].reversed() {
+                for inside in stack[(index + 1)...].reversed() where namedEdges(.callback, inside.name, symbols: symbols) {
                     emit(.intervalEnded(inside.edge(.callback), at: event.timestamp, how: .enclosingEnded))
                 }
-                emit(.intervalEnded(interval.edge(.callback), at: event.timestamp, how: .ended))
+                if namedEdges(.callback, name, symbols: symbols) {
+                    emit(.intervalEnded(interval.edge(.callback), at: event.timestamp, how: .ended))
+                }
             }
             checkBackgroundCallback(interval, endedAt: event, symbols: symbols)
             if slot == 0 {
@@ -231,7 +237,7 @@ extension LifecycleAnalyzer {
                     + "on thread \(event.thread) but never began there; expected a callback.begin with the "
                     + "same name and scene before it.",
                 witnesses: [event], symbols: symbols)
-            emitPoint(.unmatchedEnd, event, name: name)
+            if emitsEdges, namedEdges(.callback, name, symbols: symbols) { emitPoint(.unmatchedEnd, event, name: name) }
             return
         }
         guard let callback = symbols.callback(name) else { return }

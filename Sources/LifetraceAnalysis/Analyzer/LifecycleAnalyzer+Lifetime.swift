@@ -163,14 +163,16 @@ extension LifecycleAnalyzer {
     /// and the lifetime's end itself.
     mutating func sendLifetimeEnd(_ report: LifetimeReport, at end: Int64, symbols: SymbolTable) {
         for slot in stacks.slots.indices {
-            for interval in stacks.slots[slot].callbacks.reversed() {
+            for interval in stacks.slots[slot].callbacks.reversed() where namedEdges(.callback, interval.name, symbols: symbols) {
                 emit(.intervalEnded(interval.edge(.callback), at: end, how: .lifetimeEnded))
             }
             for interval in stacks.slots[slot].signposts.reversed() where signpostEdges(interval.name, symbols: symbols) {
                 emit(.intervalEnded(interval.edge(.signpost), at: end, how: .lifetimeEnded))
             }
         }
-        for task in current.openTasks.reversed() { emit(.intervalEnded(task, at: end, how: .lifetimeEnded)) }
+        for task in current.openTasks.reversed() where namedEdges(.backgroundTask, task.name, symbols: symbols) {
+            emit(.intervalEnded(task, at: end, how: .lifetimeEnded))
+        }
         if !current.runLoopSeen {
             for stall in report.stalls { emit(.stall(stall, lifetime: report.index)) }
         }

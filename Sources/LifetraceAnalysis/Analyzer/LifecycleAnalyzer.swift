@@ -56,8 +56,8 @@ public struct LifecycleAnalyzer {
     var monitor: (any RuleMonitor)?
     /// Whether the monitor looks at frames after a lifetime's first (``RuleMonitor/looksAtFrames``).
     var monitorLooksAtFrames = false
-    /// Per signpost name symbol: 0 not asked yet, 1 the monitor looks at it, 2 it does not.
-    var monitorSignposts: [UInt8] = []
+    /// Per name symbol and ``NamedKind``: 0 not asked yet, 1 the monitor looks at it, 2 it does not.
+    var monitorNames: [UInt8] = []
     /// How many of ``pendingEdges`` the monitor has taken.
     var monitorFed = 0
     /// The event whose replay derived the pending edges, for the monitor's witnesses.
@@ -162,7 +162,7 @@ public struct LifecycleAnalyzer {
             signpostEnded(event, name: name, key: id ?? .min, symbols: symbols)
         case .mark(let name):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
-            emitPoint(.mark, event, name: name)
+            if emitsEdges, namedEdges(.mark, name, symbols: symbols) { emitPoint(.mark, event, name: name) }
         case .frame:
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
             if current.firstFrame == nil {
@@ -180,7 +180,7 @@ public struct LifecycleAnalyzer {
             taskEnded(id, event: event, symbols: symbols)
         case .bgtaskExpire(let id, let name):
             if appSide && current.silent { reportSilence(event, symbols: symbols) }
-            emitPoint(.backgroundTaskExpired, event, name: name)
+            if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emitPoint(.backgroundTaskExpired, event, name: name) }
             taskExpired(id, name: name, event: event, symbols: symbols)
         case .exit(let code, let signal):
             emitPoint(.exit, event)
@@ -221,10 +221,7 @@ public struct LifecycleAnalyzer {
             guard let base = events.baseAddress else { return }
             if origin == nil { origin = events.first?.timestamp }
             if monitored {
-                for index in 0..<events.count {
-                    analyzer.replay(at: base + index, symbols: symbols, edges: RuntimeEdgeEmission.self)
-                    if !analyzer.pendingEdges.isEmpty { analyzer.feedMonitor(symbols: symbols) }
-                }
+                analyzer.replayMonitored(UnsafeBufferPointer(start: base, count: events.count), symbols: symbols)
             } else {
                 for index in 0..<events.count { analyzer.replay(at: base + index, symbols: symbols, edges: NoEdgeEmission.self) }
             }
@@ -234,6 +231,17 @@ public struct LifecycleAnalyzer {
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
             violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
             lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin)
+    }
+
+    /// Replays a batch with the rule monitor, handing it each event's edges. Kept out of the
+    /// batch loop without rules, so that loop keeps its state in registers.
+    @inline(never)
+    mutating func replayMonitored(_ events: UnsafeBufferPointer<TraceEvent>, symbols: SymbolTable) {
+        guard let base = events.baseAddress else { return }
+        for index in 0..<events.count {
+            replay(at: base + index, symbols: symbols, edges: RuntimeEdgeEmission.self)
+            if !pendingEdges.isEmpty { feedMonitor(symbols: symbols) }
+        }
     }
 
     /// Analyses an in-memory list of events.

@@ -93,28 +93,31 @@ extension LifecycleAnalyzer {
         }
     }
 
-    /// Whether the edges of signposts named `name` are made: always for a sink; for the monitor
-    /// alone, only when one of its rules looks at that name (asked once per name and trace).
+    /// Whether the edges of the `kind` named `name` are made: always for a sink; for the monitor
+    /// alone, only when one of its rules looks at that name (asked once per kind, name and trace).
+    @inline(__always)
+    mutating func namedEdges(_ kind: NamedKind, _ name: Symbol, symbols: SymbolTable) -> Bool {
+        if sinkListens { return true }
+        let index = Int(name.rawValue) &* NamedKind.allCases.count &+ kind.rawValue
+        if index < monitorNames.count, monitorNames[index] != 0 { return monitorNames[index] == 1 }
+        return askMonitor(about: kind, name, symbols: symbols)
+    }
+
+    /// ``namedEdges(_:_:symbols:)`` for signposts.
     @inline(__always)
     mutating func signpostEdges(_ name: Symbol, symbols: SymbolTable) -> Bool {
-        if sinkListens { return true }
-        let index = Int(name.rawValue)
-        if index < monitorSignposts.count, monitorSignposts[index] != 0 { return monitorSignposts[index] == 1 }
-        return askMonitor(aboutSignpost: name, symbols: symbols)
+        namedEdges(.signpost, name, symbols: symbols)
     }
 
     @inline(never)
-    private mutating func askMonitor(aboutSignpost name: Symbol, symbols: SymbolTable) -> Bool {
+    private mutating func askMonitor(about kind: NamedKind, _ name: Symbol, symbols: SymbolTable) -> Bool {
         guard let monitor else { return false }
-        let answer = monitor.looksAtSignpost(named: name, symbols: symbols)
-        let index = Int(name.rawValue)
+        let answer = monitor.looks(at: kind, named: name, symbols: symbols)
         // Symbols are small dense numbers; past a million names the question is asked each time.
-        if index < 1 << 20 {
-            if index >= monitorSignposts.count {
-                monitorSignposts += [UInt8](repeating: 0, count: index + 1 - monitorSignposts.count)
-            }
-            monitorSignposts[index] = answer ? 1 : 2
-        }
+        guard name.rawValue < 1 << 20 else { return answer }
+        let index = Int(name.rawValue) * NamedKind.allCases.count + kind.rawValue
+        if index >= monitorNames.count { monitorNames += [UInt8](repeating: 0, count: index + 1 - monitorNames.count) }
+        monitorNames[index] = answer ? 1 : 2
         return answer
     }
 

@@ -19,11 +19,16 @@ struct SentViews {
 }
 
 extension LifecycleAnalyzer {
-    /// Sends a state change for every view whose state differs from the one last sent. Called
+    /// Sends a state change for every view whose state differs from the one last sent (for the
+    /// rule monitor alone, of the trusted view only). Called
     /// after each event that can move a view, so the views are compared once per such event,
     /// wherever the event moved them.
     mutating func followViews(at time: Int64) {
         guard emitsEdges, inLifetime else { return }
+        // The monitor alone reads the trusted state only.
+        guard sinkListens else {
+            return send(Self.change(&viewsSent.trusted, current.trustedState, view: .trusted, at: time, as: ViewState.system))
+        }
         send(Self.change(&viewsSent.system, current.system, view: .system, at: time, as: ViewState.system))
         send(Self.change(&viewsSent.app, current.app, view: .app, at: time, as: ViewState.app))
         send(Self.change(&viewsSent.effective, current.effective, view: .effectiveApp, at: time, as: ViewState.app))

@@ -10,21 +10,35 @@ import LifetraceFormat
 /// finds into violations exactly like its own: with the lifetime, the time since launch, the
 /// witnesses, and the violation limit. Served alone (no sink takes the edges, as in `check`),
 /// the analyzer makes only the edges a rule can use: no busy intervals, no findings, and frames
-/// after the first and signposts only when some rule looks at them. A monitor is a class: the
-/// analyzer calls it through a reference, never copying or boxing its state.
+/// after the first, callbacks, signposts, marks and background tasks only under names some rule
+/// looks at. A monitor is a class: the analyzer calls it through a reference, never copying or
+/// boxing its state.
 public protocol RuleMonitor: AnyObject {
     /// Whether a rule looks at frames after a lifetime's first (``EdgePoint/Kind/frame``).
     var looksAtFrames: Bool { get }
 
-    /// Whether a rule looks at signposts named `name`. Asked once per name and trace; the
-    /// signposts no rule names make no edge for the monitor.
-    func looksAtSignpost(named name: Symbol, symbols: SymbolTable) -> Bool
+    /// Whether a rule looks at `kind` named `name` (their begins, ends, expiries, instants).
+    /// Asked once per kind, name and trace; what no rule names makes no edge for the monitor.
+    func looks(at kind: NamedKind, named name: Symbol, symbols: SymbolTable) -> Bool
 
     /// Takes in the edges of one event, in the order derived, and adds what they break to
     /// `findings`. `cause` is the event whose replay derived them (the begin or end of an
     /// interval, what moved a state); the edges that end a lifetime come in one call of their
     /// own, where `cause` is whatever event ended it (or the trace's last).
     func take(_ edges: ArraySlice<LifecycleEdge>, cause: TraceEvent, symbols: SymbolTable, findings: inout RuleFindings)
+}
+
+/// The kinds of named things a ``RuleMonitor`` is asked about, name by name.
+public enum NamedKind: Int, CaseIterable, Sendable {
+    /// Callbacks (``EdgeInterval/Kind/callback``, and their ends without a begin).
+    case callback
+    /// Signposts (``EdgeInterval/Kind/signpost``, and their ends without a begin).
+    case signpost
+    /// Marks (``EdgePoint/Kind/mark``).
+    case mark
+    /// Background tasks (``EdgeInterval/Kind/backgroundTask``, their expiries, their ends
+    /// without a begin).
+    case backgroundTask
 }
 
 /// A rule broken, as a ``RuleMonitor`` reports it to the analyzer.
