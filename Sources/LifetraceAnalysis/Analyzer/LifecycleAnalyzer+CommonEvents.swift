@@ -34,7 +34,9 @@ extension LifecycleAnalyzer {
         case .frame:
             guard current.firstFrame != nil else { return false }
             countCommon(pointer)
-            if Edges.isOn(sinkListens || monitorLooksAtFrames) { queuePoint(.frame, pointer.pointee, name: .none) }
+            if Edges.forSink(sinkListens) || Edges.isOn(emitsEdges) && monitorLooksAtFrames {
+                queuePoint(.frame, pointer.pointee, name: .none)
+            }
         case .signpostBegin(let name, let id):
             guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
             countCommon(pointer)

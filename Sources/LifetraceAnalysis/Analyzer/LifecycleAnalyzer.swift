@@ -239,7 +239,7 @@ public struct LifecycleAnalyzer {
     mutating func replayMonitored(_ events: UnsafeBufferPointer<TraceEvent>, symbols: SymbolTable) {
         guard let base = events.baseAddress else { return }
         for index in 0..<events.count {
-            replay(at: base + index, symbols: symbols, edges: RuntimeEdgeEmission.self)
+            replay(at: base + index, symbols: symbols, edges: MonitorEdgeEmission.self)
             if !pendingEdges.isEmpty { feedMonitor(symbols: symbols) }
         }
     }

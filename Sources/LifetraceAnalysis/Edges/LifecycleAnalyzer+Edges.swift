@@ -181,18 +181,29 @@ extension LifecycleAnalyzer {
 }
 
 /// Whether the replay builds edges, decided when the replay is compiled where it can be: the
-/// hot path of `check` is specialised for ``NoEdgeEmission`` and tests no flag at all.
+/// hot path of `check` is specialised for ``NoEdgeEmission`` and tests no flag at all, that of
+/// `check --rules` for ``MonitorEdgeEmission``.
 protocol EdgeEmission {
     /// Whether edges are built, given the analyzer's run-time flag.
     static func isOn(_ emitsEdges: Bool) -> Bool
+    /// Whether a sink takes every edge, given the analyzer's run-time flag.
+    static func forSink(_ sinkListens: Bool) -> Bool
 }
 
-/// No sink listens: no edge code is compiled in.
+/// Nothing takes edges: no edge code is compiled in.
 enum NoEdgeEmission: EdgeEmission {
     @inline(__always) static func isOn(_ emitsEdges: Bool) -> Bool { false }
+    @inline(__always) static func forSink(_ sinkListens: Bool) -> Bool { false }
 }
 
-/// The analyzer's run-time flag decides.
+/// The rule monitor alone takes edges: the edges only a sink takes are not compiled in.
+enum MonitorEdgeEmission: EdgeEmission {
+    @inline(__always) static func isOn(_ emitsEdges: Bool) -> Bool { true }
+    @inline(__always) static func forSink(_ sinkListens: Bool) -> Bool { false }
+}
+
+/// The analyzer's run-time flags decide.
 enum RuntimeEdgeEmission: EdgeEmission {
     @inline(__always) static func isOn(_ emitsEdges: Bool) -> Bool { emitsEdges }
+    @inline(__always) static func forSink(_ sinkListens: Bool) -> Bool { sinkListens }
 }

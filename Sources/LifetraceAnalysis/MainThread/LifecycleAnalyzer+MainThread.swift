@@ -19,7 +19,7 @@ extension LifecycleAnalyzer {
     mutating func openBusy<Edges: EdgeEmission>(_ event: TraceEvent, edges: Edges.Type = RuntimeEdgeEmission.self) {
         guard busy.start == nil else { return }
         busy.open(event, inForeground: current.inForeground)
-        if Edges.isOn(sinkListens) { queue(.busyBegan(at: event.timestamp)) }
+        if Edges.forSink(sinkListens) { queue(.busyBegan(at: event.timestamp)) }
     }
 
     /// Closes the main thread's busy interval at `end`: adds it to the launch-window busy time
@@ -29,7 +29,7 @@ extension LifecycleAnalyzer {
         at end: Int64, unfinished: Bool, symbols: SymbolTable, edges: Edges.Type = RuntimeEdgeEmission.self
     ) {
         guard let start = busy.start else { return }
-        if Edges.isOn(sinkListens) { queue(.busyEnded(start: start, end: end)) }
+        if Edges.forSink(sinkListens) { queue(.busyEnded(start: start, end: end)) }
         accountBusy(start: start, end: end)
         if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)

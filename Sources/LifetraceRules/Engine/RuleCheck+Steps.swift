@@ -19,21 +19,23 @@ extension RuleCheck {
             }
             if case .maxDuration(.launch, _) = rule.pattern, open != nil { spanBegin = (timestamp, nil) }
         case .stateChanged(let state, let event):
-            if case .states(let states) = rule.scope {
-                if states.contains(state) {
+            if scopeStates != 0 {
+                if scopeStates & 1 << UInt32(state.rawValue) != 0 {
                     if open == nil { open = Stretch(start: event.timestamp, startEvent: event) }
                 } else if open != nil {
                     close(at: event.timestamp, by: event, judged: true, symbols: symbols, findings: &findings)
                 }
             }
-            if case .maxDuration(.state(let watched), _) = rule.pattern {
-                if state == watched {
+            if let watchedState {
+                if state == watchedState {
                     if spanBegin == nil, open != nil { spanBegin = (event.timestamp, event) }
                 } else {
                     endSpan(at: event.timestamp, findings: &findings)
                 }
             }
-            take(Occurrence(kind: .state, timestamp: event.timestamp, event: event, state: state), symbols: symbols, findings: &findings)
+            if kinds & OccurrenceKind.state.bit != 0 {
+                take(Occurrence(kind: .state, timestamp: event.timestamp, event: event, state: state), symbols: symbols, findings: &findings)
+            }
         case .occurrence(let occurrence):
             take(occurrence, symbols: symbols, findings: &findings)
         case .intervalEnded(let occurrence):

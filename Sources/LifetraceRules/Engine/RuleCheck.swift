@@ -21,6 +21,10 @@ struct RuleCheck {
     var inLaunch = false
     /// Name matches by symbol, per selector slot: 0 and 1 the pattern's, 2 and 3 the scope's.
     var nameCache = NameCache()
+    /// A state scope's states, a bit per ``LifecycleState`` raw value (0 for other scopes).
+    let scopeStates: UInt32
+    /// The state a `max-duration` of `state NAME` watches.
+    let watchedState: LifecycleState?
 
     /// The most intervals followed at once per rule (deeper nesting is not followed).
     static let intervalLimit = 256
@@ -32,6 +36,13 @@ struct RuleCheck {
         if case .between(let from, let to) = rule.scope { kinds |= from.kinds | (to?.kinds ?? 0) }
         if case .maxDuration(let interval, _) = rule.pattern { kinds |= interval.kinds }
         self.kinds = kinds
+        // Read once here rather than out of the rule's enums at each change of state.
+        if case .states(let states) = rule.scope {
+            scopeStates = states.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
+        } else {
+            scopeStates = 0
+        }
+        if case .maxDuration(.state(let watched), _) = rule.pattern { watchedState = watched } else { watchedState = nil }
     }
 
     /// How each violation's message begins: the team's sentence, or the rule's summary, with
