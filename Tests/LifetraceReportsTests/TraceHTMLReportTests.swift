@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceTestSupport
 import Testing
 
 @Suite struct TraceHTMLReportTests {
@@ -52,6 +53,22 @@ import Testing
         #expect(html.contains(
             "<h3 id=\"stall-1\">Stall 1: lifetime 1, +0.010 s after its launch, 400 ms in didFinishLaunching &gt; loadDatabase</h3>"))
         #expect(html.contains("<h3 id=\"launch-1\">Launch of lifetime 1</h3>"))
+    }
+
+    @Test("each listed violation says why once: on its fact line, not also inside its message")
+    func eachViolationSaysWhyOnce() throws {
+        let rules = Self.root + "/Samples/rules"
+        let pages = try ["launch-stall", "background-callback", "resign-before-background"].map {
+            try LifetraceCommand.run(["report", "--format", "html", SampleTraces.path("\($0).fail.jsonl")]).output
+        } + ["save-state-before-suspension", "no-long-stall-while-active"].map {
+            try LifetraceCommand.run(["report", "--format", "html", "--rules", rules + "/team.yml", rules + "/traces/\($0).fail.jsonl"]).output
+        }
+        for html in pages {
+            let listed = html.components(separatedBy: "<li id=\"violation-").count - 1
+            #expect(listed > 0)
+            #expect(html.components(separatedBy: "Why: ").count - 1 == listed)
+            #expect(html.components(separatedBy: "<p class=\"fact\">Why: ").count - 1 == listed)
+        }
     }
 
     @Test func lanesOfTheSampleRunAreDrawn() throws {

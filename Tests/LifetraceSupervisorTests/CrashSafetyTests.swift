@@ -62,12 +62,14 @@ import Glibc
             // Kill only once every thread is recording: a slow start is not a lost event.
             let startDeadline = Date().addingTimeInterval(30)
             while Self.readCounts(countFile).contains(0), Date() < startDeadline { usleep(5_000) }
-            // What the probe had recorded a full second before the kill (twenty of its 50 ms flush
-            // intervals) must be in the file. The margin is wide on purpose: this checks that the
-            // writer flushes on its own while the app records, not how fast it does on a busy machine.
+            // What the probe had recorded at a random moment must reach the file while the probe
+            // goes on recording: the writer flushes on its own. The kill comes once it is there,
+            // read from the file as it grows; the deadline only keeps a writer that never flushes
+            // from hanging the test (the expectation below then fails), it measures nothing.
             usleep(UInt32.random(in: 50_000...150_000))
             let before = Self.readCounts(countFile)
-            usleep(1_000_000)
+            let flushDeadline = Date().addingTimeInterval(30)
+            while !Self.lastIDs(inFile: trace).reaches(before), Date() < flushDeadline { usleep(5_000) }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
@@ -97,8 +99,7 @@ import Glibc
             // Each thread's ids run 1, 2, 3, ... with counted drops only; the file reaches at
             // least the count published a second before the kill.
             let reached = lastID.values.sorted()
-            let required = before.sorted()
-            #expect(reached.count == required.count && zip(reached, required).allSatisfy { $0 >= Int64($1) }, "file reaches \(reached), 1 s before the kill the probe had \(required)")
+            #expect(reached.reaches(before), "file reaches \(reached), before the kill the probe had \(before.sorted())")
             #expect(reader.issues.allSatisfy { $0.description.contains("not closed") || $0.description.contains("truncated") }, "\(reader.issues)")
         }
     }
@@ -170,12 +171,13 @@ import Glibc
         #expect(runsWithEvents >= Self.runs / 2, "only \(runsWithEvents) of \(Self.runs) runs recorded anything")
     }
 
-    /// How many events a trace still being written holds so far (0 when it cannot be read yet).
-    static func eventsInFile(_ path: String) -> Int {
-        guard var reader = try? BinaryTraceReader(path: path) else { return 0 }
-        var count = 0
-        while (try? reader.next()) != nil { count += 1 }
-        return count
+    /// The last signpost id of each thread in a trace still being written, smallest first.
+    static func lastIDs(inFile path: String) -> [Int64] {
+        var last: [ThreadID: Int64] = [:]
+        for event in RecordedTrace(readableSoFar: path).events {
+            if case .signpostBegin(_, let id?) = event.payload { last[event.thread] = id }
+        }
+        return last.values.sorted()
     }
 
     @Test func recoveryWithoutLibzstdLeavesACompressedTraceAsItIs() throws {
@@ -192,8 +194,8 @@ import Glibc
         let deadline = Date().addingTimeInterval(30)
         while Self.readCounts(countFile).allSatisfy({ $0 < 2_000 }), Date() < deadline { usleep(1_000) }
         // Killed once the writer has put a chunk of events in the file.
-        while Self.eventsInFile(trace) == 0, Date() < deadline { usleep(5_000) }
-        #expect(Self.eventsInFile(trace) > 0)
+        while RecordedTrace(readableSoFar: trace).events.count == 0, Date() < deadline { usleep(5_000) }
+        #expect(RecordedTrace(readableSoFar: trace).events.count > 0)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: trace))
@@ -316,3 +318,10 @@ import Glibc
     }
 }
 
+extension [Int64] {
+    /// Whether these last ids per thread (smallest first) reach the probe's published `counts`,
+    /// thread by thread in the same order.
+    func reaches(_ counts: [UInt64]) -> Bool {
+        count == counts.count && zip(self, counts.sorted()).allSatisfy { $0 >= Int64($1) }
+    }
+}

@@ -12,8 +12,8 @@ import Glibc
 /// The app host without a supervisor: it launches and activates the app, writes its own trace,
 /// and on SIGTERM takes the app through the background to willTerminate.
 @Suite struct StandaloneHostTests {
-    /// Runs the sample app on its own with `arguments`, lets it run, then sends SIGTERM; returns
-    /// its process and the trace's path.
+    /// Runs the sample app on its own with `arguments`, waits until its trace shows it Active,
+    /// then sends SIGTERM; returns its process and the trace's path.
     static func runAndTerminate(
         _ arguments: [String] = [], in directory: URL
     ) throws -> (process: Process, output: String) {
@@ -25,17 +25,20 @@ import Glibc
             "LIFETRACE_OUTPUT": output, "SAMPLE_APP_DATA": directory.appendingPathComponent("data").path,
         ]) { $1 }
         try process.run()
-        // Wait until the launch is on disk (the writer flushes every 100 ms), then terminate.
-        let deadline = Date().addingTimeInterval(10)
-        while (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0) ?? 0 < 200
-            && Date() < deadline
-        {
-            usleep(20_000)
-        }
-        usleep(200_000)
+        // The writer flushes every 100 ms; the trace is read as it grows. The deadline only keeps
+        // a broken app from hanging the test: the expectations then say what was missing.
+        let deadline = Date().addingTimeInterval(30)
+        while !showsActiveApp(output), process.isRunning, Date() < deadline { usleep(20_000) }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         return (process, output)
+    }
+
+    /// Whether the trace being written at `path` shows the app Active: didBecomeActive has
+    /// returned, and the first frame the host presents after it is recorded.
+    static func showsActiveApp(_ path: String) -> Bool {
+        let trace = RecordedTrace(readableSoFar: path)
+        return trace.lifecycleLines.contains("end didBecomeActive") && trace.events.contains { $0.type == .frame }
     }
 
     @Test func sigtermEndsTheRunWithWillTerminateAndAClosedTrace() throws {

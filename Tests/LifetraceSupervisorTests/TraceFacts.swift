@@ -52,6 +52,18 @@ extension RecordedTrace {
         issues = reader.issues
     }
 
+    /// The events a trace still being written holds so far, read as far as it can be (none
+    /// when it cannot be opened yet): a test waits on what the file shows, never on a pause.
+    init(readableSoFar path: String) {
+        events = []
+        guard var reader = try? BinaryTraceReader(path: path) else {
+            symbols = SymbolTable()
+            return
+        }
+        while let event = try? reader.next() { events.append(event) }
+        symbols = reader.symbols
+    }
+
     /// Facts every recorded run must show, whatever its scenario; empty when all hold.
     var brokenInvariants: [String] {
         var broken: [String] = []

@@ -62,8 +62,8 @@ extension LifecycleAnalyzer {
         let finding = makeViolation(
             .backgroundTime, at: stretch.start + limit,
             "The app ran in Background with no background task open from \(when(stretch.start)) to "
-                + "\(when(end)) (\(TimeFormat.duration(end - stretch.start)), by \(viewText)); expected at "
-                + "most \(TimeFormat.duration(limit)) before suspension unless a background task is open.",
+                + "\(when(end)) (\(DurationFormat.fixed.string(end - stretch.start)), by \(viewText)); expected at "
+                + "most \(DurationFormat.fixed.string(limit)) before suspension unless a background task is open.",
             witnesses: [stretch.event, endEvent], symbols: symbols)
         switch view {
         case .system: current.systemStretch.findings.append(finding)

@@ -287,12 +287,12 @@ extension LifecycleAnalyzer {
         guard duration > options.backgroundCallbackLimit else { return }
         let text = callbackText(name, scene: scene, symbols: symbols)
         let ran = end == nil
-            ? "was still running when the process ended at \(when(until)), \(TimeFormat.duration(duration)) after it began"
-            : "ran for \(TimeFormat.duration(duration)), returning at \(when(until))"
+            ? "was still running when the process ended at \(when(until)), \(DurationFormat.fixed.string(duration)) after it began"
+            : "ran for \(DurationFormat.fixed.string(duration)), returning at \(when(until))"
         report(
             .backgroundCallback, at: interval.begin.timestamp + options.backgroundCallbackLimit,
             "\(text) began at \(when(interval.begin.timestamp)) and \(ran); expected it to return within "
-                + "\(TimeFormat.duration(options.backgroundCallbackLimit)) (longer work belongs in a background "
+                + "\(DurationFormat.fixed.string(options.backgroundCallbackLimit)) (longer work belongs in a background "
                 + "task), or the system terminates the app.",
             witnesses: [interval.begin, end], symbols: symbols)
     }

@@ -59,9 +59,9 @@ extension LifecycleAnalyzer {
         if launchEnd - launch > limit {
             report(
                 .launchWatchdog, at: launch + limit,
-                "The launch took \(TimeFormat.duration(launchEnd - launch)), from \(launchText) to "
+                "The launch took \(DurationFormat.fixed.string(launchEnd - launch)), from \(launchText) to "
                     + "\(windowDescription) at \(when(launchEnd)); expected it within the watchdog "
-                    + "limit of \(TimeFormat.duration(limit)).",
+                    + "limit of \(DurationFormat.fixed.string(limit)).",
                 witnesses: [launchEvent, windowEvent ?? exit], symbols: symbols)
         }
         for recorded in current.stalls
@@ -73,7 +73,7 @@ extension LifecycleAnalyzer {
                 .launchStall, at: stall.start,
                 stallOpening(stall) + ", inside the launch window (which ends at "
                     + "\(windowDescription))\(stallWork(stall)); expected no main-thread stall of "
-                    + "\(TimeFormat.duration(options.stallThreshold)) or more during launch.",
+                    + "\(DurationFormat.fixed.string(options.stallThreshold)) or more during launch.",
                 witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
         }
         // A window end before the launch (timestamps that go backwards) is an empty window.
@@ -93,7 +93,7 @@ extension LifecycleAnalyzer {
             report(
                 .hang, at: stall.start,
                 stallOpening(stall) + ", after the launch, while the app was in the foreground"
-                    + "\(stallWork(stall)); expected no main-thread stall of \(TimeFormat.duration(options.hangThreshold)) "
+                    + "\(stallWork(stall)); expected no main-thread stall of \(DurationFormat.fixed.string(options.hangThreshold)) "
                     + "or more while the app is on screen (it cannot respond to touches meanwhile).",
                 witnesses: [recorded.startEvent], symbols: symbols)
         }
@@ -154,7 +154,7 @@ extension LifecycleAnalyzer {
 
     /// How a stall's violation begins: `The main thread was busy for 451 ms from +0.063 s`.
     private func stallOpening(_ stall: Stall) -> String {
-        "The main thread was busy for \(TimeFormat.duration(stall.duration))"
+        "The main thread was busy for \(DurationFormat.fixed.string(stall.duration))"
             + (stall.unfinished ? " (until the lifetime ended)" : "")
             + " from \(when(stall.start))"
     }

@@ -32,7 +32,7 @@ extension LifecycleAnalyzer {
 
     /// `+1.234 s` after the current launch, or the raw timestamp when there is no launch.
     func when(_ timestamp: Int64) -> String {
-        if inLifetime, let launch = current.launchTime { return TimeFormat.relative(timestamp - launch) }
+        if inLifetime, let launch = current.launchTime { return DurationFormat.clock.signed(timestamp - launch) }
         return "\(timestamp) ns"
     }
 
@@ -63,7 +63,7 @@ extension LifecycleAnalyzer {
         report(
             .timeOrder, at: event.timestamp,
             "\(event.type.name) on the \(event.stream.name) stream has timestamp \(event.timestamp) ns, "
-                + "\(TimeFormat.duration(previous.timestamp - event.timestamp)) before the event before it "
+                + "\(DurationFormat.fixed.string(previous.timestamp - event.timestamp)) before the event before it "
                 + "on the same stream (\(previous.type.name) at \(previous.timestamp) ns); expected "
                 + "timestamps that never go backwards within a stream (the recorder's clock or "
                 + "buffering is at fault).",

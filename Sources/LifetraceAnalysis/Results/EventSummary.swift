@@ -73,7 +73,7 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
 
     /// For example `callback.begin didEnterBackground scene=main at +1.234 s (thread 3)`.
     public var description: String {
-        let when = sinceLaunch.map(TimeFormat.relative) ?? "\(timestamp) ns"
+        let when = sinceLaunch.map(DurationFormat.clock.signed) ?? "\(timestamp) ns"
         var text = label + " at " + when
         if !thread.isMain { text += " (thread \(thread))" }
         return text

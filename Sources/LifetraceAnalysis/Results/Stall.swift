@@ -77,6 +77,6 @@ extension Stall {
     public var workText: String? {
         guard let work else { return nil }
         let chain = work.chain.count > 1 ? ", in \(work.chainText)" : ""
-        return "\(work.kind.rawValue) \"\(work.name)\" (\(TimeFormat.duration(work.duration))\(chain))"
+        return "\(work.kind.rawValue) \"\(work.name)\" (\(DurationFormat.fixed.string(work.duration))\(chain))"
     }
 }

@@ -36,5 +36,5 @@ public struct Violation: Sendable, Hashable {
     public var fact: LifecycleFact? { rule.fact }
 
     /// The time as messages write it: `+1.234 s` after the launch, or the raw timestamp.
-    public var when: String { sinceLaunch.map(TimeFormat.relative) ?? "\(timestamp) ns" }
+    public var when: String { sinceLaunch.map(DurationFormat.clock.signed) ?? "\(timestamp) ns" }
 }

@@ -123,8 +123,8 @@ public struct CTFTraceWriter {
         stream.appendInt64(stall.duration)
         stream.appendUInt8(stall.unfinished ? 1 : 0)
         // The work the stall is blamed on comes first, with its chain; then every interval.
-        let work = stall.work.map { "\($0.chainText) (\($0.kind.rawValue), \($0.duration) ns); " } ?? ""
-        stream.appendString(work + stall.blame.map { "\($0.name) (\($0.kind.rawValue), \($0.duration) ns)" }.joined(separator: ", "))
+        let work = stall.work.map { "\($0.chainText) (\($0.kind.rawValue), \(DurationFormat.fixed.string($0.duration))); " } ?? ""
+        stream.appendString(work + stall.blame.map { "\($0.name) (\($0.kind.rawValue), \(DurationFormat.fixed.string($0.duration)))" }.joined(separator: ", "))
         stream.appendUInt64(UInt64(lifetime))
         try stream.endEvent()
     }

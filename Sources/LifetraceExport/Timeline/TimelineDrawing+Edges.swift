@@ -215,10 +215,10 @@ extension TimelineDrawing: LifecycleEdgeSink {
         if let since = stall.sinceLaunch { args.append(TimelineName.sinceLaunch.symbol, int: since) }
         if stall.unfinished { args.append(TimelineName.unfinished.symbol, int: 1) }
         if let work = stall.work {
-            args.append(TimelineName.work.symbol, text: "\(work.chainText) (\(work.kind.rawValue), \(TimeFormat.duration(work.duration)))")
+            args.append(TimelineName.work.symbol, text: "\(work.chainText) (\(work.kind.rawValue), \(DurationFormat.fixed.string(work.duration)))")
         }
         if !stall.blame.isEmpty {
-            let blame = stall.blame.map { "\($0.name) (\($0.kind.rawValue), \(TimeFormat.duration($0.duration)))" }
+            let blame = stall.blame.map { "\($0.name) (\($0.kind.rawValue), \(DurationFormat.fixed.string($0.duration)))" }
             args.append(TimelineName.blame.symbol, text: blame.joined(separator: ", "))
         }
         try complete(

@@ -115,11 +115,7 @@ public final class TextTraceWriter {
 
     /// `ms.uuu`: milliseconds with three decimals, truncated toward zero.
     static func milliseconds(_ nanoseconds: Int64) -> String {
-        let micros = nanoseconds / 1000
-        let magnitude = micros.magnitude
-        let fraction = String(magnitude % 1000)
-        let sign = nanoseconds < 0 ? "-" : ""
-        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+        DecimalText.string(scaled: (nanoseconds / 1000).magnitude, decimals: 3, negative: nanoseconds < 0)
     }
 
     private static func quotedIfNeeded(_ string: String) -> String {

@@ -18,7 +18,7 @@ extension RunComparison {
     /// The first line.
     var headline: String {
         "Comparing \(plural(candidate.count, "candidate run")) with \(plural(baseline.count, "baseline run")) "
-            + "(Mann-Whitney U, two-sided, alpha \(AxisFormat.decimal(gate.alpha)))"
+            + "(Mann-Whitney U, two-sided, alpha \(DecimalText.compact(gate.alpha)))"
     }
 
     /// The last line: the gate's verdict.

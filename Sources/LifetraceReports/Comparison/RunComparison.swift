@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifetraceFormat
 
 /// `lifetrace diff`: two sets of runs compared metric by metric with the Mann-Whitney U test,
 /// and checked against a ``ComparisonGate``. Every metric counts higher as worse (durations,
@@ -102,9 +103,9 @@ public struct RunComparison: Sendable {
         let totalAfter = after.values.reduce(0, +)
         let more = after.keys.sorted().filter { after[$0]! > before[$0, default: 0] }
         let failed = totalAfter > totalBefore || !more.isEmpty
-        let detail = "candidate \(AxisFormat.decimal(totalAfter)) per run, baseline \(AxisFormat.decimal(totalBefore))"
+        let detail = "candidate \(DecimalText.compact(totalAfter)) per run, baseline \(DecimalText.compact(totalBefore))"
             + (more.isEmpty ? "" : "; more " + more.map {
-                "\($0.id) (\(AxisFormat.decimal(after[$0]!)) against \(AxisFormat.decimal(before[$0, default: 0])))"
+                "\($0.id) (\(DecimalText.compact(after[$0]!)) against \(DecimalText.compact(before[$0, default: 0])))"
             }.joined(separator: ", "))
         return [Check(description: "violations per run no more than the baseline's", failed: failed, detail: detail)]
     }
@@ -131,7 +132,7 @@ public struct RunComparison: Sendable {
                 let failed = change > limit && row.isRegression
                 guard failed || change > limit else { continue }
                 checks.append(Check(
-                    description: "\(row.metric.key) median +\(AxisFormat.decimal(limit))% at most", failed: failed,
+                    description: "\(row.metric.key) median +\(DecimalText.compact(limit))% at most", failed: failed,
                     detail: "median \(signedPercent(change)), p \(pValue(row.test?.p))"
                         + (failed ? "" : ", not significant")))
             }
@@ -151,25 +152,11 @@ public struct RunComparison: Sendable {
 /// A p-value for reports: four decimals, or `< 0.0001`.
 func pValue(_ p: Double?) -> String {
     guard let p else { return "-" }
-    return p < 0.0001 ? "< 0.0001" : fixed(p, decimals: 4)
+    return p < 0.0001 ? "< 0.0001" : DecimalText.string(p, decimals: 4)
 }
 
 /// `+12.3%` or `-4.0%`.
-func signedPercent(_ value: Double) -> String { (value >= 0 ? "+" : "-") + fixed(abs(value), decimals: 1) + "%" }
+func signedPercent(_ value: Double) -> String { (value >= 0 ? "+" : "-") + DecimalText.string(abs(value), decimals: 1) + "%" }
 
 /// A signed number with a sign and two decimals (Cliff's delta).
-func signedFixed(_ value: Double) -> String { (value >= 0 ? "+" : "-") + fixed(abs(value), decimals: 2) }
-
-/// `value` (not negative) with exactly `decimals` decimals.
-func fixed(_ value: Double, decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    // Past 2^53 a Double has no decimals to show, and Int64 may not hold it (a regression from
-    // a baseline of nearly nothing).
-    guard (value * scale).isFinite, (value * scale).magnitude < 9e15 else { return "\(value)" }
-    let scaled = Int64((value * scale).rounded())
-    let whole = scaled / Int64(scale)
-    guard decimals > 0 else { return String(whole) }
-    let fraction = String(scaled % Int64(scale))
-    return "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
-}
+func signedFixed(_ value: Double) -> String { (value >= 0 ? "+" : "-") + DecimalText.string(abs(value), decimals: 2) }

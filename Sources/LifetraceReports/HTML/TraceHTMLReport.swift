@@ -105,8 +105,8 @@ public struct TraceHTMLReport {
                 let margin = max(1_000_000, stall.duration / 5)
                 windows.append(TimelineWindow(
                     title: "Stall \(stalls): lifetime \(lifetime.index + 1), "
-                        + (stall.sinceLaunch.map { "\(TimeFormat.relative($0)) after its launch, " } ?? "")
-                        + "\(TimeFormat.duration(stall.duration))"
+                        + (stall.sinceLaunch.map { "\(DurationFormat.clock.signed($0)) after its launch, " } ?? "")
+                        + "\(DurationFormat.fixed.string(stall.duration))"
                         + (stall.work.map { " in \($0.chainText)" } ?? ""),
                     anchor: HTMLText.anchor("stall", stalls),
                     start: stall.start - margin, end: stall.start + stall.duration + margin,
@@ -142,8 +142,8 @@ public struct TraceHTMLReport {
             let level = whole ? "h2" : "h3"
             let origin = whole ? "time since the first event" : "time since the launch"
             out += "<\(level) id=\"\(window.anchor)\">\(HTMLText.escape(window.title))</\(level)>\n"
-            out += "<p class=\"axis-note\">\(AxisFormat.duration(window.end - window.start)) shown, "
-                + "\(AxisFormat.duration(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
+            out += "<p class=\"axis-note\">\(DurationFormat.compact.string(window.end - window.start)) shown, "
+                + "\(DurationFormat.compact.string(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
             out += "<div class=\"scroll\">"
             out += TimelineSVG(
                 window: window, canvas: canvas, overlay: overlay, symbols: symbols,
@@ -187,7 +187,7 @@ public struct TraceHTMLReport {
             out += "<tr><th>Time in states (\(lifetime.timeInStates.view.rawValue) view)</th>"
                 + "<td>\(HTMLText.escape(text.statesText(lifetime.timeInStates)))</td></tr>\n"
             out += "<tr><th>End</th><td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n</table>\n"
-            out += "<h3>Stalls (&gt;= \(TimeFormat.duration(options.stallThreshold)))</h3>\n"
+            out += "<h3>Stalls (&gt;= \(DurationFormat.fixed.string(options.stallThreshold)))</h3>\n"
             if lifetime.stalls.isEmpty {
                 out += "<p>None.</p>\n"
             } else {
@@ -197,7 +197,7 @@ public struct TraceHTMLReport {
                     let number = stallNumber <= Self.zoomedStallLimit
                         ? "<a href=\"#stall-\(stallNumber)\">\(stallNumber)</a>" : String(stallNumber)
                     out += "<tr><td>\(number)</td><td>\(HTMLText.escape(text.stallStart(stall)))</td>"
-                        + "<td>\(TimeFormat.duration(stall.duration))\(stall.unfinished ? " (unfinished)" : "")</td>"
+                        + "<td>\(DurationFormat.fixed.string(stall.duration))\(stall.unfinished ? " (unfinished)" : "")</td>"
                         + "<td>\(HTMLText.escape(text.blameText(stall)))</td></tr>\n"
                 }
                 out += "</table>\n"
@@ -235,12 +235,12 @@ public struct TraceHTMLReport {
             + "<th>launch</th><th>launch time</th><th>stalls</th><th>violations</th><th>end</th></tr>\n"
         for lifetime in analysis.lifetimes.prefix(Self.summarisedLifetimeLimit + Self.detailedLifetimeLimit) {
             let number = lifetime.index + 1
-            let starts = lifetime.launch.timestamp.map { "<span title=\"\($0) ns on the trace's clock\">\(TimeFormat.relative($0 - origin))</span>" } ?? "-"
+            let starts = lifetime.launch.timestamp.map { "<span title=\"\($0) ns on the trace's clock\">\(DurationFormat.clock.signed($0 - origin))</span>" } ?? "-"
             let launchAnchor = HTMLText.anchor("launch", number)
             let launch = "\(lifetime.launch.kind.rawValue)"
                 + (zoomed.contains(launchAnchor) ? " (<a href=\"#\(launchAnchor)\">view</a>)" : "")
             out += "<tr><td><a href=\"#lifetime-\(number)\">\(number)</a></td><td>\(starts)</td><td>\(launch)</td>"
-                + "<td>\(lifetime.launch.duration.map(TimeFormat.duration) ?? "unfinished")</td>"
+                + "<td>\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
                 + "<td class=\"num\">\(lifetime.stalls.count)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
                 + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
         }
@@ -257,11 +257,11 @@ public struct TraceHTMLReport {
         var counts: [Int: Int] = [:]
         for violation in analysis.violations { counts[violation.lifetime, default: 0] += 1 }
         for lifetime in further.prefix(Self.summarisedLifetimeLimit) {
-            let longest = lifetime.stalls.map(\.duration).max().map(TimeFormat.duration) ?? "-"
+            let longest = lifetime.stalls.map(\.duration).max().map(DurationFormat.fixed.string) ?? "-"
             out += "<tr id=\"lifetime-\(lifetime.index + 1)\"><td>\(lifetime.index + 1)</td>"
                 + "<td>\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: origin)))</td>"
-                + "<td>\(lifetime.launch.duration.map(TimeFormat.duration) ?? "unfinished")</td>"
-                + "<td>\(TimeFormat.duration(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stalls.count)</td>"
+                + "<td>\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
+                + "<td>\(DurationFormat.fixed.string(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stalls.count)</td>"
                 + "<td>\(longest)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
                 + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
         }
@@ -283,7 +283,7 @@ public struct TraceHTMLReport {
     private func item(_ index: Int, _ violation: Violation) -> String {
         var out = "<li id=\"violation-\(index + 1)\" value=\"\(index + 1)\"><span class=\"\(violation.severity.rawValue)\">"
             + "\(violation.severity.rawValue)</span> <code>\(violation.rule.id)</code> (lifetime \(violation.lifetime + 1)) "
-            + "at \(HTMLText.escape(violation.statement))\n<ul>\n"
+            + "at \(HTMLText.escape(violation.when)): \(HTMLText.escape(violation.account))\n<ul>\n"
         for event in violation.events { out += "<li><code>\(HTMLText.escape(event.description))</code></li>\n" }
         out += "</ul>\n"
         if let reason = violation.rule.reason { out += "<p class=\"fact\">Why: \(HTMLText.escape(reason))</p>" }

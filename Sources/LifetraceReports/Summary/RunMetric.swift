@@ -68,8 +68,8 @@ public struct RunMetric: Sendable, Hashable {
     /// `value` in the metric's unit: a duration (`312 ms`) or a count (`1.5`).
     public func format(_ value: Double) -> String {
         switch unit {
-        case .duration: AxisFormat.duration(TraceTime.nanoseconds(value))
-        case .count: AxisFormat.decimal(value)
+        case .duration: DurationFormat.compact.string(TraceTime.nanoseconds(value))
+        case .count: DecimalText.compact(value)
         }
     }
 }

@@ -44,7 +44,7 @@ public enum ReplayTranscript {
 extension ReplayStep {
     /// One line: time since launch, the event, then the views (`a -> b` where they changed).
     public var line: String {
-        let time = event.sinceLaunch.map(TimeFormat.relative) ?? "\(event.timestamp) ns"
+        let time = event.sinceLaunch.map(DurationFormat.clock.signed) ?? "\(event.timestamp) ns"
         var parts = [event.label]
         if !event.thread.isMain { parts[0] += " (thread \(event.thread))" }
         // Outside a lifetime (before a launch, after an exit) both views are Not running.

@@ -59,18 +59,17 @@ public struct TraceInfo {
         let streams = TraceStream.allCases.map { "\($0.name) \(counts[Int($0.rawValue)])" }.joined(separator: ", ")
         lines.append(("streams", streams))
         if eventCount > 0 {
-            let span = Double(last - first) / 1e9
-            lines.append(("time span", "\(first) ... \(last) ns (\(Self.format(span, digits: 3)) s)"))
+            lines.append(("time span", "\(first) ... \(last) ns (\(DurationFormat.clock.string(last - first)))"))
         }
         if backwards > 0 { lines.append(("backwards", "\(backwards) events earlier than the one before them in their stream")) }
         let size = binary?.bytesRead ?? fileSize
         if let binary {
             lines.append(("chunks", "\(binary.chunkCount) in \(binary.flushGroupCount) flush groups, chunk size limit \(binary.maxChunkSize) bytes"))
             lines.append(("raw size", "\(binary.rawBytes) bytes"))
-            lines.append(("compressed", "\(binary.chunkBytes) bytes in chunks, ratio \(Self.format(binary.chunkBytes == 0 ? 0 : Double(binary.rawBytes) / Double(binary.chunkBytes), digits: 2))"))
+            lines.append(("compressed", "\(binary.chunkBytes) bytes in chunks, ratio \(DecimalText.string(binary.chunkBytes == 0 ? 0 : Double(binary.rawBytes) / Double(binary.chunkBytes), decimals: 2))"))
         }
         if let size {
-            let perEvent = eventCount == 0 ? "" : ", \(Self.format(Double(size) / Double(eventCount), digits: 2)) bytes/event"
+            let perEvent = eventCount == 0 ? "" : ", \(DecimalText.string(Double(size) / Double(eventCount), decimals: 2)) bytes/event"
             lines.append(("file size", "\(size) bytes\(perEvent)"))
         }
         var integrity = issues.isEmpty ? "ok" : plural(issues.count, "problem")
@@ -86,18 +85,6 @@ public struct TraceInfo {
             for chunk in chunks {
                 text += "\(chunk.stream.name)  \(chunk.sequence)  \(chunk.flushGroup)  \(chunk.offset)  \(chunk.firstTimestamp)  \(chunk.lastTimestamp)  \(chunk.eventCount)  \(chunk.rawSize)  \(chunk.storedSize)\n"
             }
-        }
-        return text
-    }
-
-    private static func format(_ value: Double, digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = "\(rounded)"
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
         }
         return text
     }

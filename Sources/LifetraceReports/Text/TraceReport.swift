@@ -47,11 +47,11 @@ public struct TraceReport: Sendable {
             lines.append("Lifetime \(lifetime.index + 1): \(launchTitle(lifetime.launch, origin: analysis.origin))")
             for (label, value) in launchRows(lifetime) { lines.append("  \(label): \(value)") }
             if lifetime.stalls.isEmpty {
-                lines.append("  Stalls (>= \(TimeFormat.duration(options.stallThreshold))): none")
+                lines.append("  Stalls (>= \(DurationFormat.fixed.string(options.stallThreshold))): none")
             } else {
-                lines.append("  Stalls (>= \(TimeFormat.duration(options.stallThreshold))):")
+                lines.append("  Stalls (>= \(DurationFormat.fixed.string(options.stallThreshold))):")
                 for stall in lifetime.stalls {
-                    lines.append("    \(stallStart(stall))  \(TimeFormat.duration(stall.duration))"
+                    lines.append("    \(stallStart(stall))  \(DurationFormat.fixed.string(stall.duration))"
                         + (stall.unfinished ? " (unfinished)" : "") + "  " + blameText(stall))
                 }
             }
@@ -81,13 +81,13 @@ public struct TraceReport: Sendable {
             for (label, value) in launchRows(lifetime) { lines.append("| \(label) | \(cell(value)) |") }
             lines.append("| Time in states (\(lifetime.timeInStates.view.rawValue) view) | \(cell(statesText(lifetime.timeInStates))) |")
             lines.append("| End | \(cell(lifetime.end.phrase)) |")
-            lines += ["", "### Stalls (>= \(TimeFormat.duration(options.stallThreshold)))", ""]
+            lines += ["", "### Stalls (>= \(DurationFormat.fixed.string(options.stallThreshold)))", ""]
             if lifetime.stalls.isEmpty {
                 lines.append("None.")
             } else {
                 lines += ["| start | duration | blame |", "| --- | --- | --- |"]
                 for stall in lifetime.stalls {
-                    lines.append("| \(stallStart(stall)) | \(TimeFormat.duration(stall.duration))"
+                    lines.append("| \(stallStart(stall)) | \(DurationFormat.fixed.string(stall.duration))"
                         + (stall.unfinished ? " (unfinished)" : "") + " | \(cell(blameText(stall))) |")
                 }
             }
@@ -112,7 +112,7 @@ public struct TraceReport: Sendable {
         if let reason = launch.reason { details.append("reason \(reason)") }
         if let pid = launch.pid { details.append("pid \(pid)") }
         if let timestamp = launch.timestamp {
-            let at = origin.map { "at \(TimeFormat.relative(timestamp - $0)) into the trace" } ?? "at \(timestamp) ns"
+            let at = origin.map { "at \(DurationFormat.clock.signed(timestamp - $0)) into the trace" } ?? "at \(timestamp) ns"
             details.append(launch.inferred ? "\(at), inferred: no launch event, the first event's time" : at)
         }
         if !details.isEmpty { title += " (" + details.joined(separator: ", ") + ")" }
@@ -135,17 +135,17 @@ public struct TraceReport: Sendable {
             ("didFinishLaunching returned", milestones.didFinishLaunchingEnd),
             ("first active", milestones.firstActive), ("first frame", milestones.firstFrame),
         ]
-        let reached = marks.compactMap { mark in mark.1.map { "\(mark.0) \(TimeFormat.relative($0))" } }
+        let reached = marks.compactMap { mark in mark.1.map { "\(mark.0) \(DurationFormat.clock.signed($0))" } }
         return [
-            ("Launch", (launch.duration.map(TimeFormat.duration) ?? "unfinished") + " (\(window))"),
+            ("Launch", (launch.duration.map(DurationFormat.fixed.string) ?? "unfinished") + " (\(window))"),
             ("Milestones", reached.isEmpty ? "none" : reached.joined(separator: ", ")),
-            ("Main thread busy in window", TimeFormat.duration(launch.busyInWindow) + " (from \(lifetime.busySource.rawValue))"),
+            ("Main thread busy in window", DurationFormat.fixed.string(launch.busyInWindow) + " (from \(lifetime.busySource.rawValue))"),
         ]
     }
 
     /// When a stall started, relative to the launch when there is one.
     public func stallStart(_ stall: Stall) -> String {
-        stall.sinceLaunch.map(TimeFormat.relative) ?? "\(stall.start) ns"
+        stall.sinceLaunch.map(DurationFormat.clock.signed) ?? "\(stall.start) ns"
     }
 
     /// A stall's blame in one line: the work it is blamed on with its chain, then the other
@@ -154,14 +154,14 @@ public struct TraceReport: Sendable {
         guard let work = stall.workText else { return "no callback or signpost on the main thread" }
         let others = stall.blame.filter { $0.name != stall.work?.name || $0.kind != stall.work?.kind }
         guard !others.isEmpty else { return work }
-        return work + "; also " + others.map { "\($0.kind.rawValue) \($0.name) \(TimeFormat.duration($0.duration))" }
+        return work + "; also " + others.map { "\($0.kind.rawValue) \($0.name) \(DurationFormat.fixed.string($0.duration))" }
             .joined(separator: ", ")
     }
 
     /// Time in each state in one line.
     public func statesText(_ times: StateTimes) -> String {
         times.durations.isEmpty
-            ? "none" : times.durations.map { "\($0.state) \(TimeFormat.duration($0.duration))" }.joined(separator: ", ")
+            ? "none" : times.durations.map { "\($0.state) \(DurationFormat.fixed.string($0.duration))" }.joined(separator: ", ")
     }
 
     private func cell(_ text: String) -> String { MarkdownText.prose(text) }

@@ -15,4 +15,16 @@ extension Violation {
     /// When and what, `+0.010 s: The main thread was busy…`: the line without the rule, for the
     /// outputs that name the rule on their own (JUnit, GitHub annotations, Markdown, HTML).
     public var statement: String { "\(when): \(message)" }
+
+    /// What happened and what was expected, without the rule's reason that the message ends
+    /// with (` Why: …`): for the outputs that show the reason on a line of its own (the HTML
+    /// page's fact line), so that it is said once.
+    public var account: String {
+        guard let reason = rule.reason else { return message }
+        let suffix = (" Why: " + reason).utf8
+        guard message.utf8.count >= suffix.count, message.utf8.suffix(suffix.count).elementsEqual(suffix) else {
+            return message
+        }
+        return String(decoding: message.utf8.dropLast(suffix.count), as: UTF8.self)
+    }
 }

@@ -1,7 +1,8 @@
 import LifecycleModel
 import LifetraceFormat
 
-/// Times on a timeline axis in human units: `+250 ms`, `+1.5 s`, `+2 min 30 s`, `+1 h 5 min`.
+/// A timeline axis's ticks: a round step and the label of each tick (`+250 ms`, `+1.5 s`,
+/// `+2 min 30 s`, `+1 h 5 min`).
 public enum AxisFormat {
     /// A round tick step (1, 2 or 5 times a power of ten, in ns; at least 1 µs) that cuts `span`
     /// into about `ticks` parts.
@@ -13,36 +14,10 @@ public enum AxisFormat {
         return power * 10
     }
 
-    /// An offset from the axis origin, signed.
+    /// A tick's label: its offset from the axis origin in the ``DurationFormat/compact`` style,
+    /// signed (`+250 ms`, `-1.5 s`), and `0` at the origin itself.
     public static func offset(_ nanoseconds: Int64) -> String {
-        if nanoseconds == 0 { return "0" }
-        return (nanoseconds < 0 ? "-" : "+") + duration(nanoseconds)
-    }
-
-    /// A duration in the largest unit that keeps it readable, with at most three significant
-    /// decimals.
-    public static func duration(_ nanoseconds: Int64) -> String {
-        let value = Double(nanoseconds.magnitude)
-        if value < 1e3 { return "\(nanoseconds.magnitude) ns" }
-        if value < 1e6 { return decimal(value / 1e3) + " µs" }
-        if value < 1e9 { return decimal(value / 1e6) + " ms" }
-        if value < 60e9 { return decimal(value / 1e9) + " s" }
-        let seconds = Int64(value / 1e9)
-        if seconds < 3600 { return "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s") }
-        return "\(seconds / 3600) h" + (seconds % 3600 / 60 == 0 ? "" : " \(seconds % 3600 / 60) min")
-    }
-
-    /// `value` with up to three decimals, trailing zeros dropped.
-    static func decimal(_ value: Double) -> String {
-        // Beyond 2^53 thousandths a Double has no decimals to show, and Int64 may not hold it.
-        guard value.isFinite, value.magnitude < 9e15 else { return "\(value)" }
-        let thousandths = Int64((value * 1000).rounded())
-        let whole = thousandths / 1000
-        var fraction = String(thousandths % 1000)
-        guard fraction != "0" else { return String(whole) }
-        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return "\(whole).\(fraction)"
+        nanoseconds == 0 ? "0" : DurationFormat.compact.signed(nanoseconds)
     }
 }
 

@@ -91,8 +91,8 @@ public struct LifetimeOverviewSVG {
 
     /// What the text after a strip says: length, launch kind and time, stalls.
     func facts(_ lifetime: LifetimeReport, length: Int64) -> String {
-        var text = "\(TimeFormat.duration(length)); \(lifetime.launch.kind.rawValue) launch"
-        if let duration = lifetime.launch.duration { text += " \(TimeFormat.duration(duration))" }
+        var text = "\(DurationFormat.fixed.string(length)); \(lifetime.launch.kind.rawValue) launch"
+        if let duration = lifetime.launch.duration { text += " \(DurationFormat.fixed.string(duration))" }
         if !lifetime.stalls.isEmpty { text += ", \(plural(lifetime.stalls.count, "stall"))" }
         return text
     }

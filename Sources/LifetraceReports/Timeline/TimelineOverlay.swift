@@ -47,7 +47,7 @@ public struct TimelineOverlay: Sendable {
                 stallNumber += 1
                 stalls.append(Pin(
                     start: stall.start, end: stall.start + stall.duration,
-                    label: "stall \(TimeFormat.duration(stall.duration))"
+                    label: "stall \(DurationFormat.fixed.string(stall.duration))"
                         + (stall.work.map { " in \($0.chainText)" } ?? ""),
                     anchor: HTMLText.anchor("stall", stallNumber)))
             }

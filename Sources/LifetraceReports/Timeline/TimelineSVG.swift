@@ -91,7 +91,7 @@ public struct TimelineSVG {
         var parts: [String] = []
         while tick <= originOffset + span {
             let at = Double(tick - originOffset) / window.bucketWidth
-            parts.append("\(AxisFormat.decimal((at * 10).rounded() / 10)),\(tick / step),\(AxisFormat.offset(tick))")
+            parts.append("\(DecimalText.string(at, decimals: 1, dropsTrailingZeros: true)),\(tick / step),\(AxisFormat.offset(tick))")
             tick += step
         }
         return parts.joined(separator: ";")
@@ -175,7 +175,7 @@ public struct TimelineSVG {
             var title = "\(count) \(noun) from \(time(runStart))"
             if longest >= 0 {
                 let named = name.isNone ? "" : (symbols.string(name).map { HTMLText.escape($0) + " " } ?? "")
-                title += "; longest \(named)\(TimeFormat.duration(longest))"
+                title += "; longest \(named)\(DurationFormat.fixed.string(longest))"
             }
             if count > 0 && !name.isNone && longest >= 0 {
                 let (end, overflow) = runStart.addingReportingOverflow(longest)

@@ -150,7 +150,7 @@ extension RuleCheck {
             let at = event.timestamp + within
             findings.add(rule.rule, at: at, witnesses: [event, answer.event]) {
                 "\(message): \(describe(event, symbols: symbols)) at \(when(event.timestamp)) was answered by "
-                    + "\(expect) only at \(when(answer.timestamp)); expected it within \(TimeFormat.duration(within))."
+                    + "\(expect) only at \(when(answer.timestamp)); expected it within \(DurationFormat.fixed.string(within))."
             }
         }
         if stretch.pendingOverflow > 0, let last = stretch.pending.last, answer.timestamp - last.timestamp > within {
@@ -180,7 +180,7 @@ extension RuleCheck {
                 if let deadline, deadline <= timestamp {
                     findings.add(rule.rule, at: deadline, witnesses: [pending]) {
                         "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(expect) within "
-                            + "\(TimeFormat.duration(within ?? 0)) in \(stretchText()); expected one by \(when(deadline))."
+                            + "\(DurationFormat.fixed.string(within ?? 0)) in \(stretchText()); expected one by \(when(deadline))."
                     }
                 } else if judged {
                     findings.add(rule.rule, at: timestamp, witnesses: witnesses(pending, event)) {
@@ -209,8 +209,8 @@ extension RuleCheck {
             else { return }
             let stall = occurrence
             findings.add(rule.rule, at: stall.timestamp + limit, witnesses: [stall.event]) {
-                "\(message): the main thread was busy for \(TimeFormat.duration(stall.duration)) from "
-                    + "\(when(stall.timestamp)); expected no stall longer than \(TimeFormat.duration(limit))."
+                "\(message): the main thread was busy for \(DurationFormat.fixed.string(stall.duration)) from "
+                    + "\(when(stall.timestamp)); expected no stall longer than \(DurationFormat.fixed.string(limit))."
             }
             return
         case .callback(let pattern): begins = .callback; name = pattern
@@ -240,17 +240,17 @@ extension RuleCheck {
         guard timestamp - begin.timestamp > limit else { return }
         let start = when(begin.timestamp)
         findings.add(rule.rule, at: begin.timestamp + limit, witnesses: begin.event.map { [$0] } ?? []) {
-            "\(message): \(interval.text) from \(start) lasted \(TimeFormat.duration(timestamp - begin.timestamp)); "
-                + "expected at most \(TimeFormat.duration(limit))."
+            "\(message): \(interval.text) from \(start) lasted \(DurationFormat.fixed.string(timestamp - begin.timestamp)); "
+                + "expected at most \(DurationFormat.fixed.string(limit))."
         }
     }
 
     private func reportLong(
         _ interval: RuleInterval, begin: TraceEvent, limit: Int64, ended: TraceEvent?, findings: inout RuleFindings
     ) {
-        let how = ended.map { "lasted \(TimeFormat.duration($0.timestamp - begin.timestamp))" } ?? "had not ended when the lifetime did"
+        let how = ended.map { "lasted \(DurationFormat.fixed.string($0.timestamp - begin.timestamp))" } ?? "had not ended when the lifetime did"
         findings.add(rule.rule, at: begin.timestamp + limit, witnesses: witnesses(begin, ended)) {
-            "\(message): \(interval.text) from \(when(begin.timestamp)) \(how); expected at most \(TimeFormat.duration(limit))."
+            "\(message): \(interval.text) from \(when(begin.timestamp)) \(how); expected at most \(DurationFormat.fixed.string(limit))."
         }
     }
 
@@ -261,7 +261,7 @@ extension RuleCheck {
     /// An occurrence in words: `signpost "network" at +12.000 s`.
     private func describe(_ occurrence: Occurrence, symbols: SymbolTable) -> String {
         if occurrence.kind == .stall {
-            return "a stall of \(TimeFormat.duration(occurrence.duration)) at \(when(occurrence.timestamp))"
+            return "a stall of \(DurationFormat.fixed.string(occurrence.duration)) at \(when(occurrence.timestamp))"
         }
         if occurrence.kind == .firstFrame { return "the first frame at \(when(occurrence.timestamp))" }
         if occurrence.kind == .state, let state = occurrence.state {

@@ -53,7 +53,7 @@ struct RuleCheck {
         return "\(text) (\(location))"
     }
 
-    func when(_ timestamp: Int64) -> String { TimeFormat.relative(timestamp - lifetimeStart) }
+    func when(_ timestamp: Int64) -> String { DurationFormat.clock.signed(timestamp - lifetimeStart) }
 
     /// The stretch, in words: `the active stretch from +1.000 s`.
     func stretchText(_ stretch: Stretch) -> String {

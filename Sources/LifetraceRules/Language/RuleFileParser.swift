@@ -244,8 +244,8 @@ private struct Reader {
         case .require(let selector): what = "no \(selector)"
         case .precedence(let first, let then): what = "a \(then) with no \(first) before it"
         case .response(let after, let expect, let within):
-            what = "a \(after) not followed by a \(expect)" + (within.map { " within \(TimeFormat.duration($0))" } ?? "")
-        case .maxDuration(let interval, let limit): what = "a \(interval.text) longer than \(TimeFormat.duration(limit))"
+            what = "a \(after) not followed by a \(expect)" + (within.map { " within \(DurationFormat.fixed.string($0))" } ?? "")
+        case .maxDuration(let interval, let limit): what = "a \(interval.text) longer than \(DurationFormat.fixed.string(limit))"
         case .maxCount(let selector, let limit): what = "more than \(limit) \(selector)"
         }
         switch scope {

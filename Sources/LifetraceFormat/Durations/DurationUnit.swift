@@ -1,0 +1,33 @@
+/// The ladder of units every duration for people is written in, smallest first.
+public enum DurationUnit: Int, CaseIterable, Comparable, Sendable {
+    case nanosecond, microsecond, millisecond, second, minute, hour
+
+    /// How many nanoseconds one of this unit is.
+    public var nanoseconds: UInt64 {
+        switch self {
+        case .nanosecond: 1
+        case .microsecond: 1_000
+        case .millisecond: 1_000_000
+        case .second: 1_000_000_000
+        case .minute: 60_000_000_000
+        case .hour: 3_600_000_000_000
+        }
+    }
+
+    /// The symbol written after a number: `ns`, `µs`, `ms`, `s`, `min`, `h`.
+    public var symbol: String {
+        switch self {
+        case .nanosecond: "ns"
+        case .microsecond: "µs"
+        case .millisecond: "ms"
+        case .second: "s"
+        case .minute: "min"
+        case .hour: "h"
+        }
+    }
+
+    /// The next unit up the ladder, if there is one.
+    var next: DurationUnit? { DurationUnit(rawValue: rawValue + 1) }
+
+    public static func < (lhs: DurationUnit, rhs: DurationUnit) -> Bool { lhs.rawValue < rhs.rawValue }
+}
