@@ -307,7 +307,8 @@ import Testing
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(process.terminationStatus == signal)
-            #expect(try workspace.listing() == [], "\(command)")
+            let left = try workspace.listing()
+            #expect(left == [], "\(command): \(left) left behind")
         }
     }
 

@@ -39,16 +39,21 @@ public final class StagedOutputFile {
         } else {
             let directory = (path as NSString).deletingLastPathComponent
             let template = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).XXXXXX"
-            var bytes = Array(template.utf8CString)
-            let opened = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard opened >= 0 else { throw Self.failure(path, "cannot create") }
+            // Created and registered for removal with no signal's cleanup in between: a signal
+            // that comes right after the file appears still removes it.
+            let (opened, staged, token) = try OutputCleanup.starting { () throws(TraceError) -> (Int32, String, OutputCleanup.Token) in
+                var bytes = Array(template.utf8CString)
+                let opened = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                guard opened >= 0 else { throw Self.failure(path, "cannot create") }
+                let staged = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return (opened, staged, OutputCleanup.removeOnSignal(file: staged))
+            }
             fchmod(opened, 0o644)
             _ = fcntl(opened, F_SETFD, FD_CLOEXEC)
             descriptor = opened
             owned = true
-            let staged = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
             temporaryPath = staged
-            cleanup = OutputCleanup.removeOnSignal(file: staged)
+            cleanup = token
         }
         buffer.reserveCapacity(Self.capacity + 4096)
     }

@@ -209,10 +209,11 @@ public final class RecordSession {
         let counter = RecordSession.regionCounter.next()
         let path = "\(configuration.regionDirectory)/lifetrace-\(getpid())-\(counter)"
         do {
+            // Registered for removal before it is created: a signal at any moment removes it.
+            regionCleanups.append(OutputCleanup.removeOnSignal(file: path))
             let region = try RecorderRegion.create(path: path, layout: configuration.layout)
             // Kept at once so that tearDown() removes the file even if the spawn fails.
             self.region = region
-            regionCleanups.append(OutputCleanup.removeOnSignal(file: path))
             let control = try ControlConnection()
             var environment = configuration.environment
             environment[RecorderRegion.environmentKey] = path
