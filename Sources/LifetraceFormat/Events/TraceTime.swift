@@ -50,8 +50,9 @@ public enum TraceTime {
     public static func nanoseconds(_ value: Double) -> Int64 {
         guard !value.isNaN else { return 0 }
         let rounded = value.rounded()
-        if rounded >= 9_223_372_036_854_775_807 { return .max }
-        if rounded <= -9_223_372_036_854_775_808 { return .min }
+        // 2^63, the first Double past Int64.max (which a Double cannot hold exactly).
+        if rounded >= 0x1p63 { return .max }
+        if rounded <= -0x1p63 { return .min }
         return Int64(rounded)
     }
 
