@@ -79,7 +79,9 @@ struct LifecycleEdgeTests {
                 if let at = closed[window.lifetime], !window.launch.inferred {
                     #expect(window.end == at, "\(label): the window closed at \(at) ends at \(window.end)")
                 }
-            case .finding(let violation): findings.append(violation)
+            case .finding(let violation):
+                findings.append(violation)
+                #expect(violation.lifetime >= reports.count, "\(label): a finding of lifetime \(violation.lifetime) after its end")
             case .launchInferred, .point: break
             }
         }

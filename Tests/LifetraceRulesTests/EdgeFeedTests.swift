@@ -44,6 +44,14 @@ struct EdgeFeedTests {
         let findings = log.edges.compactMap { edge -> Violation? in
             if case .finding(let violation) = edge { violation } else { nil }
         }
+        // Each finding reaches the sink before its lifetime's end, the rules' too.
+        var ended = 0
+        for edge in log.edges {
+            if case .lifetimeEnded = edge { ended += 1 }
+            if case .finding(let violation) = edge {
+                #expect(violation.lifetime >= ended, "\(label): \(violation.rule.id) of lifetime \(violation.lifetime) after its end")
+            }
+        }
         #expect(Set(described(findings)) == Set(described(withSink)), "\(label): the sink gets every finding")
     }
 

@@ -119,8 +119,15 @@ extension LifecycleAnalyzer {
             droppedEvents: current.dropped, eventCount: current.eventCount)
         if emitsEdges {
             sendLifetimeEnd(report, at: end, symbols: symbols)
-            // The rules judge the lifetime's end now, so that what they find goes with its report.
-            if monitor != nil { feedMonitor(symbols: symbols) }
+            // The rules judge the lifetime's end now, so that what they find goes with its report,
+            // and to a sink before the lifetime's own end.
+            if monitor != nil {
+                feedMonitor(symbols: symbols)
+                if sinkListens, let ended = pendingEdges.popLast() {
+                    sendNewFindings()
+                    pendingEdges.append(ended)
+                }
+            }
         }
         lifetimesEnded += 1
         if options.keepsLifetimes { reports.append(report) }
