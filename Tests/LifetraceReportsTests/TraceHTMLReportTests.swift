@@ -13,6 +13,31 @@ import Testing
         try TraceHTMLReport.make(path: root + "/" + relative, options: AnalysisOptions()).html
     }
 
+    @Test("Axis labels stay inside the plot: one that would run past its right edge ends at its tick", arguments: [
+        "Samples/rules/traces/save-state-before-suspension.fail.jsonl", "Samples/runs/cold-launch-scenes.jsonl",
+        "Samples/traces/launch-stall.fail.jsonl",
+    ])
+    func axisLabelsStayInsideThePlot(sample: String) throws {
+        let html = try Self.html(sample)
+        var checked = 0
+        for svg in html.components(separatedBy: "<svg").dropFirst() where svg.contains("data-plot=\"") {
+            let plot = svg.components(separatedBy: "data-plot=\"")[1].prefix { $0 != "\"" }.split(separator: " ").compactMap { Int($0) }
+            guard plot.count == 2 else { continue }
+            let right = plot[0] + plot[1] + 10
+            for label in svg.components(separatedBy: "<text class=\"axis coarse\" x=\"").dropFirst() {
+                guard let x = Int(label.prefix { $0 != "\"" }), let text = label.split(separator: ">").dropFirst().first?.prefix(while: { $0 != "<" })
+                else { continue }
+                checked += 1
+                if label.contains("text-anchor=\"end\"") {
+                    #expect(x <= right, "\(sample): \(text)")
+                } else {
+                    #expect(x + TimelineSVG.textWidth(String(text), size: 10) <= right, "\(sample): \(text) runs past the plot")
+                }
+            }
+        }
+        #expect(checked > 10)
+    }
+
     @Test func hostileNamesAreEscaped() throws {
         let html = try Self.html("Samples/reports/hostile-names.jsonl")
         // The only tags are the report's own: its two scripts, no injected script, img or b.

@@ -276,7 +276,7 @@ public struct TimelineSVG {
 
     /// The width (px) a label of `text` takes in the page's sans-serif at `size` px, estimated
     /// generously so that what is judged to fit does fit.
-    static func textWidth(_ text: String, size: Double = 11) -> Int {
+    package static func textWidth(_ text: String, size: Double = 11) -> Int {
         Int((Double(text.count) * size * 0.6).rounded(.up))
     }
 
@@ -297,10 +297,17 @@ public struct TimelineSVG {
         var tick = (originOffset / step) * step
         if tick < originOffset { tick += step }
         let y = 10
+        let right = Self.labelWidth + window.buckets + 10
         while tick <= originOffset + span {
             let at = x(window.origin + tick)
+            let label = AxisFormat.offset(tick)
             out += "<line class=\"tick coarse\" x1=\"\(at)\" y1=\"\(y + 2)\" x2=\"\(at)\" y2=\"\(bottom)\"/>"
-                + "<text class=\"axis coarse\" x=\"\(at + 2)\" y=\"\(y)\">\(AxisFormat.offset(tick))</text>\n"
+            // A label that would run past the plot's right edge ends at its tick instead.
+            if at + 2 + Self.textWidth(label, size: 10) <= right {
+                out += "<text class=\"axis coarse\" x=\"\(at + 2)\" y=\"\(y)\">\(label)</text>\n"
+            } else {
+                out += "<text class=\"axis coarse\" x=\"\(at - 2)\" y=\"\(y)\" text-anchor=\"end\">\(label)</text>\n"
+            }
             tick += step
         }
     }
