@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
         .library(name: "LifetraceZstd", targets: ["LifetraceZstd"]),
+        .library(name: "LifetraceInstruments", targets: ["LifetraceInstruments"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceSynthesis", targets: ["LifetraceSynthesis"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
@@ -42,10 +43,16 @@ let package = Package(
             name: "LifetraceFormat",
             dependencies: ["CCRC32C", .product(name: "HeapModule", package: "swift-collections")]
         ),
-        // The libzstd codec: the only module that imports CZstd, linked by the analysis side.
+        // Instruments exports (`xcrun xctrace export` XML) converted into traces; FoundationXML.
+        .target(
+            name: "LifetraceInstruments",
+            dependencies: ["LifetraceFormat"]
+        ),
+        // The libzstd codec: the only module that imports CZstd, linked by the analysis side, whose
+        // `TraceFile.open(path:)` also reads Instruments exports.
         .target(
             name: "LifetraceZstd",
-            dependencies: ["CZstd", "LifetraceFormat"]
+            dependencies: ["CZstd", "LifetraceFormat", "LifetraceInstruments"]
         ),
         .target(
             name: "LifecycleModel",
@@ -139,6 +146,12 @@ let package = Package(
         .testTarget(
             name: "LifetraceCLITests",
             dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceCLI", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "LifetraceInstrumentsTests",
+            dependencies: [
+                "LifetraceInstruments", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceCLI", "LifetraceTestSupport",
+            ]
         ),
         .testTarget(
             name: "LifecycleModelTests",

@@ -2,20 +2,23 @@ import ArgumentParser
 import LifetraceFormat
 import LifetraceZstd
 
-/// `lifetrace import`: converts a trace (JSONL or binary) into a binary trace.
+/// `lifetrace import`: converts a trace (JSONL, binary, or the XML tables of an Instruments
+/// recording) into a binary trace.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Convert a trace (JSONL, or binary) into a binary trace (.ltrace).",
+        abstract: "Convert a trace (JSONL, binary, or an Instruments export) into a binary trace (.ltrace).",
         discussion: """
             The input kind is detected from its content; '-' reads standard input or writes \
-            standard output. The output is written under a temporary name and renamed, so a \
+            standard output. Several inputs are the XML tables of one Instruments recording \
+            ('xcrun xctrace export': life-cycle-period, os-signpost, and the --toc for the \
+            metadata), read together into one trace (docs/INSTRUMENTS.md). The output is written under a temporary name and renamed, so a \
             failed import leaves nothing. Problems the input reader recovered from (a truncated \
             binary trace) are printed as warnings. Exit status: 0 written, 2 bad input or usage.
             """)
 
-    @Argument(help: "The trace to import ('-' for standard input).")
-    var input: String
+    @Argument(help: "The trace to import ('-' for standard input), or the XML tables of one Instruments recording.")
+    var inputs: [String]
 
     @Option(name: .shortAndLong, help: "The binary trace to write ('-' for standard output).")
     var output: String
@@ -30,9 +33,9 @@ struct ImportCommand: ParsableCommand {
         // The output appears only once the whole import succeeded (released unfinished, the
         // staged file is removed).
         do throws(TraceError) {
-            try StagedOutputFile.refuseOverwriting([input], with: output)
+            try StagedOutputFile.refuseOverwriting(inputs, with: output)
             let staged = try StagedOutputFile(path: output)
-            let source = try TraceFile.open(path: input)
+            let source = try TraceFile.open(paths: inputs)
             let options = TraceWriter.Options(compressionLevel: level, chunkSize: chunkSize)
             let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata, options: options)
             let issues = try source.copyEvents { (event, symbols) throws(TraceError) in

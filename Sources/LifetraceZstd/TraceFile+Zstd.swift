@@ -1,15 +1,26 @@
 import LifetraceFormat
+import LifetraceInstruments
 
 // The analysis side reads, writes and recompresses traces through these: one place that knows
 // both kinds of chunk frames (``ZstdCodec``). The format module's own entry points take their
-// codec explicitly, so code that does not link libzstd names the codec it has.
+// codec explicitly, so code that does not link libzstd names the codec it has. The analysis side
+// also reads Instruments exports, converted by ``XctraceExport`` (docs/INSTRUMENTS.md).
 
 extension TraceFile {
-    /// Opens the trace at `path` (`-` for standard input), reading binary chunks with ``ZstdCodec``.
+    /// Opens the trace at `path` (`-` for standard input), reading binary chunks with ``ZstdCodec``
+    /// and Instruments exports with ``XctraceExport``.
     public static func open(
         path: String, binaryOptions: BinaryTraceReader.Options = .init()
     ) throws(TraceError) -> AnyTraceSource {
-        try open(path: path, codec: ZstdCodec(), binaryOptions: binaryOptions)
+        try open(path: path, codec: ZstdCodec(), binaryOptions: binaryOptions, converter: XctraceExport.self)
+    }
+
+    /// Opens one trace, or the XML tables of one Instruments recording read together (see
+    /// ``TraceFile/open(paths:codec:binaryOptions:converter:)``).
+    public static func open(
+        paths: [String], binaryOptions: BinaryTraceReader.Options = .init()
+    ) throws(TraceError) -> AnyTraceSource {
+        try open(paths: paths, codec: ZstdCodec(), binaryOptions: binaryOptions, converter: XctraceExport.self)
     }
 }
 

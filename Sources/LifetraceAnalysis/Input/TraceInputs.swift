@@ -68,7 +68,18 @@ public enum TraceInputs {
             }
             return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
         }
-        var reader = source.jsonl!
+        if var reader = source.jsonl {
+            return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
+        }
+        var reader = source.decoded!
+        return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
+    }
+
+    /// Analyzes a text trace or a converted one (an Instruments export).
+    private static func analyze<Source: TraceEventSource>(
+        _ reader: inout Source, path: String, options: AnalysisOptions,
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
+    ) throws(TraceError) -> TraceAnalysis {
         let metadata = reader.metadata
         let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
         return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)

@@ -9,7 +9,11 @@ extension AnyTraceSource {
             while let event = try reader.next() { try append(event, reader.symbols) }
             return reader.issues
         }
-        var reader = jsonl!
+        if var reader = jsonl {
+            while let event = try reader.next() { try append(event, reader.symbols) }
+            return reader.issues
+        }
+        var reader = decoded!
         while let event = try reader.next() { try append(event, reader.symbols) }
         return reader.issues
     }

@@ -1,4 +1,4 @@
-/// A trace reader of either kind, chosen by ``TraceFile/open(path:)`` from the input's content.
+/// A trace reader of any kind, chosen by ``TraceFile/open(path:)`` from the input's content.
 ///
 /// A struct holding one of the two readers rather than an enum with payloads: a payload cannot be
 /// mutated in place, and moving the reader out of the enum and back for every event cost about
@@ -8,6 +8,8 @@
 public struct AnyTraceSource: TraceEventSource {
     @usableFromInline var binaryReader: BinaryTraceReader?
     @usableFromInline var jsonlReader: JSONLTraceReader?
+    // Last, so that the two readers above pay no more than before: a converted input is small.
+    @usableFromInline var decodedTrace: DecodedTrace?
 
     /// Reads a binary trace.
     public init(_ reader: BinaryTraceReader) { binaryReader = reader }
@@ -15,39 +17,47 @@ public struct AnyTraceSource: TraceEventSource {
     /// Reads a text trace.
     public init(_ reader: JSONLTraceReader) { jsonlReader = reader }
 
+    /// Reads a trace converted from another tool's format (an Instruments export).
+    public init(_ trace: DecodedTrace) { decodedTrace = trace }
+
     /// The binary reader, when the input is a binary trace (for its summary and chunk statistics).
     public var binary: BinaryTraceReader? { binaryReader }
 
     /// The JSONL reader, when the input is a text trace.
     public var jsonl: JSONLTraceReader? { jsonlReader }
 
+    /// The converted trace, when the input is another tool's (an Instruments export).
+    public var decoded: DecodedTrace? { decodedTrace }
+
     /// The kind of trace being read.
-    public var kind: TraceFile.Kind { binary != nil ? .binary : .jsonl }
+    public var kind: TraceFile.Kind { binary != nil ? .binary : jsonl != nil ? .jsonl : .instrumentsExport }
 
     /// The trace's metadata.
-    public var metadata: TraceMetadata { binary?.metadata ?? jsonl!.metadata }
+    public var metadata: TraceMetadata { binary?.metadata ?? jsonl?.metadata ?? decodedTrace!.metadata }
 
     /// The strings behind the events' symbols.
-    public var symbols: SymbolTable { binary?.symbols ?? jsonl!.symbols }
+    public var symbols: SymbolTable { binary?.symbols ?? jsonl?.symbols ?? decodedTrace!.symbols }
 
     /// The number of strings in ``symbols``.
     @inlinable
-    public var symbolCount: Int { binaryReader?.symbolCount ?? jsonlReader!.symbolCount }
+    public var symbolCount: Int { binaryReader?.symbolCount ?? jsonlReader?.symbolCount ?? decodedTrace!.symbolCount }
 
     /// Problems met and recovered from so far.
-    public var issues: [TraceError] { binary?.issues ?? jsonl!.issues }
+    public var issues: [TraceError] { binary?.issues ?? jsonl?.issues ?? decodedTrace!.issues }
 
     /// The next event, or nil at the end.
     @inlinable
     public mutating func next() throws(TraceError) -> TraceEvent? {
         if binaryReader != nil { return try binaryReader!.next() }
-        return try jsonlReader!.next()
+        if jsonlReader != nil { return try jsonlReader!.next() }
+        return try decodedTrace!.next()
     }
 
     /// Calls `body` with the next events, or returns false at the end.
     @inlinable
     public mutating func nextBatch(_ body: (UnsafeBufferPointer<TraceEvent>, SymbolTable) -> Void) throws(TraceError) -> Bool {
         if binaryReader != nil { return try binaryReader!.nextBatch(body) }
-        return try jsonlReader!.nextBatch(body)
+        if jsonlReader != nil { return try jsonlReader!.nextBatch(body) }
+        return try decodedTrace!.nextBatch(body)
     }
 }

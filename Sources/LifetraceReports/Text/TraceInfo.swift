@@ -29,7 +29,9 @@ public struct TraceInfo {
         }
         let issues = try source.copyEvents { (event, _) throws(TraceError) in summary.add(event) }
         let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
-        return summary.report(name: path, metadata: source.metadata, issues: issues, binary: nil, chunks: nil, fileSize: size)
+        return summary.report(
+            name: path, metadata: source.metadata, issues: issues, binary: nil, chunks: nil, fileSize: size,
+            convertedFromInstruments: source.kind == .instrumentsExport)
     }
 
     /// Adds one event.
@@ -46,11 +48,13 @@ public struct TraceInfo {
     /// The report: one `label: value` line per fact, then the chunk table when asked for.
     public func report(
         name: String, metadata: TraceMetadata, issues: [TraceError], binary: BinaryTraceSummary?,
-        chunks: [ChunkStatistics]?, fileSize: Int64? = nil
+        chunks: [ChunkStatistics]?, fileSize: Int64? = nil, convertedFromInstruments: Bool = false
     ) -> String {
         var lines: [(String, String)] = [("file", name)]
         if let binary {
             lines.append(("kind", "binary trace, format \(binary.majorVersion).\(binary.minorVersion)"))
+        } else if convertedFromInstruments {
+            lines.append(("kind", "Instruments export (xctrace XML), converted"))
         } else {
             lines.append(("kind", "JSONL text trace"))
         }

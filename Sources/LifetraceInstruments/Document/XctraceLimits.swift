@@ -1,0 +1,26 @@
+/// The bounds that keep an export's reading in bounded memory, whatever the document claims.
+///
+/// An export repeats a value by `ref` to an earlier element's `id`; the reader keeps each `id`'s
+/// value, so the table of values, the size of one value (a `ref` inside an `id`'s element copies
+/// the referred value in), the nesting and the events are all bounded. Past a bound the reading
+/// stops with an error naming the line and column.
+public struct XctraceLimits: Sendable {
+    /// The deepest element nesting.
+    public var maxDepth = 32
+    /// The longest attribute value or element text, in UTF-8 bytes.
+    public var maxStringLength = 64 << 10
+    /// The largest value, in UTF-8 bytes of its strings plus ``elementCost`` per element.
+    public var maxValueSize = 256 << 10
+    /// The most `id`s kept.
+    public var maxStoredValues = 1 << 20
+    /// The most bytes kept by all `id`s together, counted as for ``maxValueSize``.
+    public var maxStoredSize = 64 << 20
+    /// The most events one import yields.
+    public var maxEvents = 4 << 20
+
+    /// What one element costs in the size counts, besides its strings.
+    public static let elementCost = 32
+
+    /// The default limits (docs/INSTRUMENTS.md, "Limits").
+    public init() {}
+}
