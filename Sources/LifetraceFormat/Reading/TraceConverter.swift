@@ -16,10 +16,24 @@ public struct TraceConverterInput {
     public let name: String
     /// The first bytes, already read.
     public let prefix: [UInt8]
-    let handle: FileDescriptorHandle
+    let handle: FileDescriptorHandle?
+
+    init(name: String, prefix: [UInt8], handle: FileDescriptorHandle) {
+        self.name = name
+        self.prefix = prefix
+        self.handle = handle
+    }
+
+    /// An input held in memory: all of it is the prefix.
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        prefix = bytes
+        handle = nil
+    }
 
     /// Reads the bytes after ``prefix`` into `buffer`; returns their count, 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TraceError) -> Int {
-        try handle.read(into: buffer, name: name)
+        guard let handle else { return 0 }
+        return try handle.read(into: buffer, name: name)
     }
 }

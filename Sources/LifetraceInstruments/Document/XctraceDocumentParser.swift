@@ -81,6 +81,11 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
         document.parser = parser
         let parsed = parser.parse()
         if let readError = document.stream.readError { throw readError }
+        if let doctype = document.stream.doctype {
+            throw TraceError(
+                .syntax, file: input.name, at: .line(doctype.line, column: doctype.column),
+                "a DTD (<!DOCTYPE): an xctrace export has none, and its entities are not expanded here")
+        }
         if let error = document.error { throw error }
         if !parsed {
             throw document.located(.syntax, "not well-formed XML (\(describe(parser.parserError)))")
@@ -302,7 +307,7 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
         guard let schema else { return }
         guard row.children.count == schema.columns.count else {
             return fail(
-                .invalidValue, "a \(schema.name) row has \(row.children.count) cells for \(schema.columns.count) columns",
+                .invalidValue, "this \(schema.name) row has \(row.children.count) cells for \(schema.columns.count) columns",
                 row.line, row.column)
         }
         do {
@@ -365,10 +370,17 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
         return TraceError(kind, file: name, at: .line(line, column: column), message)
     }
 
+    /// The parser's error in words: `equalExpectedError` is "equal expected".
     private static func describe(_ error: (any Error)?) -> String {
         guard let error else { return "the parser stopped" }
         let code = (error as NSError).code
-        if let known = XMLParser.ErrorCode(rawValue: code) { return "\(known)" }
-        return "XMLParser error \(code)"
+        guard let known = XMLParser.ErrorCode(rawValue: code) else { return "XMLParser error \(code)" }
+        if known == .outOfMemoryError { return "out of memory: a text or attribute past the XML parser's own size limit" }
+        var words = ""
+        for character in "\(known)".replacingOccurrences(of: "Error", with: "") {
+            if character.isUppercase { words += " " }
+            words += character.lowercased()
+        }
+        return words
     }
 }

@@ -4,6 +4,10 @@ import LifetraceFormat
 /// The bytes of one input as a stream for `XMLParser`, which reads it block by block: the
 /// document is never held whole. A read error is kept for the reader to report; once the reading
 /// is stopped, the stream says it has ended, so a rejected document is not read on.
+///
+/// `XMLParser` reports no DTD to its delegate and expands the entities a DTD declares, so the
+/// prolog (the bytes before the root element) is scanned here: a `<!DOCTYPE` ends the reading
+/// before the parser sees it.
 final class XctraceInputStream: InputStream {
     private let input: TraceConverterInput
     private var prefixOffset = 0
@@ -11,6 +15,19 @@ final class XctraceInputStream: InputStream {
     private(set) var readError: TraceError?
     /// Set when the reading stops early: every later read returns 0.
     var isStopped = false
+    /// Where a `<!DOCTYPE` starts, if the prolog has one.
+    private(set) var doctype: (line: Int, column: Int)?
+    private var prolog = PrologScan()
+
+    /// The scan of the bytes before the root element, across reads.
+    private struct PrologScan {
+        var done = false
+        var line = 1
+        var column = 0
+        /// The bytes since the last `<`, up to `<!D`.
+        var pending: [UInt8] = []
+        var pendingStart = (line: 1, column: 1)
+    }
 
     /// A stream over `input`, its prefix first.
     init(_ input: TraceConverterInput) {
@@ -31,14 +48,51 @@ final class XctraceInputStream: InputStream {
                 buffer.update(from: bytes.baseAddress! + prefixOffset, count: count)
             }
             prefixOffset += count
-            return count
+            return scanProlog(buffer, count: count)
         }
         do {
-            return try input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: length))
+            let count = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: length))
+            return scanProlog(buffer, count: count)
         } catch {
             readError = error
             isStopped = true
             return -1
         }
+    }
+
+    /// Scans `count` bytes of the prolog; returns `count`, or 0 when a `<!DOCTYPE` stops the reading.
+    private func scanProlog(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        guard !prolog.done else { return count }
+        for index in 0..<count {
+            let byte = buffer[index]
+            if byte == UInt8(ascii: "\n") {
+                prolog.line += 1
+                prolog.column = 0
+            } else {
+                prolog.column += 1
+            }
+            if byte == UInt8(ascii: "<") {
+                prolog.pending = [byte]
+                prolog.pendingStart = (prolog.line, prolog.column)
+                continue
+            }
+            guard !prolog.pending.isEmpty else { continue }
+            prolog.pending.append(byte)
+            switch prolog.pending.count {
+            case 2 where byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!"):
+                continue
+            case 2:
+                // A name after `<`: the root element starts, and with it the part XML allows no DTD in.
+                prolog.done = true
+                return count
+            case 3 where prolog.pending[1] == UInt8(ascii: "!") && byte == UInt8(ascii: "D"):
+                doctype = prolog.pendingStart
+                isStopped = true
+                return 0
+            default:
+                prolog.pending = []
+            }
+        }
+        return count
     }
 }

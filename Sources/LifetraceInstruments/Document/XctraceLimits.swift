@@ -16,11 +16,22 @@ public struct XctraceLimits: Sendable {
     /// The most bytes kept by all `id`s together, counted as for ``maxValueSize``.
     public var maxStoredSize = 64 << 20
     /// The most events one import yields.
-    public var maxEvents = 4 << 20
+    public var maxEvents = 2 << 20
 
-    /// What one element costs in the size counts, besides its strings.
-    public static let elementCost = 32
+    /// What one element costs in the size counts, besides its strings: about what a kept value
+    /// takes in memory beyond its characters, so that the size bounds bound memory.
+    public static let elementCost = 96
 
     /// The default limits (docs/INSTRUMENTS.md, "Limits").
     public init() {}
+
+    /// Limits with these bounds; the others default.
+    public init(maxDepth: Int? = nil, maxStringLength: Int? = nil, maxValueSize: Int? = nil, maxStoredValues: Int? = nil, maxStoredSize: Int? = nil, maxEvents: Int? = nil) {
+        if let maxDepth { self.maxDepth = maxDepth }
+        if let maxStringLength { self.maxStringLength = maxStringLength }
+        if let maxValueSize { self.maxValueSize = maxValueSize }
+        if let maxStoredValues { self.maxStoredValues = maxStoredValues }
+        if let maxStoredSize { self.maxStoredSize = maxStoredSize }
+        if let maxEvents { self.maxEvents = maxEvents }
+    }
 }

@@ -6,7 +6,7 @@ extension XctraceRow {
     /// The cell of column `mnemonic`, or an error naming the row when it is missing or empty.
     func required(_ mnemonic: String, file: String) throws(TraceError) -> XctraceValue {
         guard let value = cell(mnemonic) else {
-            throw error(.missingField, "a \(schema.name) row without a value for column \"\(mnemonic)\"", file: file)
+            throw error(.missingField, "this \(schema.name) row has no value for column \"\(mnemonic)\"", file: file)
         }
         return value
     }
