@@ -14,6 +14,8 @@ import LifetraceZstd
         #expect(TraceFile.kind(of: [0x28, 0xB5, 0x2F, 0xFD]) == nil, "a plain zstd frame is not a trace")
         #expect(TraceFile.kind(of: Array("ts,type\n".utf8)) == nil)
         #expect(TraceFile.kind(of: [UInt8]()) == nil)
+        #expect(TraceFile.kind(of: Array("<?xml version=\"1.0\"?>".utf8)) == .instrumentsExport)
+        #expect(TraceFile.kind(of: Array("\u{FEFF}\n<trace-toc>".utf8)) == .instrumentsExport, "after a byte order mark")
     }
 
     @Test func openReadsASampleRun() throws {
@@ -36,7 +38,7 @@ import LifetraceZstd
         try Data("ts,type\n1,launch\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: TraceError(.unknownInput, file: path, at: .byte(0, chunk: nil),
-            "not a trace: neither a binary trace (zstd skippable frame) nor JSONL (a line starting with '{')")) {
+            "not a trace: neither a binary trace (zstd skippable frame), JSONL (a line starting with '{') nor an Instruments export (XML)")) {
             _ = try TraceFile.open(path: path)
         }
         try Data().write(to: URL(fileURLWithPath: path))

@@ -139,6 +139,9 @@ struct XctraceHostileInputTests {
             InstrumentsSamples.error(of: InstrumentsSamples.signpostDocument(["<event-time>-5</event-time><event-type>Event</event-type><signpost-name>a</signpost-name>"])))
         #expect(time.message == "<event-time> \"-5\" is not a time in nanoseconds")
         #expect(time.description.hasPrefix("test.xml:4:"))
+        let late = try #require(
+            InstrumentsSamples.error(of: InstrumentsSamples.signpostDocument(["<event-time>18446744073709551615</event-time><event-type>Event</event-type><signpost-name>a</signpost-name>"])))
+        #expect(late.message == "<event-time> 18446744073709551615 ns is past the trace clock's range (2^60 ns)")
     }
 
     @Test func rowsBeforeAnySchemaAreAnError() throws {

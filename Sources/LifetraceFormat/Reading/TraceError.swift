@@ -8,7 +8,7 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable {
         /// The file could not be opened, read or written.
         case io
-        /// The input is neither a binary trace nor JSONL.
+        /// The input is neither a binary trace, JSONL nor an Instruments export.
         case unknownInput
         /// A binary trace's magic number is wrong.
         case badMagic

@@ -146,7 +146,7 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
             open[open.count - 1].size += value.size
             if open[open.count - 1].size > limits.maxValueSize {
                 return fail(
-                    .limitExceeded, "<\(open[open.count - 1].name)> passes \(limits.maxValueSize) bytes with its values",
+                    .limitExceeded, "<\(open[open.count - 1].name)> passes \(limits.maxValueSize) bytes with its values; the limit keeps memory bounded",
                     element.line, element.column)
             }
         } else if let rowIndex, open.count == rowIndex {
@@ -292,7 +292,7 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
         }
         guard value.size <= limits.maxValueSize else {
             fail(
-                .limitExceeded, "<\(element.name)> passes \(limits.maxValueSize) bytes with its values (refs nested into refs)",
+                .limitExceeded, "<\(element.name)> passes \(limits.maxValueSize) bytes with its values; the limit keeps memory bounded",
                 element.line, element.column)
             return nil
         }

@@ -17,8 +17,11 @@ enum LifeCyclePeriodRows {
         let start = try row.nanoseconds(row.required("start", file: file), file: file)
         var end: Int64?
         if let duration = row.cell("duration") {
-            let (sum, overflow) = start.addingReportingOverflow(try row.nanoseconds(duration, file: file))
-            guard !overflow else { throw row.error(.invalidValue, "the period ends past the trace clock's range", file: file) }
+            // Both at most 2^60: the sum cannot overflow.
+            let sum = start + (try row.nanoseconds(duration, file: file))
+            guard TraceTime.contains(sum) else {
+                throw row.error(.invalidValue, "the period ends past the trace clock's range (2^60 ns)", file: file)
+            }
             end = sum
         }
         let period = AppLifeCyclePeriod(XctraceRow.text(of: try row.required("period", file: file)))

@@ -12,12 +12,15 @@ extension XctraceRow {
     }
 
     /// A time or a duration in nanoseconds (`start-time`, `event-time`, `duration`: unsigned
-    /// integers), or an error when it is not one or passes the trace clock's range.
+    /// integers), or an error when it is not one or passes ``TraceTime/limit``.
     func nanoseconds(_ value: XctraceValue, file: String) throws(TraceError) -> Int64 {
-        guard let unsigned = value.unsigned, let nanoseconds = Int64(exactly: unsigned) else {
+        guard let unsigned = value.unsigned else {
             throw error(.invalidValue, "<\(value.element)> \"\(value.text)\" is not a time in nanoseconds", file: file)
         }
-        return nanoseconds
+        guard unsigned <= UInt64(TraceTime.limit) else {
+            throw error(.invalidValue, "<\(value.element)> \(unsigned) ns is past the trace clock's range (2^60 ns)", file: file)
+        }
+        return Int64(unsigned)
     }
 
     /// The process ID of a `process` value, or of a `thread` value's process.
