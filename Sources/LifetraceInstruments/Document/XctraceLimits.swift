@@ -20,7 +20,7 @@ public struct XctraceLimits: Sendable {
 
     /// What one element costs in the size counts, besides its strings: about what a kept value
     /// takes in memory beyond its characters, so that the size bounds bound memory.
-    public static let elementCost = 96
+    public static let elementCost = 160
 
     /// The default limits (docs/INSTRUMENTS.md, "Limits").
     public init() {}
