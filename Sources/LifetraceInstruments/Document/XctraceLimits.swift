@@ -16,7 +16,7 @@ public struct XctraceLimits: Sendable {
     /// The most bytes kept by all `id`s together, counted as for ``maxValueSize``.
     public var maxStoredSize = 64 << 20
     /// The most events one import yields.
-    public var maxEvents = 2 << 20
+    public var maxEvents = 1 << 20
 
     /// What one element costs in the size counts, besides its strings: about what a kept value
     /// takes in memory beyond its characters, so that the size bounds bound memory.
