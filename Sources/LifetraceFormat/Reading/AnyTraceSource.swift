@@ -1,6 +1,7 @@
 /// A trace reader of any kind, chosen by ``TraceFile/open(path:)`` from the input's content.
 ///
-/// A struct holding one of the two readers rather than an enum with payloads: a payload cannot be
+/// A struct holding one of the readers (binary, JSONL, or a trace converted from an Instruments
+/// export) rather than an enum with payloads: a payload cannot be
 /// mutated in place, and moving the reader out of the enum and back for every event cost about
 /// 90 ns per event on the reference workload (`check` took 2.8 s instead of 1.9 s per 10 million
 /// events). Optional storage is mutated in place, so a generic consumer specialised for this
@@ -8,7 +9,7 @@
 public struct AnyTraceSource: TraceEventSource {
     @usableFromInline var binaryReader: BinaryTraceReader?
     @usableFromInline var jsonlReader: JSONLTraceReader?
-    // Last, so that the two readers above pay no more than before: a converted input is small.
+    // Checked last, so that the two readers above pay no more than before: a converted input is small.
     @usableFromInline var decodedTrace: DecodedTrace?
 
     /// Reads a binary trace.
