@@ -41,6 +41,14 @@ import LifetraceZstd
             "not a trace: neither a binary trace (zstd skippable frame), JSONL (a line starting with '{') nor an Instruments export (XML)")) {
             _ = try TraceFile.open(path: path)
         }
+        // An XML document is an Instruments export: read only with a converter (the analysis
+        // side's open passes one; the format module alone has none).
+        try Data("<?xml version=\"1.0\"?>\n<trace-toc/>\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: TraceError(.unknownInput, file: path, at: .line(1, column: 1),
+            "an XML document: this reader does not read Instruments exports")) {
+            _ = try TraceFile.open(path: path, codec: RawBlockCodec())
+        }
+        #expect(try TraceFile.open(path: path).kind == .instrumentsExport)
         try Data().write(to: URL(fileURLWithPath: path))
         #expect(throws: TraceError(.unknownInput, file: path, "empty input: not a trace")) {
             _ = try TraceFile.open(path: path)

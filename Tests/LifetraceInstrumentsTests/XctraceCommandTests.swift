@@ -16,9 +16,19 @@ struct XctraceCommandTests {
         let result = try LifetraceCommand.run(["check", InstrumentsSamples.lifeCycle, "--format", "json"])
         #expect(result.status == 0, "\(result.error)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-        let text = String(describing: json)
-        #expect(text.contains("cold"), "the launch kind: \(result.output)")
-        #expect(result.output.contains("4121"), "the launched process")
+        let traces = try #require(json["traces"] as? [[String: Any]])
+        let lifetimes = try #require(traces.first?["lifetimes"] as? [[String: Any]])
+        let launch = try #require(lifetimes.first?["launch"] as? [String: Any])
+        #expect(lifetimes.count == 1)
+        #expect(launch["kind"] as? String == "cold")
+        #expect(launch["pid"] as? Int == 4121)
+        #expect(launch["windowEnd"] as? String == "firstFrame")
+        #expect(launch["duration"] as? Int == 322_731_000, "Process Creation to the end of Initial Frame Rendering")
+        #expect(launch["busyInWindow"] as? Int == 65_636_000, "the callbacks Instruments lists")
+        let milestones = try #require(launch["milestones"] as? [String: Any])
+        #expect(milestones["willFinishLaunching"] as? Int == 154_376_000)
+        #expect(milestones["didFinishLaunchingEnd"] as? Int == 215_504_000)
+        #expect(milestones["firstFrame"] as? Int == 322_731_000)
     }
 
     @Test func reportShowsTheLaunchKindWindowAndMilestones() throws {
@@ -26,6 +36,7 @@ struct XctraceCommandTests {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("Lifetime 1: cold launch (pid 4121, at +0.000 s into the trace)"), "\(result.output)")
         #expect(result.output.contains("Launch: 322 ms (to the first frame)"))
+        #expect(result.output.contains("Main thread busy in window: 65 ms (from callbacks)"))
         #expect(result.output.contains("Milestones: willFinishLaunching +0.154 s, didFinishLaunching returned +0.215 s, first frame +0.322 s"))
     }
 
