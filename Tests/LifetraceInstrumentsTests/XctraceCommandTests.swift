@@ -9,7 +9,7 @@ struct XctraceCommandTests {
     @Test func checkReadsTheAppLaunchExportAndPassesIt() throws {
         let result = try LifetraceCommand.run(["check", InstrumentsSamples.lifeCycle])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("app-launch.life-cycle-period.xml: ok (29 events, 1 lifetime)"), "\(result.output)")
+        #expect(result.output.contains("app-launch.life-cycle-period.xml: ok (31 events, 1 lifetime)"), "\(result.output)")
     }
 
     @Test func checkReportsTheLaunchPhasesInJSON() throws {
@@ -37,6 +37,8 @@ struct XctraceCommandTests {
         #expect(result.output.contains("Lifetime 1: cold launch (pid 4121, at +0.000 s into the trace)"), "\(result.output)")
         #expect(result.output.contains("Launch: 322 ms (to the first frame)"))
         #expect(result.output.contains("Main thread busy in window: 65 ms (from callbacks)"))
+        // The Foreground - Active period lasts to the recording's end, 4 s in.
+        #expect(result.output.contains("Time in states (system view): inactive 322 ms, active 3.557 s"), "\(result.output)")
         #expect(result.output.contains("Milestones: willFinishLaunching +0.154 s, didFinishLaunching returned +0.215 s, first frame +0.322 s"))
     }
 
@@ -53,7 +55,7 @@ struct XctraceCommandTests {
         #expect(info.output.contains(
             "metadata:   app=Notes, os=iOS 17.5.1 (21F90), device=iPhone 15 Pro, recorder=Instruments 15.4 (15F31d) (App Launch), source=xcrun xctrace export, omitted=1 os-signpost rows of processes other than 4121"),
             "\(info.output)")
-        #expect(info.output.contains("events:     34"))
+        #expect(info.output.contains("events:     36"))
         let dumped = try LifetraceCommand.run(["dump", output])
         #expect(dumped.output.contains(#"{"ts":600000000,"type":"mark","name":"FirstContentVisible"}"#))
     }

@@ -18,10 +18,11 @@ struct XctraceExportTests {
         #expect(lines.contains("160150000 signpost.end Process Creation 1"))
         // Four UIKit Scene Creation periods, each its own interval.
         #expect(lines.filter { $0.contains("signpost.begin UIKit Scene Creation") }.count == 4)
-        #expect(Array(lines.suffix(3)) == [
+        #expect(Array(lines.suffix(5)) == [
             "442731000 signpost.end Initial Frame Rendering 9", "442731000 frame first", "442731000 state active",
+            "442731000 signpost.begin Foreground - Active 10", "4000000000 signpost.end Foreground - Active 10",
         ])
-        #expect(trace.events.count == 29)
+        #expect(trace.events.count == 31)
         #expect(trace.metadata["app"] == "Notes")
         #expect(trace.issues.isEmpty)
     }
@@ -60,7 +61,7 @@ struct XctraceExportTests {
             "omitted=1 os-signpost rows of processes other than 4121",
         ])
         #expect(trace.metadata.fields.allSatisfy { !$0.value.contains("Test Device") }, "the device's own name is left out")
-        #expect(trace.events.count == 34)
+        #expect(trace.events.count == 36)
         #expect(trace.events.map(\.timestamp) == trace.events.map(\.timestamp).sorted())
     }
 

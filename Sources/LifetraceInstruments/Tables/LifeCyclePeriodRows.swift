@@ -6,8 +6,9 @@ import LifetraceFormat
 /// (app-period). Process Creation starts the lifetime (`launch`, with the process ID); a phase
 /// named like a method (`didFinishLaunchingWithOptions()`) is that callback's begin and end, on
 /// the main thread; Initial Frame Rendering is a signpost interval and the first `frame` at its
-/// end; a Foreground or Background period is a `state` at its start; every other phase is a
-/// signpost interval named after it. See docs/INSTRUMENTS.md.
+/// end; a Foreground or Background period is a `state` at its start and a signpost interval named
+/// after the whole period (`Foreground - Active`); every other phase is a signpost interval named
+/// after it. See docs/INSTRUMENTS.md.
 enum LifeCyclePeriodRows {
     /// The scene that scene-delegate callbacks are given: Instruments does not name scenes.
     static let sceneName = "main"
@@ -24,7 +25,8 @@ enum LifeCyclePeriodRows {
             }
             end = sum
         }
-        let period = AppLifeCyclePeriod(XctraceRow.text(of: try row.required("period", file: file)))
+        let periodText = XctraceRow.text(of: try row.required("period", file: file))
+        let period = AppLifeCyclePeriod(periodText)
         let process = row.cell("process")
         let pid = XctraceRow.pid(of: process)
         if log.processName == nil { log.processName = XctraceRow.processName(of: process) }
@@ -52,7 +54,10 @@ enum LifeCyclePeriodRows {
             try interval("Initial Frame Rendering")
             try add(.frame(first: true), at: end ?? start)
         case .state(let state):
+            // The period's end is kept as an interval's: the trace then reaches as far as the
+            // recording knows the app's state, not only to the period's start.
             try add(.state(to: state, scene: .none), at: start)
+            try interval(periodText)
         case .phase(let name):
             try interval(name)
         }
