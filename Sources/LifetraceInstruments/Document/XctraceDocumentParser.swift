@@ -57,8 +57,6 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
     private(set) var root: Root?
     /// The first run's facts, from a table of contents.
     private(set) var tableOfContents = XctraceTableOfContents()
-    /// The names of the tables read, in order.
-    private(set) var tables: [String] = []
 
     private init(input: TraceConverterInput, limits: XctraceLimits, onRow: @escaping (XctraceRow) throws(TraceError) -> Void) {
         name = input.name
@@ -68,8 +66,8 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
         values = XctraceValueTable(limits: limits)
     }
 
-    /// Reads `input` whole, calling `onRow` with each row; returns the parser for its ``root``,
-    /// ``tableOfContents`` and ``tables``.
+    /// Reads `input` whole, calling `onRow` with each row; returns the parser for its ``root``
+    /// and ``tableOfContents``.
     static func read(
         _ input: TraceConverterInput, limits: XctraceLimits, onRow: @escaping (XctraceRow) throws(TraceError) -> Void
     ) throws(TraceError) -> XctraceDocumentParser {
@@ -160,7 +158,6 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
         } else if element.name == "schema", let pending = pendingSchema {
             pendingSchema = nil
             schema = pending
-            tables.append(pending.name)
         } else if root == .tableOfContents {
             endTableOfContentsElement(element)
         }
