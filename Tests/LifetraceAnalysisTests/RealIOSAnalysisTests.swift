@@ -194,7 +194,11 @@ struct RealIOSAnalysisTests {
         var trace = TraceBuilder()
         trace.foregroundLaunch(states: false)
         trace.callback(4_000, "didBecomeActive")
-        #expect(Self.analyze(trace, [("os", "iOS 12.1")]).violations.isEmpty)
+        let allowed = Self.analyze(trace, [("os", "iOS 12.1")])
+        #expect(allowed.violations.isEmpty)
+        // The lifetime's ending names the allowance it used.
+        #expect(allowed.lifetimes[0].end.facts.contains { $0.contains("Allowances for real iOS used") && $0.contains("double-activation") })
+        #expect(!Self.analyze(trace, [("os", "iOS 12.2")]).lifetimes[0].end.facts.contains { $0.contains("Allowances") })
         #expect(Self.analyze(trace, [("os", "iOS 12.2")]).violations.map(\.rule) == [.balancedActivation])
         #expect(Self.analyze(trace).violations.map(\.rule) == [.balancedActivation])
         #expect(Self.analyze(trace, [("os", "iOS 12.1")], textbook: true).violations.map(\.rule) == [.balancedActivation])

@@ -94,4 +94,7 @@ public struct AllowanceSet: OptionSet, Sendable, Hashable {
 
     /// Adds `allowance`.
     public mutating func insert(_ allowance: Allowance) { formUnion(AllowanceSet(allowance)) }
+
+    /// Removes `allowance`.
+    public mutating func remove(_ allowance: Allowance) { subtract(AllowanceSet(allowance)) }
 }

@@ -1,3 +1,4 @@
+import LifecycleModel
 import LifetraceFormat
 
 extension BackgroundStretch {
@@ -47,10 +48,14 @@ extension LifecycleAnalyzer {
         _ stretch: (start: Int64, event: TraceEvent)?, view: BackgroundStretch.View, end: Int64,
         endEvent: TraceEvent?, symbols: SymbolTable
     ) {
-        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
         guard let stretch, end - stretch.start > options.backgroundLimit,
-            options.rules.contains(.backgroundTime), !runsInBackground
+            options.rules.contains(.backgroundTime)
         else { return }
+        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
+        if runsInBackground {
+            current.allowancesApplied.insert(.backgroundModes)
+            return
+        }
         let limit = options.backgroundLimit
         if found.isFull {
             switch view {

@@ -185,6 +185,7 @@ extension LifecycleAnalyzer {
             facts.append("\(describe(interval.begin, symbols: symbols)) began at \(when(interval.begin.timestamp)) and never ended.")
         }
         if open.count > 3 { facts.append("\(open.count - 3) more callbacks or signposts never ended.") }
+        if let allowancesFact { facts.append(allowancesFact) }
         if current.dropped > 0 {
             facts.append("The recorder lost \(current.dropped) events in this lifetime; conclusions may miss them.")
         }

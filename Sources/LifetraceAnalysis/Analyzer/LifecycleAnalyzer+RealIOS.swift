@@ -37,6 +37,7 @@ extension LifecycleAnalyzer {
         // The app ran no code: it was suspended from its last event to this one. A busy interval
         // still open ends where the app went silent, and the stretch in Background restarts here.
         current.inferredSuspensions += 1
+        current.allowancesApplied.insert(.inferredSuspension)
         if busy.start != nil { closeBusy(at: silentSince, unfinished: false, symbols: symbols) }
         if let stretch = current.appStretch.stop() {
             closeStretch(stretch, view: .app, end: silentSince, endEvent: event, symbols: symbols)
@@ -52,6 +53,7 @@ extension LifecycleAnalyzer {
         current.busyToFirstActiveEnd = 0
         current.busyToFrame = 0
         current.resumeTime = time
+        current.allowancesApplied.insert(.prewarmResume)
     }
 
     /// A `state` event moved the app from Background or Suspended into the foreground: the resume
@@ -81,6 +83,7 @@ extension LifecycleAnalyzer {
         guard appWithoutScenes || current.pausedAfterLaunchCallbacks else { return }
         current.backgroundLaunchInferred = true
         current.backgroundInferredFromCallbackAlone = !current.pausedAfterLaunchCallbacks
+        current.allowancesApplied.insert(.backgroundLaunch)
         current.kind = .background
         if current.app == .inactive && !current.appDelegateMoved {
             current.app = .background
@@ -95,6 +98,7 @@ extension LifecycleAnalyzer {
         guard current.backgroundInferredFromCallbackAlone, !current.wasActive else { return }
         current.backgroundInferredFromCallbackAlone = false
         current.backgroundLaunchInferred = false
+        current.allowancesApplied.remove(.backgroundLaunch)
         current.kind = .cold
     }
 
@@ -114,8 +118,11 @@ extension LifecycleAnalyzer {
             if allowances.contains(.backgroundLaunch) {
                 // The app delegate's view (not a scene's connection, which is in Background at every
                 // launch) tells the kind.
-                current.kind = current.backgroundLaunchInferred || current.appDelegateBackgroundBeforeActive
+                let kind: LaunchKind = current.backgroundLaunchInferred || current.appDelegateBackgroundBeforeActive
                     || (!current.foregroundMoved && current.pausedAfterLaunchCallbacks) ? .background : .cold
+                // Only where the textbook's reading (any Background first) would differ.
+                if kind != (current.backgroundBeforeActive ? .background : .cold) { current.allowancesApplied.insert(.backgroundLaunch) }
+                current.kind = kind
             } else {
                 current.kind = current.backgroundBeforeActive ? .background : .cold
             }
@@ -124,51 +131,63 @@ extension LifecycleAnalyzer {
         {
             current.kind = .background
             current.backgroundLaunchInferred = true
+            current.allowancesApplied.insert(.backgroundLaunch)
         }
     }
 
     /// Whether an app-delegate callback the textbook judges `verdict` in `state` is one of the
     /// sequences real iOS produces, under an allowance that applies here.
-    func appCallbackAllowed(_ callback: CallbackName, verdict: TransitionVerdict, in state: AppViewState) -> Bool {
+    mutating func appCallbackAllowed(_ callback: CallbackName, verdict: TransitionVerdict, in state: AppViewState) -> Bool {
         guard !verdict.isLegal else { return true }
+        guard let allowance = appCallbackAllowance(callback, in: state) else { return false }
+        current.allowancesApplied.insert(allowance)
+        return true
+    }
+
+    /// The allowance that accepts an app-delegate callback the textbook forbids in `state`, or nil.
+    private func appCallbackAllowance(_ callback: CallbackName, in state: AppViewState) -> Allowance? {
         switch callback {
         case .willTerminate where state == .inactive:
-            return allowances.contains(.switcherQuit)
+            return allowances.contains(.switcherQuit) ? .switcherQuit : nil
         case .willEnterForeground where state == .inactive && current.lastAppTransition == .willResignActive:
-            return allowances.contains(.quickMinimise)
-        case .didBecomeActive where state == .active && current.lastAppTransition == .didBecomeActive:
-            return allowances.contains(.doubleActivation)
+            return allowances.contains(.quickMinimise) ? .quickMinimise : nil
+        case .didBecomeActive where state == .active && current.lastAppTransition == .didBecomeActive
+            && allowances.contains(.doubleActivation):
+            return .doubleActivation
         default:
             break
         }
         guard allowances.contains(.sceneAppOrder), !current.scenes.isEmpty, let row = AppDelegateTransitions.row(for: callback)
-        else { return false }
+        else { return nil }
         // In a scene-based app the app delegate's transitions come before or after the scenes': legal
         // from the app delegate's own state, or from the scenes' (the effective view), or a move the
         // scenes already made and the app delegate has not; and at a cold launch UIKit posts the
         // app-level willEnterForeground although the app delegate was never in Background.
         let own = current.app
-        if let own, AppDelegateTransitions.deliver(callback, in: own).verdict.isLegal { return true }
+        if let own, AppDelegateTransitions.deliver(callback, in: own).verdict.isLegal { return .sceneAppOrder }
         if let effective = current.effective {
-            if AppDelegateTransitions.deliver(callback, in: effective).verdict.isLegal { return true }
-            if effective == row.to && current.lastAppTransition != callback { return true }
+            if AppDelegateTransitions.deliver(callback, in: effective).verdict.isLegal { return .sceneAppOrder }
+            if effective == row.to && current.lastAppTransition != callback { return .sceneAppOrder }
         }
-        return callback == .willEnterForeground && !current.wasActive && own == .inactive
+        return callback == .willEnterForeground && !current.wasActive && own == .inactive ? .sceneAppOrder : nil
     }
 
     /// Whether a scene callback the textbook judges `verdict` in `state` is allowed: the scene
     /// disconnects while Inactive when the user quits from the app switcher.
-    func sceneCallbackAllowed(_ callback: CallbackName, verdict: TransitionVerdict, in state: SceneViewState) -> Bool {
+    mutating func sceneCallbackAllowed(_ callback: CallbackName, verdict: TransitionVerdict, in state: SceneViewState) -> Bool {
         guard !verdict.isLegal else { return true }
-        return callback == .sceneDidDisconnect && state == .inactive && allowances.contains(.switcherQuit)
+        guard callback == .sceneDidDisconnect && state == .inactive && allowances.contains(.switcherQuit) else { return false }
+        current.allowancesApplied.insert(.switcherQuit)
+        return true
     }
 
     /// Whether a missing launch callback is unknown rather than missing: the lifetime began before
     /// the recorder started (`recordingStart`), so its launch callbacks cannot be in the trace.
-    func launchSequenceUnknown(at event: TraceEvent) -> Bool {
+    mutating func launchSequenceUnknown(at event: TraceEvent) -> Bool {
         guard allowances.contains(.lateRecording), let start = platform.recordingStart,
             let launch = current.launchTime, launch < start
         else { return false }
+        current.allowancesApplied.insert(.lateRecording)
         return true
     }
 
@@ -180,5 +199,14 @@ extension LifecycleAnalyzer {
             callback == .didEnterBackground || callback == .sceneDidEnterBackground
         else { return }
         current.abandonedAt = event.timestamp
+        current.allowancesApplied.insert(.abandonedLaunch)
+    }
+
+    /// The lifetime's fact naming the allowances it used, or nil when it used none.
+    var allowancesFact: String? {
+        let applied = Allowance.allCases.filter { current.allowancesApplied.contains($0) }
+        guard !applied.isEmpty else { return nil }
+        return "Allowances for real iOS used (docs/LIFECYCLE.md, Real iOS): "
+            + applied.map(\.id).joined(separator: ", ") + "."
     }
 }

@@ -131,6 +131,8 @@ struct Lifetime {
     var lastAppTransition: CallbackName?
     /// How many suspensions were inferred from silences in Background.
     var inferredSuspensions = 0
+    /// The allowances that changed something in this lifetime (listed in its ending's facts).
+    var allowancesApplied = AllowanceSet.none
 
     /// Where the launch window starts: the resume of a prewarmed launch, else the launch.
     var windowStart: Int64? { resumeTime ?? launchTime }
