@@ -1,3 +1,4 @@
+import LifecycleModel
 import LifetraceFormat
 
 extension BackgroundStretch {
@@ -50,6 +51,11 @@ extension LifecycleAnalyzer {
         guard let stretch, end - stretch.start > options.backgroundLimit,
             options.rules.contains(.backgroundTime)
         else { return }
+        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
+        if runsInBackground {
+            current.allowancesApplied.insert(.backgroundModes)
+            return
+        }
         let limit = options.backgroundLimit
         if found.isFull {
             switch view {
