@@ -19,7 +19,17 @@ extension RecordSession {
             try send(.launch(LaunchOptions(reason: reason, background: background, url: url)),
                 timeout: configuration.scenario.launchTimeout)
             region?.unlink()
-        case .activate:
+        case .prewarmLaunch(let finishLaunching):
+            guard child == nil else { throw .refused("launch: the app is already running") }
+            try spawn(background: false, reason: "prewarm", prewarm: true)
+            if finishLaunching { try self.finishLaunching() }
+            region?.unlink()
+        case .finishLaunching:
+            try requireRunning(step)
+            try self.finishLaunching()
+        case .pause(let duration):
+            try pause(step, for: duration)
+        case .activate, .reactivate:
             try requireRunning(step)
             try emitState(.active)
             try send(.activate)
@@ -62,6 +72,11 @@ extension RecordSession {
             try recordExit()
         case .terminate:
             try terminate(step)
+        case .terminateInactive:
+            try terminateInactive(step)
+        case .scheduledTask(let kind, let identifier, let limit):
+            try requireRunning(step)
+            try runScheduledTask(kind, identifier: identifier, limit: limit)
         case .wait(let duration):
             try pass(duration)
         case .sceneConnect(let scene):
@@ -167,6 +182,56 @@ extension RecordSession {
         }
     }
 
+    /// The launch callbacks (willFinishLaunching, didFinishLaunching) within the launch timeout.
+    private func finishLaunching() throws(Interruption) {
+        try send(.launch(LaunchOptions(reason: "user", background: false)), timeout: configuration.scenario.launchTimeout)
+    }
+
+    /// Holds the process stopped for `duration`, then continues it, writing no `state`: the
+    /// system keeps a prewarmed process waiting for the user's launch.
+    private func pause(_ step: ScenarioStep, for duration: Duration) throws(Interruption) {
+        try requireRunning(step)
+        guard let child else { throw .refused("pause: the app is not running") }
+        child.send(SIGSTOP)
+        let stopped = child.wait(until: { $0 == .stopped || $0.hasEnded }, timeout: .seconds(2)) { tick() }
+        if child.status.hasEnded { throw try childEnded() }
+        guard stopped else {
+            child.killAndReap()
+            try recordExit()
+            throw .unresponsive(command: "SIGSTOP")
+        }
+        try pass(duration)
+        child.send(SIGCONT)
+        _ = child.wait(until: { $0 != .stopped }, timeout: .seconds(2)) { tick() }
+        if child.status.hasEnded { throw try childEnded() }
+    }
+
+    /// Runs a registered scheduler task and waits up to `limit` for it to complete; past it the
+    /// task is expired and its handler has 1 s to complete it.
+    private func runScheduledTask(_ kind: ScheduledTaskKind, identifier: String, limit: Duration) throws(Interruption) {
+        try send(.runScheduledTask(kind, identifier: identifier))
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while try send(.scheduledTaskCount) != "0" {
+            if clock.now >= deadline {
+                try send(.expireScheduledTasks)
+                let grace = clock.now + .seconds(1)
+                while try send(.scheduledTaskCount) != "0" && clock.now < grace { try pass(.milliseconds(10)) }
+                return
+            }
+            try pass(.milliseconds(10))
+        }
+    }
+
+    /// The user swipes away an app the app switcher left Inactive: willTerminate with no
+    /// didEnterBackground (the sequence iOS produces, Apple Developer Forums thread 732170), then
+    /// the grace period and SIGKILL, as ``terminate(_:)``.
+    private func terminateInactive(_ step: ScenarioStep) throws(Interruption) {
+        try requireRunning(step)
+        guard systemState == .inactive else { throw .refused("terminate-inactive: the app is not inactive") }
+        try deliverWillTerminate()
+    }
+
     /// Termination from the background: willTerminate, the grace period, then SIGKILL. A
     /// suspended app is killed without notice (willTerminate is not called while suspended).
     private func terminate(_ step: ScenarioStep) throws(Interruption) {
@@ -186,14 +251,30 @@ extension RecordSession {
         } else {
             try home(step)
         }
+        try deliverWillTerminate()
+    }
+
+    /// willTerminate, then the app must end within the grace period, counted from the call
+    /// ("approximately five seconds to perform any tasks and return", UIApplicationDelegate,
+    /// applicationWillTerminate): an app still in willTerminate, or still running, at its end is
+    /// killed (SIGKILL), and the scenario goes on; the trace shows the kill.
+    private func deliverWillTerminate() throws(Interruption) {
+        guard let child else { throw .refused("terminate: the app is not running") }
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.scenario.terminationGrace
         do throws(Interruption) {
-            try send(.terminate)
+            try send(.terminate, timeout: configuration.scenario.terminationGrace)
         } catch {
+            switch error {
             // The app ended as asked, before or while answering.
-            if case .ended = error { return }
-            throw error
+            case .ended: return
+            // Killed at the end of the grace period, as the system does.
+            case .unresponsive: return
+            default: throw error
+            }
         }
-        if !child.wait(until: \.hasEnded, timeout: configuration.scenario.terminationGrace, tick: { tick() }) {
+        let remaining = max(.zero, deadline - clock.now)
+        if !child.wait(until: \.hasEnded, timeout: remaining, tick: { tick() }) {
             child.killAndReap()
         }
         try recordExit()
