@@ -22,7 +22,13 @@ extension RecordSession {
         case .prewarmLaunch(let finishLaunching):
             guard child == nil else { throw .refused("launch: the app is already running") }
             try spawn(background: false, reason: "prewarm", prewarm: true)
-            if finishLaunching { try self.finishLaunching() }
+            if finishLaunching {
+                try self.finishLaunching()
+            } else {
+                // The host answers once it runs (its recorder attached): the stand-in for the
+                // pre-main work a prewarm runs before the system holds the process.
+                try send(.backgroundTaskCount, timeout: configuration.scenario.launchTimeout)
+            }
             region?.unlink()
         case .finishLaunching:
             try requireRunning(step)
