@@ -12,6 +12,13 @@ import Testing
 /// gives the verdict the sequence deserves. Durations are scenario parameters, scaled down here
 /// (a minute becomes a second or two) with the analyzer's limits scaled to match.
 @Suite struct RealIOSScenarioTests {
+    /// The scenarios of the sequences, in `Samples/scenarios/`.
+    static let scenarios = [
+        "prewarm-pause", "prewarm-pause-before-launch", "switcher-quit-inactive", "switcher-terminate-inactive",
+        "notification-center-pull", "notification-center-pull-ios12", "push-background-launch", "home-and-back-in-app",
+        "background-modes", "watchdog-launch-kill", "will-terminate-overrun",
+    ]
+
     /// Records the sample scenario `name` with `parameters` and the sample app's `arguments`.
     static func record(
         _ name: String, parameters: [String: String] = [:], arguments: [String] = [],
