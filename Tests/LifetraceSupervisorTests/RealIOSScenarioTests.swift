@@ -137,6 +137,8 @@ import Testing
         let callbacks = trace.lifecycleLines.filter { $0.hasPrefix("begin ") }
         let resign = try #require(callbacks.firstIndex(of: "begin willResignActive"))
         #expect(Array(callbacks[(resign + 1)...].prefix(2)) == ["begin didBecomeActive", "begin didBecomeActive"])
+        // The system's state does not change for the repeated callback: one `state active` per activation.
+        #expect(trace.lifecycleLines.filter { $0 == "state active" }.count == 2)
     }
 
     @Test(.disabled(Self.waitsOnTheAnalyzer))

@@ -35,9 +35,14 @@ extension RecordSession {
             try self.finishLaunching()
         case .pause(let duration):
             try pause(step, for: duration)
-        case .activate, .reactivate:
+        case .activate:
             try requireRunning(step)
             try emitState(.active)
+            try send(.activate)
+        case .reactivate:
+            // The OS bug repeats the callback; the system's state does not change.
+            try requireRunning(step)
+            guard systemState == .active else { throw .refused("reactivate: the app is not active") }
             try send(.activate)
         case .resignActive, .appSwitcher:
             try requireRunning(step)
