@@ -16,7 +16,8 @@ import Testing
     static let scenarios = [
         "prewarm-pause", "prewarm-pause-before-launch", "switcher-quit-inactive", "switcher-terminate-inactive",
         "notification-center-pull", "notification-center-pull-ios12", "push-background-launch", "home-and-back-in-app",
-        "background-modes", "watchdog-launch-kill", "will-terminate-overrun",
+        "background-modes", "watchdog-launch-kill", "will-terminate-overrun", "leave-before-activation",
+        "scenes-app-callbacks-after-scene", "scenes-app-callbacks-before-scene", "quick-minimise-race",
     ]
 
     /// Records the sample scenario `name` with `parameters` and the sample app's `arguments`.
@@ -302,5 +303,60 @@ import Testing
         let (_, trace, analysis) = try Self.recordWillTerminateOverrun()
         // An error, like the five-second rule for didEnterBackground.
         #expect(analysis.errors.contains { $0.message.contains("willTerminate") }, "\(Self.describe(trace, analysis))")
+    }
+
+    // MARK: Leaving before the first activation
+
+    @Test func leavingBeforeTheFirstActivationEntersBackgroundFromTheLaunch() throws {
+        let (outcome, trace, _) = try Self.record("leave-before-activation", parameters: ["later": "500ms"])
+        #expect(outcome == .completed)
+        #expect(trace.brokenInvariants == [])
+        let callbacks = trace.lifecycleLines.filter { $0.hasPrefix("begin ") }
+        #expect(Array(callbacks.prefix(3)) == ["begin willFinishLaunching", "begin didFinishLaunching", "begin didEnterBackground"])
+        let foreground = try #require(callbacks.firstIndex(of: "begin willEnterForeground"))
+        #expect(!callbacks[..<foreground].contains("begin didBecomeActive"))
+    }
+
+    @Test func leavingBeforeTheFirstActivationIsNoLaunchFinding() throws {
+        let (_, trace, analysis) = try Self.record("leave-before-activation", parameters: ["later": "500ms"])
+        #expect(analysis.violations.map(\.message) == [], "\(Self.describe(trace, analysis))")
+    }
+
+    // MARK: Scene-based launches
+
+    @Test(arguments: ["scenes-app-callbacks-after-scene", "scenes-app-callbacks-before-scene"])
+    func aSceneBasedLaunchPostsTheAppCallbacksAroundTheScenes(_ name: String) throws {
+        let (outcome, trace, _) = try Self.record(name)
+        #expect(outcome == .completed)
+        #expect(trace.brokenInvariants == [])
+        let callbacks = trace.lifecycleLines.filter { $0.hasPrefix("begin ") }
+        let app = try #require(callbacks.firstIndex(of: "begin didBecomeActive"))
+        let scene = try #require(callbacks.firstIndex(of: "begin sceneDidBecomeActive main"))
+        #expect(name.hasSuffix("after-scene") ? scene < app : app < scene)
+        #expect(callbacks.contains("begin willEnterForeground"))
+        // The app-level willEnterForeground comes from Inactive, where the launch left the app:
+        // no app `state inactive` for it.
+        #expect(!trace.lifecycleLines.prefix { $0 != "end willEnterForeground" }.contains("state inactive"))
+    }
+
+    @Test(.disabled(Self.waitsOnTheAnalyzer), arguments: ["scenes-app-callbacks-after-scene", "scenes-app-callbacks-before-scene"])
+    func aSceneBasedLaunchIsCleanInEitherOrder(_ name: String) throws {
+        let (_, trace, analysis) = try Self.record(name)
+        #expect(analysis.violations.map(\.message) == [], "\(Self.describe(trace, analysis))")
+    }
+
+    // MARK: Quick minimise
+
+    @Test func aQuickMinimiseEntersTheForegroundBetweenResignAndBackground() throws {
+        let (outcome, trace, _) = try Self.record("quick-minimise-race")
+        #expect(outcome == .completed)
+        let callbacks = trace.lifecycleLines.filter { $0.hasPrefix("begin ") }
+        #expect(Array(callbacks.suffix(3)) == ["begin willResignActive", "begin willEnterForeground", "begin didEnterBackground"])
+    }
+
+    @Test(.disabled(Self.waitsOnTheAnalyzer))
+    func aQuickMinimiseIsNoError() throws {
+        let (_, trace, analysis) = try Self.record("quick-minimise-race")
+        #expect(analysis.errors.map(\.message) == [], "\(Self.describe(trace, analysis))")
     }
 }

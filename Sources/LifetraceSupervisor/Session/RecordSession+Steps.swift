@@ -136,7 +136,8 @@ extension RecordSession {
     private func enterForeground(_ step: ScenarioStep) throws(Interruption) {
         if systemState == .suspended { try resume(step) }
         try requireRunning(step)
-        try emitState(.inactive)
+        // From Inactive (UIKit's app-level callback at a scene-based launch) there is no move.
+        if systemState != .inactive { try emitState(.inactive) }
         try send(.enterForeground)
     }
 
