@@ -6,8 +6,8 @@ import LifetraceRules
 
 /// The limits and rule selection shared by `check`, `report` and `replay`.
 struct AnalysisArguments: ParsableArguments {
-    @Option(name: .long, help: "Main-thread busy time that counts as a stall (e.g. 250ms). (default: \(Defaults.stallThreshold))", transform: DurationArgument.parse)
-    var stallThreshold = Defaults.stallThreshold
+    @Option(name: .long, help: "Main-thread busy time that counts as a stall (e.g. 250ms); also launch-stall's threshold when given. (default: \(Defaults.stallThreshold), \(Defaults.launchStallThreshold) in the launch window)", transform: DurationArgument.parse)
+    var stallThreshold: DurationArgument?
 
     @Option(name: .long, help: "Longest allowed launch, from launch to the first frame (e.g. 20s). (default: \(Defaults.launchWatchdog))", transform: DurationArgument.parse)
     var launchWatchdog = Defaults.launchWatchdog
@@ -20,6 +20,9 @@ struct AnalysisArguments: ParsableArguments {
 
     @Option(name: .long, help: "Longest didEnterBackground or sceneDidEnterBackground may run (e.g. 5s). (default: \(Defaults.backgroundCallbackLimit))", transform: DurationArgument.parse)
     var backgroundCallbackLimit = Defaults.backgroundCallbackLimit
+
+    @Flag(name: .long, help: "Check the textbook model: no allowance for the sequences real iOS produces (docs/LIFECYCLE.md, Real iOS).")
+    var textbook = false
 
     @Option(
         name: .customLong("rules"),
@@ -35,6 +38,7 @@ struct AnalysisArguments: ParsableArguments {
     /// The defaults, shown in the help: an option read by a transform shows no default of its own.
     private enum Defaults {
         static let stallThreshold: DurationArgument = "250ms"
+        static let launchStallThreshold: DurationArgument = "400ms"
         static let launchWatchdog: DurationArgument = "20s"
         static let backgroundLimit: DurationArgument = "30s"
         static let hangThreshold: DurationArgument = "250ms"
@@ -43,8 +47,7 @@ struct AnalysisArguments: ParsableArguments {
 
     /// The options these arguments stand for.
     func options() throws -> AnalysisOptions {
-        var options = AnalysisOptions()
-        options.stallThreshold = stallThreshold.nanoseconds
+        var options = AnalysisOptions(stallThreshold: stallThreshold?.nanoseconds, textbook: textbook)
         options.launchWatchdog = launchWatchdog.nanoseconds
         options.backgroundLimit = backgroundLimit.nanoseconds
         options.hangThreshold = hangThreshold.nanoseconds

@@ -24,8 +24,10 @@ struct RestatedRulesTests {
 
     static let samples = SampleTraces.directory.deletingLastPathComponent()
 
+    /// With the stall threshold given, launch-stall's threshold is the stall edge's (without, it is
+    /// the 400 ms launch budget while stalls start at 250 ms).
     static func options() throws -> AnalysisOptions {
-        var options = AnalysisOptions()
+        var options = AnalysisOptions(stallThreshold: 250_000_000)
         options.userRules = UserRules(try RuleFileParser.load(paths: [samples.appendingPathComponent("rules/restated-builtins.yml").path]))
         return options
     }
@@ -43,6 +45,9 @@ struct RestatedRulesTests {
         let enumerator = FileManager.default.enumerator(atPath: samples.path)
         var files: [String] = []
         while let relative = enumerator?.nextObject() as? String {
+            // The real-iOS samples exercise the allowances and the findings the textbook rules
+            // missed (a watchdog kill, willTerminate overrunning), which the restatements do not write.
+            if relative.hasPrefix("real/") { continue }
             if relative.hasSuffix(".jsonl") || relative.hasSuffix(".ltrace") { files.append(relative) }
         }
         return files.sorted()

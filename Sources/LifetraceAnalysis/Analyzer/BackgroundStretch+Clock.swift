@@ -47,8 +47,9 @@ extension LifecycleAnalyzer {
         _ stretch: (start: Int64, event: TraceEvent)?, view: BackgroundStretch.View, end: Int64,
         endEvent: TraceEvent?, symbols: SymbolTable
     ) {
+        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
         guard let stretch, end - stretch.start > options.backgroundLimit,
-            options.rules.contains(.backgroundTime)
+            options.rules.contains(.backgroundTime), !runsInBackground
         else { return }
         let limit = options.backgroundLimit
         if found.isFull {

@@ -46,6 +46,14 @@ extension LifecycleAnalyzer {
         guard let callback else { return }
         current.lastCallback = event
         if callback == .willTerminate && current.willTerminateBegin == nil { current.willTerminateBegin = event }
+        switch callback {
+        case .willEnterForeground, .didBecomeActive, .sceneWillEnterForeground, .sceneDidBecomeActive:
+            movingToForeground(callback, event: event, symbols: symbols)
+        case .didEnterBackground, .sceneDidEnterBackground:
+            noteAbandonment(callback, event: event)
+        default:
+            break
+        }
         if callback.isSceneCallback {
             sceneCallback(callback, scene: scene, event: event, decided: decided, symbols: symbols)
         } else if AppDelegateTransitions.isAppDelegateLifecycle(callback) {
@@ -71,6 +79,7 @@ extension LifecycleAnalyzer {
             current.launchWitness = event
             return
         }
+        if callback == .didEnterBackground && !current.wasActive { current.appDelegateBackgroundBeforeActive = true }
         guard var state = current.app else {
             // A trace that starts mid-lifetime: the first transition tells the state.
             setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
@@ -83,7 +92,9 @@ extension LifecycleAnalyzer {
         }
         current.appDelegateMoved = true
         let (verdict, next) = AppDelegateTransitions.deliver(callback, in: state)
-        if !decided && !verdict.isLegal {
+        let allowed = appCallbackAllowed(callback, verdict: verdict, in: state)
+        current.lastAppTransition = callback
+        if !decided && !allowed {
             let row = AppDelegateTransitions.row(for: callback)!
             reportTransition(
                 verdict, subject: "the app", callback: callback.rawValue, state: state.name,
@@ -114,7 +125,7 @@ extension LifecycleAnalyzer {
                 witnesses: [disconnect, event], symbols: symbols)
         }
         let (verdict, next) = SceneDelegateTransitions.deliver(callback, in: state)
-        if !decided && !verdict.isLegal {
+        if !decided && !sceneCallbackAllowed(callback, verdict: verdict, in: state) {
             let row = SceneDelegateTransitions.row(for: callback)!
             reportTransition(
                 verdict, subject: "the scene \"\(symbols[scene])\"", callback: text, state: state.name,
@@ -177,13 +188,13 @@ extension LifecycleAnalyzer {
         case .didFinishLaunching:
             current.launchStep = 2
             switch step {
-            case 0: return "willFinishLaunching did not come before it"
+            case 0: return launchSequenceUnknown(at: event) ? nil : "willFinishLaunching did not come before it"
             case 1: return nil
             default: return "it already came, or another lifecycle callback came before it"
             }
         default:
             current.launchStep = 2
-            return step < 2 ? "didFinishLaunching had not come yet" : nil
+            return step < 2 && !launchSequenceUnknown(at: event) ? "didFinishLaunching had not come yet" : nil
         }
     }
 
@@ -280,7 +291,7 @@ extension LifecycleAnalyzer {
         guard options.rules.contains(.backgroundCallback),
             case .callbackBegin(let name, let scene) = interval.begin.payload,
             let callback = symbols.callback(name),
-            callback == .didEnterBackground || callback == .sceneDidEnterBackground
+            callback == .didEnterBackground || callback == .sceneDidEnterBackground || callback == .willTerminate
         else { return }
         let until = end?.timestamp ?? time ?? interval.begin.timestamp
         let duration = until - interval.begin.timestamp
@@ -289,11 +300,16 @@ extension LifecycleAnalyzer {
         let ran = end == nil
             ? "was still running when the process ended at \(when(until)), \(DurationFormat.fixed.string(duration)) after it began"
             : "ran for \(DurationFormat.fixed.string(duration)), returning at \(when(until))"
+        // willTerminate has the same five seconds: "Your implementation of this method has approximately
+        // five seconds to perform any tasks and return. If the method does not return before time
+        // expires, the system may kill the process altogether" (applicationWillTerminate(_:), Discussion).
+        let expected = callback == .willTerminate
+            ? "(applicationWillTerminate(_:) has approximately five seconds), or the system kills the process"
+            : "(longer work belongs in a background task), or the system terminates the app"
         report(
             .backgroundCallback, at: interval.begin.timestamp + options.backgroundCallbackLimit,
             "\(text) began at \(when(interval.begin.timestamp)) and \(ran); expected it to return within "
-                + "\(DurationFormat.fixed.string(options.backgroundCallbackLimit)) (longer work belongs in a background "
-                + "task), or the system terminates the app.",
+                + "\(DurationFormat.fixed.string(options.backgroundCallbackLimit)) \(expected).",
             witnesses: [interval.begin, end], symbols: symbols)
     }
 

@@ -21,6 +21,8 @@ extension LifecycleAnalyzer {
         guard pointer.pointee.stream == .app, inLifetime, !current.silent,
             timestamp >= previousAppEvent.timestamp, timestamp >= current.lastTimestamp
         else { return false }
+        // A long silence of the app (a pause before the launch goes on, a suspension): the full path.
+        guard timestamp &- current.lastAppActivity < silenceThreshold else { return false }
         let main = pointer.pointee.thread.isMain
         switch pointer.pointee.payload {
         case .runloopWake:

@@ -5,13 +5,14 @@ extension LifecycleAnalyzer {
     /// Closes the launch window at the lifetime's end, checks `launch-watchdog`, `launch-stall`
     /// and `hang`, and returns the launch report.
     mutating func checkLaunch(end: Int64, exit: TraceEvent?, symbols: SymbolTable) -> LaunchReport {
-        if current.launchInferred {
-            // The app view tells the kind: Background before any activation is a background launch.
-            current.kind = current.backgroundBeforeActive ? .background : .cold
-        }
         var milestones = LaunchMilestones()
-        let launch = current.launchTime
-        func since(_ time: Int64?) -> Int64? { time.flatMap { t in launch.map { t - $0 } } }
+        // The window starts at the launch, or at the resume of a prewarmed launch; what happened
+        // before the resume was the prewarm, reported apart.
+        let launch = current.windowStart
+        func since(_ time: Int64?) -> Int64? {
+            guard let time, let launch, time >= launch || current.resumeTime == nil else { return nil }
+            return time - launch
+        }
         milestones.willFinishLaunching = since(current.willFinishBegin)
         milestones.didFinishLaunchingEnd = since(current.didFinishEnd)
         milestones.firstActive = since(current.firstActiveEnd)
@@ -21,7 +22,14 @@ extension LifecycleAnalyzer {
         let windowTime: Int64?
         let windowEvent: TraceEvent?
         let busyInWindow: Int64
-        if current.kind == .background {
+        if let abandoned = current.abandonedAt {
+            // The user left before the first activation: the launch never finished, and its length
+            // says nothing about the app.
+            windowTime = nil
+            windowEnd = .open
+            windowEvent = nil
+            busyInWindow = min(current.busyToFirstActiveEnd, abandoned - (launch ?? abandoned))
+        } else if current.kind == .background {
             windowTime = current.didFinishEnd
             windowEnd = windowTime == nil ? .open : .didFinishLaunching
             windowEvent = current.windowCallbackEvent
@@ -37,10 +45,16 @@ extension LifecycleAnalyzer {
             windowEvent = current.windowCallbackEvent
             busyInWindow = current.busyToFirstActiveEnd
         }
-        let launchReport = LaunchReport(
+        var launchReport = LaunchReport(
             timestamp: launch, kind: current.kind, reason: symbols.string(current.reason), pid: current.pid,
             windowEnd: windowEnd, duration: since(windowTime), milestones: milestones,
             busyInWindow: launch == nil ? 0 : busyInWindow, inferred: current.launchInferred)
+        launchReport.abandonedAfter = since(current.abandonedAt)
+        if let resume = current.resumeTime, let start = current.launchTime {
+            launchReport.prewarm = PrewarmReport(
+                start: start, resume: resume, resumeFoundBy: current.resumeFromState ? .state : .pause,
+                busy: current.prewarmBusy)
+        }
         guard let launch, let launchEvent = current.launchWitnessEvent else {
             checkHangs(outside: nil, symbols: symbols)
             return launchReport
@@ -55,25 +69,39 @@ extension LifecycleAnalyzer {
         case .didFinishLaunching: windowDescription = "the end of didFinishLaunching"
         case .open: windowDescription = "the end of the lifetime, still launching"
         }
-        let launchEnd = windowTime ?? end
+        let launchEnd = windowTime ?? current.abandonedAt ?? end
+        let resumeText = current.resumeTime == nil ? "" : " (the user's launch, resumed from the prewarm)"
         if launchEnd - launch > limit {
             report(
                 .launchWatchdog, at: launch + limit,
-                "The launch took \(DurationFormat.fixed.string(launchEnd - launch)), from \(launchText) to "
-                    + "\(windowDescription) at \(when(launchEnd)); expected it within the watchdog "
-                    + "limit of \(DurationFormat.fixed.string(limit)).",
+                "The launch\(resumeText) took \(DurationFormat.fixed.string(launchEnd - launch)), from "
+                    + "\(current.resumeTime == nil ? launchText : "the resume at \(when(launch))") to "
+                    + "\(current.abandonedAt == nil ? windowDescription : "the moment the user left, at \(when(launchEnd))") "
+                    + "at \(when(launchEnd)); expected it within the watchdog limit of \(DurationFormat.fixed.string(limit)).",
                 witnesses: [launchEvent, windowEvent ?? exit], symbols: symbols)
+        } else if windowTime == nil, current.abandonedAt == nil, let exit, Self.isKill(exit),
+            launchEnd - launch >= limit - limit / 10
+        {
+            // Killed without notice near the watchdog's allowance, still launching: the watchdog's
+            // signature ("Addressing watchdog terminations"), not only a stall.
+            report(
+                .launchWatchdog, at: launchEnd,
+                "The process was killed at \(when(launchEnd)), \(DurationFormat.fixed.string(launchEnd - launch)) into a "
+                    + "launch\(resumeText) that never reached \(current.kind == .background ? "the end of didFinishLaunching" : "its first frame or activation")"
+                    + ": a watchdog termination (Apple, Addressing watchdog terminations: the launch allowance is about "
+                    + "20 s); expected the launch within the watchdog limit of \(DurationFormat.fixed.string(limit)).",
+                witnesses: [launchEvent, exit], symbols: symbols)
         }
         for recorded in current.stalls
         where recorded.stall.start >= launch && recorded.stall.start <= launchEnd
-            && recorded.stall.duration >= options.stallThreshold
+            && recorded.stall.duration >= options.launchStallThreshold
         {
             let stall = recorded.stall
             report(
                 .launchStall, at: stall.start,
                 stallOpening(stall) + ", inside the launch window (which ends at "
                     + "\(windowDescription))\(stallWork(stall)); expected no main-thread stall of "
-                    + "\(DurationFormat.fixed.string(options.stallThreshold)) or more during launch.",
+                    + "\(DurationFormat.fixed.string(options.launchStallThreshold)) or more during launch.",
                 witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
         }
         // A window end before the launch (timestamps that go backwards) is an empty window.
@@ -81,18 +109,29 @@ extension LifecycleAnalyzer {
         return launchReport
     }
 
+    /// Whether `exit` is a kill without notice: SIGKILL, or an inferred exit (no code, no signal).
+    static func isKill(_ exit: TraceEvent) -> Bool {
+        guard case .exit(let code, let signal) = exit.payload else { return false }
+        return signal == 9 || (code == nil && signal == nil)
+    }
+
     /// `hang`: the stalls of at least the hang threshold that began outside the launch window
     /// while the app was in the foreground.
     private mutating func checkHangs(outside window: ClosedRange<Int64>?, symbols: SymbolTable) {
         guard options.rules.contains(.hang) else { return }
+        // Before the resume of a prewarmed launch the main thread did the prewarm's work, off screen.
+        let prewarmEnd = current.resumeTime ?? .min
         for recorded in current.stalls
-        where recorded.inForeground && recorded.stall.duration >= options.hangThreshold
-            && !(window?.contains(recorded.stall.start) ?? false)
+        where (recorded.inForeground || recorded.resumed) && recorded.stall.duration >= options.hangThreshold
+            && !(window?.contains(recorded.stall.start) ?? false) && recorded.stall.start >= prewarmEnd
         {
             let stall = recorded.stall
             report(
                 .hang, at: stall.start,
-                stallOpening(stall) + ", after the launch, while the app was in the foreground"
+                stallOpening(stall)
+                    + (recorded.inForeground
+                        ? ", after the launch, while the app was in the foreground"
+                        : ", as the app returned from Background to the foreground (a resume hang)")
                     + "\(stallWork(stall)); expected no main-thread stall of \(DurationFormat.fixed.string(options.hangThreshold)) "
                     + "or more while the app is on screen (it cannot respond to touches meanwhile).",
                 witnesses: [recorded.startEvent], symbols: symbols)

@@ -10,6 +10,7 @@ extension LifecycleAnalyzer {
         // recorder that saw the process vanish): the process was killed without notice.
         let inferred = code == nil && signal == nil
         let killed = signal != nil || inferred
+        settleLaunchKind(end: end)
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
         if current.willTerminateBegin == nil, let state, state == .inactive || state == .active {
@@ -54,6 +55,11 @@ extension LifecycleAnalyzer {
     /// notRunning) or, with no `state` events, the effective app view.
     private var endState: LifecycleState? {
         guard let state = current.trustedState else { return nil }
+        // A foreground-recorded launch that turned out to be a background launch nobody opened
+        // was in Background all along, whatever the app view assumed at the launch.
+        if current.backgroundLaunchInferred && !current.foregroundMoved && !current.hasStateEvents && state == .inactive {
+            return .background
+        }
         if state == .notRunning { return current.systemBeforeNotRunning }
         return state
     }
@@ -92,6 +98,7 @@ extension LifecycleAnalyzer {
     private mutating func closeLifetime(
         kind: LifetimeEnd.Kind, at end: Int64, exit: TraceEvent?, code: Int32?, signal: Int32?, symbols: SymbolTable
     ) {
+        settleLaunchKind(end: end)
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
         let system = current.systemStretch.stop()

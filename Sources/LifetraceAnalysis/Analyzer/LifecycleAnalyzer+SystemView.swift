@@ -58,6 +58,7 @@ extension LifecycleAnalyzer {
         current = Lifetime(index: lifetimeCount, start: timestamp)
         lifetimeCount += 1
         inLifetime = true
+        startSilenceWatch()
         stacks.removeAll()
         busy.reset()
     }
@@ -73,6 +74,7 @@ extension LifecycleAnalyzer {
             TraceTime.accumulate(&current.systemTimes[Int(previous.rawValue)], event.timestamp - current.systemSince)
         }
         current.systemSince = event.timestamp
+        systemMovedToForeground(from: previous, to: state, at: event.timestamp)
         if state == .notRunning && previous != .notRunning { current.systemBeforeNotRunning = previous }
         current.system = state
         current.systemChange = event

@@ -73,10 +73,23 @@ public struct LifecycleAnalyzer {
     var findingsSent = 0
     /// The views' states as last sent.
     var viewsSent = SentViews()
+    /// What the trace's metadata says about the device and the recording.
+    public let platform: PlatformFacts
+    /// The allowances for real iOS that apply to this trace (none with ``AnalysisOptions/textbook``).
+    public let allowances: AllowanceSet
+    /// Whether the app declares a background mode that keeps it running (and the allowance applies).
+    let runsInBackground: Bool
+    /// The silence of the app-side events (ns) after which ``appWasSilent(until:symbols:)`` looks
+    /// at what the silence means; `Int64.max` when no allowance reads silences.
+    @usableFromInline var silenceThreshold = Int64.max
 
-    /// An analyzer with `options`.
-    public init(options: AnalysisOptions = AnalysisOptions()) {
+    /// An analyzer with `options`, for a trace with `metadata` (its `os`, `backgroundModes` and
+    /// `recordingStart` decide which allowances apply).
+    public init(options: AnalysisOptions = AnalysisOptions(), metadata: TraceMetadata = TraceMetadata()) {
         self.options = options
+        platform = PlatformFacts(metadata: metadata)
+        allowances = options.textbook ? .none : Allowance.applicable(to: platform)
+        runsInBackground = allowances.contains(.backgroundModes) && !platform.continuousBackgroundModes.isEmpty
         found = ViolationList(limit: options.violationLimit)
         current = Lifetime(index: 0, start: 0)
         monitor = options.userRules?.makeMonitor()
@@ -121,6 +134,9 @@ public struct LifecycleAnalyzer {
             return
         }
         if !inLifetime { beginLifetime(at: event) }
+        if event.stream == .app && event.timestamp &- current.lastAppActivity >= silenceThreshold {
+            appWasSilent(until: event, symbols: symbols)
+        }
         current.eventCount &+= 1
         if event.timestamp > current.lastTimestamp { current.lastTimestamp = event.timestamp }
         let appSide = event.stream == .app
@@ -210,7 +226,7 @@ public struct LifecycleAnalyzer {
         _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(),
         lifetimeEnded: LifetimeSink? = nil
     ) throws(TraceError) -> TraceAnalysis {
-        var analyzer = LifecycleAnalyzer(options: options)
+        var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         analyzer.lifetimeEnded = lifetimeEnded
         var origin: Int64?
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
@@ -249,7 +265,7 @@ public struct LifecycleAnalyzer {
         _ events: [TraceEvent], symbols: SymbolTable, path: String = "(events)",
         metadata: TraceMetadata = TraceMetadata(), options: AnalysisOptions = AnalysisOptions()
     ) -> TraceAnalysis {
-        var analyzer = LifecycleAnalyzer(options: options)
+        var analyzer = LifecycleAnalyzer(options: options, metadata: metadata)
         for event in events { analyzer.consume(event, symbols: symbols) }
         let (violations, lifetimes) = analyzer.finish(symbols: symbols)
         return TraceAnalysis(

@@ -21,6 +21,9 @@ struct RecordedStall {
     /// Whether the app was in the foreground when the busy interval began and still when it
     /// ended (a stall that moved the app to Background was spent in the transition's callbacks).
     var inForeground: Bool
+    /// Whether the busy interval began with the app in Background and ended with it in the
+    /// foreground: the app's return to the screen (a resume hang, MetricKit's resume time).
+    var resumed = false
 }
 
 /// A stretch of Background with no background task open, in one view.
@@ -102,6 +105,33 @@ struct Lifetime {
     var backgroundBeforeActive = false
     /// The effective app view was Active at some point.
     var wasActive = false
+
+    // Real iOS (the allowances, docs/LIFECYCLE.md "Real iOS").
+    /// Where the user's launch of a prewarmed process began (the resume), once found.
+    var resumeTime: Int64?
+    /// Whether the resume came from a `state` event (a later pause then moves it no more).
+    var resumeFromState = false
+    /// Main-thread busy time before the resume: the prewarm's work.
+    var prewarmBusy: Int64 = 0
+    /// A lifecycle callback moved the app (or a scene) to the foreground: willEnterForeground,
+    /// didBecomeActive or their scene forms.
+    var foregroundMoved = false
+    /// The app paused (no app-side event for ``RealIOSTimes/launchPause``) after didFinishLaunching
+    /// began and before the first move to the foreground.
+    var pausedAfterLaunchCallbacks = false
+    /// The callbacks said this foreground-recorded launch was a background launch.
+    var backgroundLaunchInferred = false
+    /// didEnterBackground came before any activation, in an app view that was known.
+    var appDelegateBackgroundBeforeActive = false
+    /// When the user left a foreground launch before its first activation.
+    var abandonedAt: Int64?
+    /// The last app-delegate transition callback.
+    var lastAppTransition: CallbackName?
+    /// How many suspensions were inferred from silences in Background.
+    var inferredSuspensions = 0
+
+    /// Where the launch window starts: the resume of a prewarmed launch, else the launch.
+    var windowStart: Int64? { resumeTime ?? launchTime }
 
     // Main thread.
     var runLoopSeen = false

@@ -28,7 +28,7 @@ extension LifecycleAnalyzer {
     public static func analyze<Source: TraceEventSource, Sink: LifecycleEdgeSink>(
         _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(), into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis where Sink.Failure == Never {
-        var analyzer = LifecycleAnalyzer(options: options)
+        var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         var origin: Int64?
         while let event = try source.next() {
             if origin == nil { origin = event.timestamp }

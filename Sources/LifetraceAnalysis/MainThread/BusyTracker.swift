@@ -17,8 +17,8 @@ struct BusyTracker {
     var start: Int64?
     /// The event that opened it (`runloop.wake` or the outermost callback's begin).
     var startEvent: TraceEvent?
-    /// Whether the app was in the foreground when it opened.
-    var startedInForeground = false
+    /// The state the rules read (``Lifetime/trustedState``) when it opened.
+    var startedIn: LifecycleState?
     /// The longest intervals that completed during it, longest first: the first `blameCount`
     /// entries of a buffer allocated once, so opening and closing intervals allocates nothing.
     var blame: [PendingBlame]
@@ -30,11 +30,11 @@ struct BusyTracker {
 
     /// Opens a busy interval, unless one is open (a second wake without a sleep).
     @inline(__always)
-    mutating func open(_ event: TraceEvent, inForeground: @autoclosure () -> Bool) {
+    mutating func open(_ event: TraceEvent, state: @autoclosure () -> LifecycleState?) {
         guard start == nil else { return }
         start = event.timestamp
         startEvent = event
-        startedInForeground = inForeground()
+        startedIn = state()
         blameCount = 0
     }
 

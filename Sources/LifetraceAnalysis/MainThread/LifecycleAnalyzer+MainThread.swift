@@ -18,7 +18,7 @@ extension LifecycleAnalyzer {
     @inline(__always)
     mutating func openBusy<Edges: EdgeEmission>(_ event: TraceEvent, edges: Edges.Type = RuntimeEdgeEmission.self) {
         guard busy.start == nil else { return }
-        busy.open(event, inForeground: current.inForeground)
+        busy.open(event, state: current.trustedState)
         if Edges.forSink(sinkListens) { queue(.busyBegan(at: event.timestamp)) }
     }
 
@@ -41,7 +41,7 @@ extension LifecycleAnalyzer {
     @inline(__always)
     private mutating func accountBusy(start: Int64, end: Int64) {
         // Without a launch the lifetime's start stands in: the launch may still be inferred.
-        let from = max(start, current.launchTime ?? current.start)
+        let from = max(start, current.windowStart ?? current.start)
         guard end > from else { return }
         // Each window end is accounted apart: an inferred launch learns its kind (and so its
         // window's end) only later.
@@ -54,14 +54,18 @@ extension LifecycleAnalyzer {
     }
 
     private mutating func recordStall(at end: Int64, unfinished: Bool, symbols: SymbolTable) {
-        let foreground = busy.startedInForeground
+        let started = busy.startedIn
+        let foreground = started == .inactive || started == .active
         guard let closed = busy.close(at: end, open: stacks.slots[0], symbols: symbols) else { return }
         let stall = Stall(
             start: closed.start, duration: end - closed.start,
             sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
             work: closed.work, opening: closed.event)
+        let endsInForeground = current.inForeground
         current.stalls.append(
-            RecordedStall(stall: stall, startEvent: closed.event, inForeground: foreground && current.inForeground))
+            RecordedStall(
+                stall: stall, startEvent: closed.event, inForeground: foreground && endsInForeground,
+                resumed: (started == .background || started == .suspended) && endsInForeground))
         // Final only once the lifetime follows its run loop: before, the first run-loop event
         // discards what the callbacks suggested, so those stalls go out when the lifetime ends.
         if emitsEdges && current.runLoopSeen && stall.duration >= options.stallThreshold {

@@ -1,7 +1,13 @@
+import LifecycleModel
+
 /// The limits and rules an analysis runs with.
 public struct AnalysisOptions: Sendable, Hashable {
     /// A main-thread busy interval at least this long (ns) is a stall. Default 250 ms.
     public var stallThreshold: Int64
+    /// A stall at least this long (ns) inside the launch window is a `launch-stall`. Default 400 ms,
+    /// Apple's whole launch budget (``RealIOSTimes/launchBudget``); a stall threshold the user sets
+    /// applies here too.
+    public var launchStallThreshold: Int64
     /// The longest a launch may take (ns) before `launch-watchdog`. Default 20 s.
     public var launchWatchdog: Int64
     /// The longest the app may run in Background with no task open (ns). Default 30 s.
@@ -22,20 +28,28 @@ public struct AnalysisOptions: Sendable, Hashable {
     public var violationLimit: Int
     /// The rules of rule files checked besides the built-in ones, or nil (docs/RULES.md).
     public var userRules: UserRules?
+    /// Whether the analysis keeps the textbook model (`--textbook`): no allowance for the sequences
+    /// real iOS produces (``Allowance``), every rule as the App Programming Guide draws it.
+    public var textbook: Bool
 
-    /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, 250 ms hangs, 5 s
-    /// for the enter-background callbacks, every rule, lifetime reports kept.
+    /// The defaults: 250 ms stalls (400 ms in the launch window), a 20 s launch watchdog, 30 s in
+    /// Background, 250 ms hangs, 5 s for the enter-background and terminate callbacks, every rule,
+    /// lifetime reports kept, the allowances for real iOS on. A `stallThreshold` given here is the
+    /// launch window's too.
     public init(
-        stallThreshold: Int64 = 250_000_000,
+        stallThreshold: Int64? = nil,
         launchWatchdog: Int64 = 20_000_000_000,
         backgroundLimit: Int64 = 30_000_000_000,
         hangThreshold: Int64 = 250_000_000,
         backgroundCallbackLimit: Int64 = 5_000_000_000,
         rules: RuleSet = .all,
         keepsLifetimes: Bool = true,
-        violationLimit: Int = ViolationList.defaultLimit
+        violationLimit: Int = ViolationList.defaultLimit,
+        textbook: Bool = false
     ) {
-        self.stallThreshold = stallThreshold
+        self.stallThreshold = stallThreshold ?? 250_000_000
+        launchStallThreshold = stallThreshold ?? RealIOSTimes.launchBudget
+        self.textbook = textbook
         self.launchWatchdog = launchWatchdog
         self.backgroundLimit = backgroundLimit
         self.hangThreshold = hangThreshold
@@ -49,5 +63,5 @@ public struct AnalysisOptions: Sendable, Hashable {
 extension AnalysisOptions {
     /// The shortest busy interval the analyzer keeps as a stall: the shorter of the stall and the
     /// hang thresholds, so that each rule can apply its own.
-    var recordedStallThreshold: Int64 { min(stallThreshold, hangThreshold) }
+    var recordedStallThreshold: Int64 { min(stallThreshold, hangThreshold, launchStallThreshold) }
 }

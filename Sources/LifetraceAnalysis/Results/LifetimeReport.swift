@@ -76,6 +76,13 @@ public struct LaunchReport: Sendable, Hashable {
     /// Whether the launch time was inferred: no `launch` event, so the launch is taken to start at
     /// the lifetime's first event, and its kind comes from the app view.
     public var inferred: Bool
+    /// The prewarm before a prewarmed launch's resume, when the resume was found; ``timestamp`` is
+    /// then the resume, where the user's launch (and the launch window) began.
+    public var prewarm: PrewarmReport?
+    /// When the user left a foreground launch before its first activation (ns since
+    /// ``timestamp``): the launch was abandoned, its window never closed, and it is not judged by
+    /// its length.
+    public var abandonedAfter: Int64?
 
     /// Creates a launch report.
     public init(
@@ -91,6 +98,36 @@ public struct LaunchReport: Sendable, Hashable {
         self.duration = duration
         self.milestones = milestones
         self.busyInWindow = busyInWindow
+    }
+}
+
+/// The prewarm of a prewarmed launch: the system ran the process ahead of the user's launch and
+/// paused it (docs/LIFECYCLE.md, "Real iOS", `prewarm-resume`).
+public struct PrewarmReport: Sendable, Hashable {
+    /// How the resume was found.
+    public enum Evidence: String, Sendable, Hashable {
+        /// A `state` event moved the app from Background or Suspended into the foreground.
+        case state
+        /// The first app-side event after a pause of at least 2 s before the first move to the
+        /// foreground (no `state` event said it).
+        case pause
+    }
+
+    /// When the process started (the `launch` event), ns on the trace's clock.
+    public var start: Int64
+    /// When the user's launch began (the resume), ns on the trace's clock.
+    public var resume: Int64
+    /// How the resume was found.
+    public var resumeFoundBy: Evidence
+    /// Main-thread busy time before the resume: the prewarm's work (ns).
+    public var busy: Int64
+
+    /// Creates a prewarm report.
+    public init(start: Int64, resume: Int64, resumeFoundBy: Evidence, busy: Int64) {
+        self.start = start
+        self.resume = resume
+        self.resumeFoundBy = resumeFoundBy
+        self.busy = busy
     }
 }
 

@@ -23,9 +23,9 @@ public struct LifecycleTimeline {
     /// When each drawn view entered its current state.
     var stateSince: [LifecycleView: Int64] = [:]
 
-    /// A timeline whose analyzer runs with `options`.
-    public init(options: AnalysisOptions = AnalysisOptions()) {
-        analyzer = LifecycleAnalyzer(options: options)
+    /// A timeline whose analyzer runs with `options`, for a trace with `metadata`.
+    public init(options: AnalysisOptions = AnalysisOptions(), metadata: TraceMetadata = TraceMetadata()) {
+        analyzer = LifecycleAnalyzer(options: options, metadata: metadata)
     }
 
     /// Replays `event` and hands the spans it closes to `sink`.
@@ -47,7 +47,7 @@ public struct LifecycleTimeline {
     public static func analyze<Source: TraceEventSource, Sink: TimelineSink>(
         _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis {
-        var timeline = LifecycleTimeline(options: options)
+        var timeline = LifecycleTimeline(options: options, metadata: source.metadata)
         var origin: Int64?
         while let event = try source.next() {
             if origin == nil { origin = event.timestamp }

@@ -84,7 +84,7 @@ public enum TraceExporter {
         _ source: inout Source, directory: String, options: AnalysisOptions
     ) throws(ExportError) -> ExportSummary {
         var writer = try CTFTraceWriter(directory: directory, metadata: source.metadata)
-        var analyzer = LifecycleAnalyzer(options: options)
+        var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         while let event = try next(&source) {
             // The event's own record first, then what the analysis derived from it.
             try writer.append(event, symbols: source.symbols)

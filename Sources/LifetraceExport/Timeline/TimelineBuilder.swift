@@ -38,6 +38,8 @@ public struct TimelineBuilder<Writer: TimelineRecordWriter> {
 
     /// Writes the file's header; call once, before the first event.
     public mutating func start(metadata: TraceMetadata) throws(ExportError) {
+        // The trace's metadata decides which allowances apply; nothing was replayed yet.
+        analyzer = LifecycleAnalyzer(options: analyzer.options, metadata: metadata)
         try drawing.writer.start(metadata: metadata)
     }
 

@@ -17,7 +17,7 @@ public enum ReplayTranscript {
     ) throws {
         func line(_ text: String) throws { try show(TerminalText.escaped(text)) }
         var source = try TraceFile.open(path: path)
-        var analyzer = LifecycleAnalyzer(options: options)
+        var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         var origin: Int64?
         while let event = try source.next() {
             let step = analyzer.step(event, symbols: source.symbols)

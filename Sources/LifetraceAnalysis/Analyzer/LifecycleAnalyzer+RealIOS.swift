@@ -1,0 +1,173 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// Where the analyzer applies the allowances of ``Allowance/table`` (docs/LIFECYCLE.md, "Real
+/// iOS"). Everything here runs on the rare path: at a lifecycle callback, a `state` event, or the
+/// first app-side event after a silence of at least ``LifecycleAnalyzer/silenceThreshold``.
+extension LifecycleAnalyzer {
+    /// The silence threshold for a lifetime that starts now: the launch pause while a prewarm's
+    /// resume or a background launch can still be found, else the suspension silence, else never.
+    mutating func startSilenceWatch() {
+        if allowances.contains(.prewarmResume) || allowances.contains(.backgroundLaunch) {
+            silenceThreshold = RealIOSTimes.launchPause
+        } else {
+            silenceThreshold = allowances.contains(.inferredSuspension) ? RealIOSTimes.suspensionSilence : .max
+        }
+    }
+
+    /// The app-side `event` comes after at least ``silenceThreshold`` with no app-side event:
+    /// before the first move to the foreground it is a pause of the launch (a prewarm's resume, or
+    /// the sign of a background launch); in Background without `state` events, a suspension.
+    @inline(never)
+    mutating func appWasSilent(until event: TraceEvent, symbols: SymbolTable) {
+        let silentSince = current.lastAppActivity
+        // A silence with the main thread busy (inside a callback, or a run-loop turn) is work, not a pause.
+        if !current.foregroundMoved && current.launchTime != nil && busy.start == nil {
+            if current.kind == .prewarmed && allowances.contains(.prewarmResume) && !current.resumeFromState {
+                prewarmResumed(at: event.timestamp)
+            }
+            if current.launchStep > 0 || current.willFinishBegin != nil || current.didFinishEnd != nil {
+                current.pausedAfterLaunchCallbacks = true
+            }
+        }
+        guard allowances.contains(.inferredSuspension), !current.hasStateEvents,
+            event.timestamp &- silentSince >= RealIOSTimes.suspensionSilence,
+            current.effective == .background
+        else { return }
+        // The app ran no code: it was suspended from its last event to this one. A busy interval
+        // still open ends where the app went silent, and the stretch in Background restarts here.
+        current.inferredSuspensions += 1
+        if busy.start != nil { closeBusy(at: silentSince, unfinished: false, symbols: symbols) }
+        if let stretch = current.appStretch.stop() {
+            closeStretch(stretch, view: .app, end: silentSince, endEvent: event, symbols: symbols)
+        }
+        if current.openTasks.isEmpty { current.appStretch.resume(event) }
+    }
+
+    /// The user's launch of a prewarmed process begins at `time`: what the main thread did before
+    /// was the prewarm, and the launch window starts here.
+    mutating func prewarmResumed(at time: Int64) {
+        TraceTime.accumulate(&current.prewarmBusy, max(current.busyToFrame, current.busyToFirstActiveEnd))
+        current.busyToDidFinishEnd = 0
+        current.busyToFirstActiveEnd = 0
+        current.busyToFrame = 0
+        current.resumeTime = time
+    }
+
+    /// A `state` event moved the app from Background or Suspended into the foreground: the resume
+    /// of a prewarmed process held in the background, when it comes before any callback's move.
+    mutating func systemMovedToForeground(from previous: LifecycleState?, to state: LifecycleState, at time: Int64) {
+        guard current.kind == .prewarmed, allowances.contains(.prewarmResume), !current.foregroundMoved,
+            !current.resumeFromState, previous == .background || previous == .suspended,
+            state == .inactive || state == .active
+        else { return }
+        prewarmResumed(at: time)
+        current.resumeFromState = true
+    }
+
+    /// A lifecycle callback that moves the app or a scene to the foreground, before the model
+    /// judges it. The first one tells whether a foreground-recorded launch was a background launch.
+    mutating func movingToForeground(_ callback: CallbackName, event: TraceEvent, symbols: SymbolTable) {
+        guard !current.foregroundMoved else { return }
+        current.foregroundMoved = true
+        silenceThreshold = allowances.contains(.inferredSuspension) ? RealIOSTimes.suspensionSilence : .max
+        guard allowances.contains(.backgroundLaunch), current.kind == .cold, current.launchTime != nil,
+            callback == .willEnterForeground || callback == .sceneWillEnterForeground
+        else { return }
+        // An app without scenes hears willEnterForeground at a foreground launch never; a
+        // scene-based app hears it at every one, right after the scene connects, so there only a
+        // pause after the launch callbacks says the app sat in Background first.
+        let appWithoutScenes = callback == .willEnterForeground && current.scenes.isEmpty
+        guard appWithoutScenes || current.pausedAfterLaunchCallbacks else { return }
+        current.backgroundLaunchInferred = true
+        current.kind = .background
+        if current.app == .inactive && !current.appDelegateMoved {
+            current.app = .background
+            updateEffective(event, symbols: symbols)
+        }
+    }
+
+    /// The kind of the launch at the lifetime's end, with the allowances: a launch recorded as
+    /// foreground that paused after its launch callbacks and never came to the foreground was a
+    /// background launch nobody opened. `end` is the lifetime's end.
+    mutating func settleLaunchKind(end: Int64) {
+        // A silence from the app's last event to the end of the lifetime is a pause too (called
+        // before the lifetime's end closes the busy interval).
+        if !current.foregroundMoved, current.launchTime != nil, busy.start == nil,
+            end &- current.lastAppActivity >= RealIOSTimes.launchPause,
+            current.launchStep > 0 || current.willFinishBegin != nil || current.didFinishEnd != nil
+        {
+            current.pausedAfterLaunchCallbacks = true
+        }
+        if current.launchInferred {
+            if allowances.contains(.backgroundLaunch) {
+                // The app delegate's view (not a scene's connection, which is in Background at every
+                // launch) tells the kind.
+                current.kind = current.backgroundLaunchInferred || current.appDelegateBackgroundBeforeActive
+                    || (!current.foregroundMoved && current.pausedAfterLaunchCallbacks) ? .background : .cold
+            } else {
+                current.kind = current.backgroundBeforeActive ? .background : .cold
+            }
+        } else if current.kind == .cold, allowances.contains(.backgroundLaunch), !current.foregroundMoved,
+            current.abandonedAt == nil, current.pausedAfterLaunchCallbacks
+        {
+            current.kind = .background
+            current.backgroundLaunchInferred = true
+        }
+    }
+
+    /// Whether an app-delegate callback the textbook judges `verdict` in `state` is one of the
+    /// sequences real iOS produces, under an allowance that applies here.
+    func appCallbackAllowed(_ callback: CallbackName, verdict: TransitionVerdict, in state: AppViewState) -> Bool {
+        guard !verdict.isLegal else { return true }
+        switch callback {
+        case .willTerminate where state == .inactive:
+            return allowances.contains(.switcherQuit)
+        case .willEnterForeground where state == .inactive && current.lastAppTransition == .willResignActive:
+            return allowances.contains(.quickMinimise)
+        case .didBecomeActive where state == .active && current.lastAppTransition == .didBecomeActive:
+            return allowances.contains(.doubleActivation)
+        default:
+            break
+        }
+        guard allowances.contains(.sceneAppOrder), !current.scenes.isEmpty, let row = AppDelegateTransitions.row(for: callback)
+        else { return false }
+        // In a scene-based app the app delegate's transitions come before or after the scenes': legal
+        // from the app delegate's own state, or from the scenes' (the effective view), or a move the
+        // scenes already made and the app delegate has not; and at a cold launch UIKit posts the
+        // app-level willEnterForeground although the app delegate was never in Background.
+        let own = current.app
+        if let own, AppDelegateTransitions.deliver(callback, in: own).verdict.isLegal { return true }
+        if let effective = current.effective {
+            if AppDelegateTransitions.deliver(callback, in: effective).verdict.isLegal { return true }
+            if effective == row.to && current.lastAppTransition != callback { return true }
+        }
+        return callback == .willEnterForeground && !current.wasActive && own == .inactive
+    }
+
+    /// Whether a scene callback the textbook judges `verdict` in `state` is allowed: the scene
+    /// disconnects while Inactive when the user quits from the app switcher.
+    func sceneCallbackAllowed(_ callback: CallbackName, verdict: TransitionVerdict, in state: SceneViewState) -> Bool {
+        guard !verdict.isLegal else { return true }
+        return callback == .sceneDidDisconnect && state == .inactive && allowances.contains(.switcherQuit)
+    }
+
+    /// Whether a missing launch callback is unknown rather than missing: the lifetime began before
+    /// the recorder started (`recordingStart`), so its launch callbacks cannot be in the trace.
+    func launchSequenceUnknown(at event: TraceEvent) -> Bool {
+        guard allowances.contains(.lateRecording), let start = platform.recordingStart,
+            let launch = current.launchTime, launch < start
+        else { return false }
+        return true
+    }
+
+    /// A foreground launch whose app enters Background before its first activation and before its
+    /// first frame: the user left; the launch is abandoned at `event`.
+    mutating func noteAbandonment(_ callback: CallbackName, event: TraceEvent) {
+        guard allowances.contains(.abandonedLaunch), current.abandonedAt == nil, !current.wasActive,
+            current.firstFrame == nil, current.launchEvent != nil, current.kind != .background,
+            callback == .didEnterBackground || callback == .sceneDidEnterBackground
+        else { return }
+        current.abandonedAt = event.timestamp
+    }
+}
