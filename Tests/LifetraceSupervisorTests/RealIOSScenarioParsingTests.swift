@@ -31,6 +31,8 @@ import Testing
                       limit: 2s
                   - scheduled-task:
                       identifier: com.example.cleanup
+                  - scene-will-enter-foreground: main
+                  - scene-did-become-active: main
                   - app-switcher
                   - terminate-inactive
                 """, source: "inline", parameters: ["away": "1.5s"])
@@ -38,7 +40,7 @@ import Testing
             .prewarmLaunch(finishLaunching: false), .pause(.milliseconds(1500)), .finishLaunching, .activate, .reactivate,
             .scheduledTask(kind: .appRefresh, identifier: "com.example.refresh", limit: .seconds(2)),
             .scheduledTask(kind: .processing, identifier: "com.example.cleanup", limit: .seconds(30)),
-            .appSwitcher, .terminateInactive,
+            .sceneWillEnterForeground("main"), .sceneDidBecomeActive("main"), .appSwitcher, .terminateInactive,
         ])
         #expect(scenario.backgroundModes == ["location", "audio", "processing"])
         #expect(scenario.os == "iOS 12.1.4")

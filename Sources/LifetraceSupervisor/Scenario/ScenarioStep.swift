@@ -62,6 +62,11 @@ public enum ScenarioStep: Sendable, Hashable {
     case sceneActivate(String)
     /// The scene resigns active and enters the background.
     case sceneBackground(String)
+    /// Only the scene's sceneWillEnterForeground (the first half of `sceneActivate`), so that
+    /// app-level callbacks can come between the scene's.
+    case sceneWillEnterForeground(String)
+    /// Only the scene's sceneDidBecomeActive (the second half of `sceneActivate`).
+    case sceneDidBecomeActive(String)
     /// sceneDidDisconnect.
     case sceneDisconnect(String)
 
@@ -93,6 +98,8 @@ public enum ScenarioStep: Sendable, Hashable {
         case .sceneConnect: "scene-connect"
         case .sceneActivate: "scene-activate"
         case .sceneBackground: "scene-background"
+        case .sceneWillEnterForeground: "scene-will-enter-foreground"
+        case .sceneDidBecomeActive: "scene-did-become-active"
         case .sceneDisconnect: "scene-disconnect"
         }
     }

@@ -29,7 +29,8 @@ enum ScenarioStepParser {
                 throw SupervisorError(.badScenario, detail: "\(location): `open-url` needs a URL")
             }
             return .openURL(url)
-        case "scene-connect", "scene-activate", "scene-background", "scene-disconnect":
+        case "scene-connect", "scene-activate", "scene-background", "scene-disconnect", "scene-will-enter-foreground",
+            "scene-did-become-active":
             guard let scene = value as? String, !scene.isEmpty, !scene.contains(" ") else {
                 throw SupervisorError(.badScenario, detail: "\(location): `\(name)` needs a scene name without spaces")
             }
@@ -37,6 +38,8 @@ enum ScenarioStepParser {
             case "scene-connect": return .sceneConnect(scene)
             case "scene-activate": return .sceneActivate(scene)
             case "scene-background": return .sceneBackground(scene)
+            case "scene-will-enter-foreground": return .sceneWillEnterForeground(scene)
+            case "scene-did-become-active": return .sceneDidBecomeActive(scene)
             default: return .sceneDisconnect(scene)
             }
         default:

@@ -100,6 +100,14 @@ extension RecordSession {
             try send(.sceneEnterForeground(scene))
             try emitState(.active, scene: scene)
             try send(.sceneActivate(scene))
+        case .sceneWillEnterForeground(let scene):
+            try requireRunning(step)
+            try emitState(.inactive, scene: scene)
+            try send(.sceneEnterForeground(scene))
+        case .sceneDidBecomeActive(let scene):
+            try requireRunning(step)
+            try emitState(.active, scene: scene)
+            try send(.sceneActivate(scene))
         case .sceneBackground(let scene):
             try requireRunning(step)
             try emitState(.inactive, scene: scene)
@@ -200,10 +208,14 @@ extension RecordSession {
     }
 
     /// Holds the process stopped for `duration`, then continues it, writing no `state`: the
-    /// system keeps a prewarmed process waiting for the user's launch.
+    /// system keeps a prewarmed process waiting for the user's launch. The process is stopped
+    /// once its main thread waits in its run loop (seen in the drained events; at most 2 s), as a
+    /// prewarmed process is held idle, not in the middle of a turn.
     private func pause(_ step: ScenarioStep, for duration: Duration) throws(Interruption) {
         try requireRunning(step)
         guard let child else { throw .refused("pause: the app is not running") }
+        _ = child.wait(until: { [idleWatch] status in status.hasEnded || idleWatch.mainThreadIdle }, timeout: .seconds(2)) { tick() }
+        if child.status.hasEnded { throw try childEnded() }
         child.send(SIGSTOP)
         let stopped = child.wait(until: { $0 == .stopped || $0.hasEnded }, timeout: .seconds(2)) { tick() }
         if child.status.hasEnded { throw try childEnded() }

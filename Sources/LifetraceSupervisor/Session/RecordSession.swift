@@ -60,6 +60,8 @@ public final class RecordSession {
     let configuration: Configuration
     let sink: any TraceEventSink
     private let ordered: OrderedTraceSink
+    /// The app stream's way into `ordered`, noting when the app's main thread waits.
+    let idleWatch: MainThreadIdleWatch
     private var lastFlush = ContinuousClock.now
     var symbols = SymbolTable()
     var child: ChildProcess?
@@ -78,6 +80,7 @@ public final class RecordSession {
         self.configuration = configuration
         self.sink = sink
         ordered = OrderedTraceSink(target: sink)
+        idleWatch = MainThreadIdleWatch(target: ordered)
     }
 
     /// The metadata a trace of this run should carry.
@@ -184,7 +187,7 @@ public final class RecordSession {
     func pumpApp() throws(Interruption) {
         let watermark = MonotonicClock.now()
         do {
-            if let pump { try pump.pump(into: ordered, symbols: &symbols) }
+            if let pump { try pump.pump(into: idleWatch, symbols: &symbols) }
             try ordered.release(through: watermark)
             // A supervisor that dies leaves a readable trace missing at most the last 100 ms.
             if ContinuousClock.now - lastFlush >= .milliseconds(100) {
