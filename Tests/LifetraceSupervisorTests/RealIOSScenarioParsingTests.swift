@@ -102,4 +102,20 @@ import Testing
             (error as? SupervisorError)?.description.contains("parameter away: invalid duration") == true
         }
     }
+
+    @Test func theIdleWatchFollowsTheAppsMainThreadOnly() throws {
+        let collection = TraceEventCollection()
+        let watch = MainThreadIdleWatch(target: collection)
+        let symbols = SymbolTable()
+        #expect(!watch.mainThreadIdle)
+        try watch.append(TraceEvent(timestamp: 1, payload: .runloopSleep, stream: .app), symbols: symbols)
+        #expect(watch.mainThreadIdle)
+        // Another thread, or the system stream, says nothing about the main thread.
+        try watch.append(TraceEvent(timestamp: 2, payload: .runloopWake, stream: .app, thread: ThreadID(rawValue: 1)), symbols: symbols)
+        try watch.append(TraceEvent(timestamp: 3, payload: .state(to: .active, scene: .none), stream: .system), symbols: symbols)
+        #expect(watch.mainThreadIdle)
+        try watch.append(TraceEvent(timestamp: 4, payload: .runloopWake, stream: .app), symbols: symbols)
+        #expect(!watch.mainThreadIdle)
+        #expect(collection.snapshot.events.count == 4)
+    }
 }
