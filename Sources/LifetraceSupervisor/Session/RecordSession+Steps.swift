@@ -95,11 +95,8 @@ extension RecordSession {
             try emitState(.background, scene: scene)
             try send(.sceneConnect(scene))
         case .sceneActivate(let scene):
-            try requireRunning(step)
-            try emitState(.inactive, scene: scene)
-            try send(.sceneEnterForeground(scene))
-            try emitState(.active, scene: scene)
-            try send(.sceneActivate(scene))
+            try play(.sceneWillEnterForeground(scene))
+            try play(.sceneDidBecomeActive(scene))
         case .sceneWillEnterForeground(let scene):
             try requireRunning(step)
             try emitState(.inactive, scene: scene)
@@ -164,7 +161,13 @@ extension RecordSession {
     }
 
     private func stop() throws(Interruption) {
-        guard let child else { throw .refused("suspend: the app is not running") }
+        try stopProcess()
+        try emitState(.suspended)
+    }
+
+    /// SIGSTOP, and waits until the stop took effect; an app that cannot be stopped is killed.
+    private func stopProcess() throws(Interruption) {
+        guard let child else { throw .refused("\(currentStep): the app is not running") }
         child.send(SIGSTOP)
         let stopped = child.wait(until: { $0 == .stopped || $0.hasEnded }, timeout: .seconds(2)) { tick() }
         if child.status.hasEnded { throw try childEnded() }
@@ -173,7 +176,6 @@ extension RecordSession {
             try recordExit()
             throw .unresponsive(command: "SIGSTOP")
         }
-        try emitState(.suspended)
     }
 
     /// Suspended -> Background: the `state` event is written before SIGCONT, so nothing the app
@@ -188,14 +190,20 @@ extension RecordSession {
     }
 
     private func awaitBackgroundTasks() throws(Interruption) {
+        try awaitTasks(count: .backgroundTaskCount, expire: .expireBackgroundTasks, limit: configuration.scenario.backgroundTaskLimit)
+    }
+
+    /// Waits up to `limit` until the app answers `count` with 0; past it sends `expire` and gives
+    /// the expiration handlers 1 s to end their tasks.
+    private func awaitTasks(count: HostCommand, expire: HostCommand, limit: Duration) throws(Interruption) {
         let clock = ContinuousClock()
-        let deadline = clock.now + configuration.scenario.backgroundTaskLimit
-        while try send(.backgroundTaskCount) != "0" {
+        let deadline = clock.now + limit
+        while try send(count) != "0" {
             if clock.now >= deadline {
-                try send(.expireBackgroundTasks)
+                try send(expire)
                 // Expiration handlers end their tasks on the main thread; give them a moment.
                 let grace = clock.now + .seconds(1)
-                while try send(.backgroundTaskCount) != "0" && clock.now < grace { try pass(.milliseconds(10)) }
+                while try send(count) != "0" && clock.now < grace { try pass(.milliseconds(10)) }
                 return
             }
             try pass(.milliseconds(10))
@@ -216,14 +224,7 @@ extension RecordSession {
         guard let child else { throw .refused("pause: the app is not running") }
         _ = child.wait(until: { [idleWatch] status in status.hasEnded || idleWatch.mainThreadIdle }, timeout: .seconds(2)) { tick() }
         if child.status.hasEnded { throw try childEnded() }
-        child.send(SIGSTOP)
-        let stopped = child.wait(until: { $0 == .stopped || $0.hasEnded }, timeout: .seconds(2)) { tick() }
-        if child.status.hasEnded { throw try childEnded() }
-        guard stopped else {
-            child.killAndReap()
-            try recordExit()
-            throw .unresponsive(command: "SIGSTOP")
-        }
+        try stopProcess()
         try pass(duration)
         child.send(SIGCONT)
         _ = child.wait(until: { $0 != .stopped }, timeout: .seconds(2)) { tick() }
@@ -234,17 +235,7 @@ extension RecordSession {
     /// task is expired and its handler has 1 s to complete it.
     private func runScheduledTask(_ kind: ScheduledTaskKind, identifier: String, limit: Duration) throws(Interruption) {
         try send(.runScheduledTask(kind, identifier: identifier))
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while try send(.scheduledTaskCount) != "0" {
-            if clock.now >= deadline {
-                try send(.expireScheduledTasks)
-                let grace = clock.now + .seconds(1)
-                while try send(.scheduledTaskCount) != "0" && clock.now < grace { try pass(.milliseconds(10)) }
-                return
-            }
-            try pass(.milliseconds(10))
-        }
+        try awaitTasks(count: .scheduledTaskCount, expire: .expireScheduledTasks, limit: limit)
     }
 
     /// The user swipes away an app the app switcher left Inactive: willTerminate with no
