@@ -18,7 +18,7 @@ struct AnalysisArguments: ParsableArguments {
     @Option(name: .long, help: "Main-thread busy time after the launch, in the foreground, that counts as a hang (e.g. 250ms). (default: \(Defaults.hangThreshold))", transform: DurationArgument.parse)
     var hangThreshold = Defaults.hangThreshold
 
-    @Option(name: .long, help: "Longest didEnterBackground or sceneDidEnterBackground may run (e.g. 5s). (default: \(Defaults.backgroundCallbackLimit))", transform: DurationArgument.parse)
+    @Option(name: .long, help: "Longest didEnterBackground, sceneDidEnterBackground or willTerminate may run (e.g. 5s). (default: \(Defaults.backgroundCallbackLimit))", transform: DurationArgument.parse)
     var backgroundCallbackLimit = Defaults.backgroundCallbackLimit
 
     @Flag(name: .long, help: "Check the textbook model: no allowance for the sequences real iOS produces (docs/LIFECYCLE.md, Real iOS).")

@@ -62,12 +62,12 @@ struct CheckCommandTests {
         #expect(result.output.hasPrefix("no-terminate-while-suspended (error): willTerminate is delivered"))
         #expect(result.output.contains("""
             hang (warning): a main-thread stall at or above the hang threshold starts after launch while \
-            the app is in the foreground
+            the app is in the foreground, or as it returns there
                 source: Apple, App Programming Guide for iOS: The App Life Cycle, "Threads and Concurrency"
             """))
         #expect(result.output.contains("""
-            background-callback (error): didEnterBackground or sceneDidEnterBackground runs longer than \
-            the background callback limit
+            background-callback (error): didEnterBackground, sceneDidEnterBackground or willTerminate runs \
+            longer than the background callback limit
                 source: Apple, UIApplicationDelegate: applicationDidEnterBackground(_:), Discussion
             """))
         #expect(result.output.contains("    source: Apple, Managing your app's life cycle, \"Respond to scene-based life-cycle events\" (quoted in translation)"))

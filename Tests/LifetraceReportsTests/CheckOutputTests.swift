@@ -22,7 +22,7 @@ struct CheckOutputTests {
               error[launch-stall] +0.010 s: The main thread was busy for 400 ms from +0.010 s, inside the \
             launch window (which ends at the first frame); the work on the main thread during it was \
             signpost "loadDatabase" (370 ms, in didFinishLaunching > loadDatabase); expected no main-thread \
-            stall of 250 ms or more during launch. Why: "Only tasks that contribute to setting up the user \
+            stall of 400 ms or more during launch. Why: "Only tasks that contribute to setting up the user \
             interface should be performed on the main thread." (Apple, App Programming Guide for iOS: The App \
             Life Cycle, "Threads and Concurrency")
                   launch reason=user at +0.000 s

@@ -60,7 +60,7 @@ extension Allowance {
             appliesWhere: "a launch that is not marked background or prewarmed (an in-app recorder that cannot "
                 + "read the task role writes foreground), or an inferred launch",
             osVersions: nil,
-            textbookRules: ["launch-watchdog", "legal-transition"],
+            textbookRules: ["launch-watchdog", "legal-transition", "unexpected-exit"],
             stillViolation: "a background launch whose didFinishLaunching runs past the watchdog limit; "
                 + "didBecomeActive straight from Background"),
         AllowanceEntry(

@@ -136,18 +136,18 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
         case .timeOrder:
             "a timestamp goes backwards within a stream"
         case .launchWatchdog:
-            "the launch takes longer than the watchdog limit"
+            "the launch takes longer than the watchdog limit, or the process is killed near it while still launching"
         case .launchStall:
-            "a main-thread stall at or above the threshold starts inside the launch window"
+            "a main-thread stall at or above the launch stall threshold starts inside the launch window"
         case .backgroundTime:
             "a background task expires, or the app runs in Background too long with no task open"
         case .unexpectedExit:
             "the process exits while Inactive or Active with no willTerminate"
         case .hang:
             "a main-thread stall at or above the hang threshold starts after launch while the app is "
-                + "in the foreground"
+                + "in the foreground, or as it returns there"
         case .backgroundCallback:
-            "didEnterBackground or sceneDidEnterBackground runs longer than the background callback limit"
+            "didEnterBackground, sceneDidEnterBackground or willTerminate runs longer than the background callback limit"
         }
     }
 

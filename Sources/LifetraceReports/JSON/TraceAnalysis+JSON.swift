@@ -101,6 +101,16 @@ extension LaunchReport {
                 json.member("firstActive", milestones.firstActive)
                 json.member("firstFrame", milestones.firstFrame)
             })
+            // Only when there is one, so that the output of other launches keeps its shape.
+            if let abandonedAfter { json.member("abandonedAfter", abandonedAfter) }
+            if let prewarm {
+                json.member("prewarm", object: { json in
+                    json.member("start", prewarm.start)
+                    json.member("resume", prewarm.resume)
+                    json.member("resumeFoundBy", prewarm.resumeFoundBy.rawValue)
+                    json.member("busy", prewarm.busy)
+                })
+            }
         }
     }
 }

@@ -127,7 +127,7 @@ public struct TraceReport: Sendable {
         case .firstFrame: window = "to the first frame"
         case .firstActive: window = "to the end of the first didBecomeActive"
         case .didFinishLaunching: window = "to the end of didFinishLaunching"
-        case .open: window = "never closed"
+        case .open: window = launch.abandonedAfter == nil ? "never closed" : "abandoned"
         }
         let milestones = launch.milestones
         let marks: [(String, Int64?)] = [
@@ -136,11 +136,22 @@ public struct TraceReport: Sendable {
             ("first active", milestones.firstActive), ("first frame", milestones.firstFrame),
         ]
         let reached = marks.compactMap { mark in mark.1.map { "\(mark.0) \(DurationFormat.clock.signed($0))" } }
-        return [
+        var rows = [
             ("Launch", (launch.duration.map(DurationFormat.fixed.string) ?? "unfinished") + " (\(window))"),
             ("Milestones", reached.isEmpty ? "none" : reached.joined(separator: ", ")),
             ("Main thread busy in window", DurationFormat.fixed.string(launch.busyInWindow) + " (from \(lifetime.busySource.rawValue))"),
         ]
+        if let left = launch.abandonedAfter {
+            rows.append(("Abandoned", "the user left at \(DurationFormat.clock.signed(left)), before the first activation; not judged by its length"))
+        }
+        if let prewarm = launch.prewarm {
+            let how = prewarm.resumeFoundBy == .state ? "a state event" : "the first event after a pause"
+            rows.append((
+                "Prewarm",
+                "\(DurationFormat.fixed.string(prewarm.resume - prewarm.start)) before the resume (found by \(how)); "
+                    + "main thread busy \(DurationFormat.fixed.string(prewarm.busy)); the launch is timed from the resume"))
+        }
+        return rows
     }
 
     /// When a stall started, relative to the launch when there is one.
