@@ -51,6 +51,8 @@ extension LifecycleAnalyzer {
             movingToForeground(callback, event: event, symbols: symbols)
         case .didEnterBackground, .sceneDidEnterBackground:
             noteAbandonment(callback, event: event)
+        case .sceneWillConnect:
+            sceneConnecting()
         default:
             break
         }

@@ -80,11 +80,22 @@ extension LifecycleAnalyzer {
         let appWithoutScenes = callback == .willEnterForeground && current.scenes.isEmpty
         guard appWithoutScenes || current.pausedAfterLaunchCallbacks else { return }
         current.backgroundLaunchInferred = true
+        current.backgroundInferredFromCallbackAlone = !current.pausedAfterLaunchCallbacks
         current.kind = .background
         if current.app == .inactive && !current.appDelegateMoved {
             current.app = .background
             updateEffective(event, symbols: symbols)
         }
+    }
+
+    /// A scene connects before the first activation: an app-level willEnterForeground that came
+    /// first, with no pause before it, was UIKit's cold-launch post in a scene-based app (it can
+    /// come before the scene's connection), not the return from a background launch.
+    mutating func sceneConnecting() {
+        guard current.backgroundInferredFromCallbackAlone, !current.wasActive else { return }
+        current.backgroundInferredFromCallbackAlone = false
+        current.backgroundLaunchInferred = false
+        current.kind = .cold
     }
 
     /// The kind of the launch at the lifetime's end, with the allowances: a launch recorded as

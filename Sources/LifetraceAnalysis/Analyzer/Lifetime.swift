@@ -121,6 +121,8 @@ struct Lifetime {
     var pausedAfterLaunchCallbacks = false
     /// The callbacks said this foreground-recorded launch was a background launch.
     var backgroundLaunchInferred = false
+    /// ... from an app-level willEnterForeground alone, with no pause before it.
+    var backgroundInferredFromCallbackAlone = false
     /// didEnterBackground came before any activation, in an app view that was known.
     var appDelegateBackgroundBeforeActive = false
     /// When the user left a foreground launch before its first activation.
