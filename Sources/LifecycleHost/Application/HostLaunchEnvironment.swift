@@ -25,7 +25,8 @@ public struct HostLaunchEnvironment: Sendable, Hashable {
             let words = text.split(separator: " ").map(String.init)
             guard (1...2).contains(words.count), words[0] == "foreground" || words[0] == "background" else {
                 throw HostLaunchEnvironmentError(
-                    message: "\(Self.launchKey): expected `foreground` or `background`, then optionally a one-word reason, not `\(text)`")
+                    message: "\(Self.launchKey): expected `foreground` or `background`, "
+                        + "then optionally a one-word reason, not `\(text)`")
             }
             let background = words[0] == "background"
             launch = LaunchOptions(reason: words.count > 1 ? words[1] : (background ? "fetch" : "user"), background: background)

@@ -190,7 +190,8 @@ extension RecordSession {
     }
 
     private func awaitBackgroundTasks() throws(Interruption) {
-        try awaitTasks(count: .backgroundTaskCount, expire: .expireBackgroundTasks, limit: configuration.scenario.backgroundTaskLimit)
+        try awaitTasks(
+            count: .backgroundTaskCount, expire: .expireBackgroundTasks, limit: configuration.scenario.backgroundTaskLimit)
     }
 
     /// Waits up to `limit` until the app answers `count` with 0; past it sends `expire` and gives
@@ -222,7 +223,8 @@ extension RecordSession {
     private func pause(_ step: ScenarioStep, for duration: Duration) throws(Interruption) {
         try requireRunning(step)
         guard let child else { throw .refused("pause: the app is not running") }
-        _ = child.wait(until: { [idleWatch] status in status.hasEnded || idleWatch.mainThreadIdle }, timeout: .seconds(2)) { tick() }
+        let idle = idleWatch
+        _ = child.wait(until: { $0.hasEnded || idle.mainThreadIdle }, timeout: .seconds(2)) { tick() }
         if child.status.hasEnded { throw try childEnded() }
         try stopProcess()
         try pass(duration)
