@@ -85,8 +85,12 @@ import Testing
         let (_, trace, analysis) = try Self.record(name, parameters: Self.prewarmParameters, options: Self.prewarmOptions)
         // The user's launch is timed from the resume: no watchdog breach, no launch stall.
         #expect(analysis.errors.map(\.message) == [], "\(Self.describe(trace, analysis))")
-        let duration = try #require(analysis.lifetimes.first?.launch.duration)
-        #expect(duration < 1_000_000_000, "\(Self.describe(trace, analysis))")
+        let launch = try #require(analysis.lifetimes.first?.launch)
+        #expect((launch.duration ?? .max) < 1_000_000_000, "\(Self.describe(trace, analysis))")
+        // The prewarm is reported apart: from the process start to the resume, with its own work.
+        let prewarm = try #require(launch.prewarm, "\(Self.describe(trace, analysis))")
+        #expect(prewarm.resume - prewarm.start >= Self.prewarmPause)
+        #expect(prewarm.busy > 0)
     }
 
     // MARK: App switcher
@@ -325,6 +329,8 @@ import Testing
     @Test func leavingBeforeTheFirstActivationIsNoLaunchFinding() throws {
         let (_, trace, analysis) = try Self.record("leave-before-activation", parameters: ["later": "500ms"])
         #expect(analysis.violations.map(\.message) == [], "\(Self.describe(trace, analysis))")
+        // The launch is reported as abandoned, not judged by its length.
+        #expect(analysis.lifetimes.first?.launch.abandonedAfter != nil, "\(Self.describe(trace, analysis))")
     }
 
     // MARK: Scene-based launches
@@ -369,5 +375,22 @@ import Testing
     func aQuickMinimiseIsNoError() throws {
         let (_, trace, analysis) = try Self.record("quick-minimise-race")
         #expect(analysis.errors.map(\.message) == [], "\(Self.describe(trace, analysis))")
+    }
+
+    // MARK: The textbook model
+
+    /// The same recordings under `--textbook` keep the textbook's verdict: the allowances, not the
+    /// recordings, make the difference.
+    @Test(arguments: [
+        ("switcher-terminate-inactive", BuiltInRule.legalTransition),
+        ("notification-center-pull-ios12", BuiltInRule.balancedActivation),
+        ("prewarm-pause-before-launch", BuiltInRule.launchWatchdog),
+    ])
+    func theTextbookModelStillFlagsTheSequence(_ name: String, _ rule: BuiltInRule) throws {
+        var options = name.hasPrefix("prewarm") ? Self.prewarmOptions : SampleRecording.orderingOnly
+        options.textbook = true
+        let parameters = name.hasPrefix("prewarm") ? Self.prewarmParameters : [:]
+        let (_, trace, analysis) = try Self.record(name, parameters: parameters, options: options)
+        #expect(analysis.errors.contains { $0.rule.builtIn == rule }, "\(Self.describe(trace, analysis))")
     }
 }
