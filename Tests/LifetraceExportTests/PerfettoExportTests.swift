@@ -129,10 +129,11 @@ struct PerfettoExportTests {
         #expect(slices["main thread"]?.filter { $0 == "didBecomeActive" }.count == 2)
         #expect(slices["thread 3 signposts 1"] == ["net"])
         #expect(slices["Background tasks 1"] == ["save"])
-        // In a scene app the scene's activation makes the app Active: both didBecomeActive break
-        // balanced-activation. The run loop is busy for 402 ms meanwhile, while Active: a hang.
-        #expect(summary.violations.map(\.name) == ["balanced-activation", "balanced-activation", "hang"])
-        #expect(summary.violations.map(\.ts) == [1_103_000_000, 1_105_000_000, 1_100_000_000])
+        // In a scene app the app-level didBecomeActive after the scene's is UIKit's own post
+        // (allowance scene-app-order); the second one in a row breaks balanced-activation. The run
+        // loop is busy for 402 ms meanwhile, while Active: a hang.
+        #expect(summary.violations.map(\.name) == ["balanced-activation", "hang"])
+        #expect(summary.violations.map(\.ts) == [1_105_000_000, 1_100_000_000])
     }
 
     @Test("A trace without events gives the tracks and nothing on them")

@@ -87,7 +87,8 @@ extension LifecycleAnalyzer {
         default: break
         }
         guard inLifetime, !current.launchWindowClosedSent, current.launchTime != nil else { return }
-        if let end = current.kind == .background ? current.didFinishEnd : current.firstFrame {
+        // An abandoned launch's window ends where the user left.
+        if let end = current.abandonedAt ?? (current.kind == .background ? current.didFinishEnd : current.firstFrame) {
             current.launchWindowClosedSent = true
             queue(.launchWindowClosed(lifetime: current.index, at: end))
         }

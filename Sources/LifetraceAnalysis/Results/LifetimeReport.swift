@@ -37,11 +37,13 @@ public struct LifetimeReport: Sendable, Hashable {
 }
 
 extension LifetimeReport {
-    /// The launch window, from the launch (given or inferred) to what closed it, or to the
-    /// lifetime's end when nothing did; nil without a launch. The one definition every view draws.
+    /// The launch window, from the launch (given or inferred; a prewarmed launch's resume) to what
+    /// closed it, or to where the user left an abandoned launch, or to the lifetime's end when
+    /// nothing did; nil without a launch. The one definition every view draws.
     public var launchWindow: LaunchWindow? {
         guard let start = launch.timestamp else { return nil }
-        return LaunchWindow(lifetime: index, launch: launch, start: start, end: launch.duration.map { start + $0 } ?? end.timestamp)
+        let until = launch.duration ?? launch.abandonedAfter
+        return LaunchWindow(lifetime: index, launch: launch, start: start, end: until.map { start + $0 } ?? end.timestamp)
     }
 }
 
