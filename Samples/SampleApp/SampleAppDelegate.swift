@@ -14,7 +14,12 @@ import LifetraceRecorder
 /// the system expires the task (`bgtask.expire`, the analyzer's `background-time` warning).
 /// `--crash-in CALLBACK` and `--hang-in CALLBACK` make the app abort, or block its main thread
 /// for good, in that callback: how `lifetrace record` copes with a crashing or frozen app is
-/// tested with them.
+/// tested with them. `--stall-in CALLBACK SECONDS` blocks the main thread there for that long
+/// (a slow resume, a willTerminate that overruns).
+///
+/// At launch it registers the scheduler task `com.example.notes.cleanup` (a BGProcessingTask in
+/// its scenarios), which compacts the notes off the main thread inside the signpost
+/// `CompactNotes` and completes the task, or stops at once when the task expires.
 final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     private var store: NoteStore?
     private var screen: FirstScreen?
@@ -23,20 +28,25 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     private let slowSave = CommandLine.arguments.contains("--slow-save")
     private let crashIn = SampleAppDelegate.option("--crash-in")
     private let hangIn = SampleAppDelegate.option("--hang-in")
+    private let stallIn = SampleAppDelegate.option("--stall-in")
+    private let stallSeconds = SampleAppDelegate.option("--stall-in", offset: 2).flatMap(Double.init) ?? 0
+    /// The scheduler task the app registers at launch.
+    static let cleanupTaskIdentifier = "com.example.notes.cleanup"
 
     init() {}
 
-    private static func option(_ name: String) -> String? {
-        guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else {
+    private static func option(_ name: String, offset: Int = 1) -> String? {
+        guard let index = CommandLine.arguments.firstIndex(of: name), index + offset < CommandLine.arguments.count else {
             return nil
         }
-        return CommandLine.arguments[index + 1]
+        return CommandLine.arguments[index + offset]
     }
 
-    /// Crashes or freezes here if asked to.
+    /// Crashes, freezes or stalls here if asked to.
     private func misbehave(in callback: String) {
         if crashIn == callback { abort() }
         if hangIn == callback { while true { sleep(60) } }
+        if stallIn == callback { Thread.sleep(forTimeInterval: stallSeconds) }
     }
 
     func willFinishLaunching(_ application: HostApplication, options: LaunchOptions) -> Bool {
@@ -51,6 +61,7 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
             let store = try recorder.interval("OpenDatabase") { try NoteStore.open(directory: SampleAppDelegate.dataDirectory) }
             self.store = store
             screen = recorder.interval("BuildFirstScreen") { FirstScreen(notes: store.notes) }
+            registerCleanupTask(application, store: store)
             if heavyLaunch {
                 searchIndex = recorder.interval("IndexSearchCatalog") {
                     SearchIndex(notes: store.notes, minimumDuration: .milliseconds(400))
@@ -63,9 +74,35 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
         return true
     }
 
+    /// Registers the cleanup task, as an iOS app registers its BGTaskScheduler launch handlers
+    /// before the end of its launch.
+    private func registerCleanupTask(_ application: HostApplication, store: NoteStore) {
+        application.registerScheduledTask(identifier: SampleAppDelegate.cleanupTaskIdentifier) { task in
+            let cancelled = SendableBox(false)
+            task.expirationHandler = {
+                cancelled.value = true
+                task.setTaskCompleted(success: false)
+            }
+            DispatchQueue.global().async {
+                application.recorder.interval("CompactNotes") {
+                    _ = store.notes.reduce(0) { $0 + $1.title.utf8.count }
+                }
+                task.setTaskCompleted(success: !cancelled.value)
+            }
+        }
+    }
+
     func didBecomeActive(_ application: HostApplication) {
         misbehave(in: "didBecomeActive")
         application.recorder.mark("ScreenShown")
+    }
+
+    func willResignActive(_ application: HostApplication) {
+        misbehave(in: "willResignActive")
+    }
+
+    func willEnterForeground(_ application: HostApplication) {
+        misbehave(in: "willEnterForeground")
     }
 
     func didEnterBackground(_ application: HostApplication) {

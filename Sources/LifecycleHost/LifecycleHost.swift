@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceFormat
 import LifetraceRecorder
 
 #if canImport(Glibc)
@@ -24,8 +25,21 @@ public enum LifecycleHost {
         recorderOptions: RecorderOptions = RecorderOptions()
     ) -> Never {
         var options = recorderOptions
-        if let path = ProcessInfo.processInfo.environment[outputEnvironmentKey], !path.isEmpty {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment[outputEnvironmentKey], !path.isEmpty {
             options.output = .file(path)
+        }
+        let launchEnvironment: HostLaunchEnvironment
+        do {
+            launchEnvironment = try HostLaunchEnvironment(environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("lifecycle host: \(error.message)\n".utf8))
+            exit(64)
+        }
+        let controlFD = environment[ControlChannel.environmentKey].flatMap { Int32($0) }
+        // On Linux the host, not the kernel, knows how it launches the app and what it declares.
+        if options.launchFacts == nil {
+            options.launchFacts = launchEnvironment.launchFacts(environment: environment, supervised: controlFD != nil)
         }
         let recorder: Recorder
         do {
@@ -39,16 +53,16 @@ public enum LifecycleHost {
         let observer = MainRunLoopObserver(recorder: recorder)
         observer.install()
 
-        let environment = ProcessInfo.processInfo.environment
         let application = HostApplication(
             recorder: recorder, delegateType: delegate, sceneDelegateType: sceneDelegate,
             faults: HostFault.parse(environment[HostFault.environmentKey]))
+        application.backgroundModes = launchEnvironment.backgroundModes
         // A standalone recorder seals its trace, with the `exit` and its code, from its exit handler.
         let finish: @Sendable () -> Never = { exit(0) }
-        if let text = environment[ControlChannel.environmentKey], let fd = Int32(text) {
+        if let fd = controlFD {
             ControlChannel(fd: fd).start(application: application, onTerminate: finish)
         } else {
-            StandaloneSystem.start(application: application, onTerminate: finish)
+            StandaloneSystem.start(application: application, launch: launchEnvironment.launch, onTerminate: finish)
         }
         // A timer far in the future keeps the run loop from returning when it has no other source.
         RunLoop.main.add(Timer(timeInterval: 1e9, repeats: true) { _ in }, forMode: .default)
@@ -56,16 +70,17 @@ public enum LifecycleHost {
     }
 }
 
-/// The system's part when no supervisor runs the app: a foreground launch, then a clean
+/// The system's part when no supervisor runs the app: the launch (`LIFETRACE_LAUNCH`; a
+/// foreground launch is activated, a background one stays in Background), then a clean
 /// termination on SIGTERM or SIGINT.
 enum StandaloneSystem {
     nonisolated(unsafe) static var signalSources: [any DispatchSourceSignal] = []
 
-    static func start(application: HostApplication, onTerminate: @escaping @Sendable () -> Never) {
+    static func start(application: HostApplication, launch: LaunchOptions, onTerminate: @escaping @Sendable () -> Never) {
         DispatchQueue.main.async {
             do {
-                try application.perform(.launch(LaunchOptions()))
-                try application.perform(.activate)
+                try application.perform(.launch(launch))
+                if !launch.background { try application.perform(.activate) }
             } catch {
                 FileHandle.standardError.write(Data("lifecycle host: \(String(describing: error))\n".utf8))
             }
@@ -74,10 +89,10 @@ enum StandaloneSystem {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler {
-                // Each step is taken only from a state that has it; a step the app is not in a
-                // state for is skipped, and the termination goes on.
-                _ = try? application.perform(.resignActive)
-                _ = try? application.perform(.enterBackground)
+                // Each step is taken only from a state that has it (an app launched into the
+                // background is neither resigned nor sent to the background again).
+                if application.applicationState == .active { _ = try? application.perform(.resignActive) }
+                if application.applicationState == .inactive { _ = try? application.perform(.enterBackground) }
                 let deadline = Date().addingTimeInterval(5)
                 while application.openBackgroundTaskCount > 0 && Date() < deadline {
                     RunLoop.main.run(until: Date().addingTimeInterval(0.01))

@@ -28,6 +28,11 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "A scenario file (YAML); the default scenario runs without it.")
     var scenario: String?
 
+    @Option(
+        name: .customLong("parameter"),
+        help: "Set a parameter the scenario declares, NAME=DURATION (repeatable): --parameter away=2s.")
+    var parameters: [String] = []
+
     @Option(name: .customLong("fault"), help: "Inject a fault (repeatable); --list-faults shows them.")
     var faults: [String] = []
 
@@ -53,9 +58,21 @@ struct RecordCommand: ParsableCommand {
         if let unknown = faults.first(where: { RecordFault(name: $0) == nil }) {
             throw fail("unknown fault '\(unknown)' (see --list-faults)", code: 2)
         }
+        var values: [String: String] = [:]
+        for parameter in parameters {
+            guard let equals = parameter.firstIndex(of: "="), equals != parameter.startIndex else {
+                throw fail("--parameter takes NAME=DURATION, not '\(parameter)'", code: 2)
+            }
+            values[String(parameter[..<equals])] = String(parameter[parameter.index(after: equals)...])
+        }
+        guard values.isEmpty || self.scenario != nil else {
+            throw fail("--parameter needs a --scenario that declares it", code: 2)
+        }
         let scenario: Scenario
         do {
-            scenario = try self.scenario.map { path throws(SupervisorError) in try Scenario.load(path: path) } ?? .standard
+            scenario = try self.scenario.map { path throws(SupervisorError) in
+                try Scenario.load(path: path, parameters: values)
+            } ?? .standard
         } catch {
             throw fail(error.description, code: 2)
         }

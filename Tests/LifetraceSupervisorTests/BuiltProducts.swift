@@ -18,6 +18,8 @@ struct RecordedTrace {
     var events: [TraceEvent]
     var symbols: SymbolTable
     var issues: [TraceError] = []
+    /// The trace's metadata (read from a file; empty for a collection).
+    var metadata = TraceMetadata()
 
     init(_ collection: TraceEventCollection) {
         (events, symbols) = collection.snapshot

@@ -61,7 +61,7 @@ import Testing
     @Test func everySampleScenarioParses() throws {
         let directory = SampleRecording.packageRoot.appendingPathComponent("Samples/scenarios")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }
-        #expect(files.count == ScenarioRecordingTests.scenarios.count)
+        #expect(files.count == ScenarioRecordingTests.scenarios.count + RealIOSScenarioTests.scenarios.count)
         for file in files {
             let scenario = try Scenario.load(path: directory.appendingPathComponent(file).path)
             #expect(scenario.name + ".yaml" == file)

@@ -50,6 +50,7 @@ extension RecordedTrace {
         self.events = events
         symbols = reader.symbols
         issues = reader.issues
+        metadata = reader.metadata
     }
 
     /// The events a trace still being written holds so far, read as far as it can be (none

@@ -21,6 +21,10 @@ public final class HostApplication: @unchecked Sendable {
     /// The recording of callbacks, scenes and the first frame, shared with the UIKit adapter.
     private let callbacks: LifecycleCallbacks
     private let tasks = BackgroundTaskRegistry()
+    /// The scheduler's registered tasks and their runs (`HostApplication+ScheduledTasks`).
+    let scheduledTasks = ScheduledTaskRegistry()
+    /// The background modes the app declares (`UIBackgroundModes`), when the system says.
+    public internal(set) var backgroundModes: [String]?
 
     /// An application that will create its delegate of `delegateType` at launch.
     public init(
@@ -103,6 +107,13 @@ public final class HostApplication: @unchecked Sendable {
             }
         case .backgroundTaskCount:
             return String(tasks.openCount)
+        case .runScheduledTask(let kind, let identifier):
+            try requireDelegate(command)
+            try runScheduledTask(kind, identifier: identifier)
+        case .expireScheduledTasks:
+            expireScheduledTasks()
+        case .scheduledTaskCount:
+            return String(openScheduledTaskCount)
         case .sceneConnect(let name):
             try connectScene(name)
         case .sceneDisconnect(let name):

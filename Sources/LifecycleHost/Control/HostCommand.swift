@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceRecorder
 
 /// A command of the supervisor (the system) to the app host, one line on the control channel.
 ///
@@ -28,6 +29,12 @@ public enum HostCommand: Sendable, Hashable {
     case expireBackgroundTasks
     /// Asks for the number of open background tasks (the answer's value).
     case backgroundTaskCount
+    /// Runs the registered scheduler task: `bgtask.begin`, then its launch handler.
+    case runScheduledTask(ScheduledTaskKind, identifier: String)
+    /// Expires every open scheduler task run: `bgtask.expire`, then its expiration handler.
+    case expireScheduledTasks
+    /// Asks for the number of scheduler task runs not completed (the answer's value).
+    case scheduledTaskCount
     /// sceneWillConnect for a new scene.
     case sceneConnect(String)
     /// sceneDidDisconnect.
@@ -57,6 +64,10 @@ public enum HostCommand: Sendable, Hashable {
         case .openURL(let url): return "open-url \(url.absoluteString)"
         case .expireBackgroundTasks: return "expire"
         case .backgroundTaskCount: return "tasks"
+        case .runScheduledTask(let kind, let identifier):
+            return "scheduled-run \(kind.wireName) \(identifier)"
+        case .expireScheduledTasks: return "scheduled-expire"
+        case .scheduledTaskCount: return "scheduled-tasks"
         case .sceneConnect(let scene): return "scene-connect \(scene)"
         case .sceneDisconnect(let scene): return "scene-disconnect \(scene)"
         case .sceneEnterForeground(let scene): return "scene-foreground \(scene)"
@@ -88,12 +99,31 @@ public enum HostCommand: Sendable, Hashable {
             self = .openURL(url)
         case ("expire", nil): self = .expireBackgroundTasks
         case ("tasks", nil): self = .backgroundTaskCount
+        case ("scheduled-run", let kind?):
+            guard words.count == 3, let kind = ScheduledTaskKind(wireName: kind) else { return nil }
+            self = .runScheduledTask(kind, identifier: words[2])
+        case ("scheduled-expire", nil): self = .expireScheduledTasks
+        case ("scheduled-tasks", nil): self = .scheduledTaskCount
         case ("scene-connect", let scene?): self = .sceneConnect(scene)
         case ("scene-disconnect", let scene?): self = .sceneDisconnect(scene)
         case ("scene-foreground", let scene?): self = .sceneEnterForeground(scene)
         case ("scene-activate", let scene?): self = .sceneActivate(scene)
         case ("scene-resign", let scene?): self = .sceneResignActive(scene)
         case ("scene-background", let scene?): self = .sceneEnterBackground(scene)
+        default: return nil
+        }
+    }
+}
+
+extension ScheduledTaskKind {
+    /// The kind's word on the control channel and in scenarios: `processing` or `refresh`.
+    public var wireName: String { self == .processing ? "processing" : "refresh" }
+
+    /// The kind named `processing` or `refresh`.
+    public init?(wireName: String) {
+        switch wireName {
+        case "processing": self = .processing
+        case "refresh": self = .appRefresh
         default: return nil
         }
     }

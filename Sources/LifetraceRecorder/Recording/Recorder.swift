@@ -42,7 +42,8 @@ public final class Recorder: @unchecked Sendable {
 
     /// A recorder that drains its own region on a writer thread into `sink`, flushing at least
     /// every `flushInterval`. With `processFacts`, the trace starts with a `launch` event at the
-    /// process's start time as the kernel reports it (``ProcessStart``), with the pid.
+    /// process's start time as the kernel reports it (``ProcessStart``), with the pid and
+    /// `launchFacts` (by default what the platform reports, ``LaunchFacts/current(environment:)``).
     ///
     /// With `tracePath` (the file `sink` writes), the region is a file beside it
     /// (``TraceRecovery/regionPath(forTrace:)``) whose ring slots are handed back only once their
@@ -50,7 +51,7 @@ public final class Recorder: @unchecked Sendable {
     /// one of the two, and ``TraceRecovery`` seals the trace from them.
     public init(
         layout: RegionLayout = RegionLayout(), sink: any TraceEventSink, flushInterval: Duration = .milliseconds(100),
-        processFacts: Bool = false, tracePath: String? = nil
+        processFacts: Bool = false, tracePath: String? = nil, launchFacts: LaunchFacts? = nil
     ) throws(RecorderError) {
         if let tracePath {
             region = try RecorderRegion.create(path: TraceRecovery.regionPath(forTrace: tracePath), layout: layout)
@@ -63,15 +64,14 @@ public final class Recorder: @unchecked Sendable {
         var launch: EventPayload?
         if processFacts {
             region.setLaunchTimestamp(ProcessStart.monotonicTimestamp() ?? MonotonicClock.now())
-            launch = .launch(reason: .none, background: false, prewarm: Recorder.isPrewarmed, pid: Int64(getpid()))
+            let facts = launchFacts ?? .current()
+            launch = .launch(
+                reason: .none, background: facts.launchesInBackground, prewarm: facts.prewarm, pid: Int64(getpid()))
         }
         writer = StandaloneWriter(
             region: region, sink: sink, flushInterval: flushInterval, launch: launch, tracePath: tracePath)
         try writer?.start()
     }
-
-    /// Whether the system launched the process ahead of time (Apple platforms set `ActivePrewarm`).
-    static var isPrewarmed: Bool { ProcessInfo.processInfo.environment["ActivePrewarm"] == "1" }
 
     deinit {
         // Threads that still hold a ring keep their state; deleting the key stops its destructor
@@ -147,10 +147,12 @@ extension Recorder {
 
     /// Starts the process's recorder: under `lifetrace record` it records into the supervisor's
     /// region (named by ``RecorderRegion/environmentKey``); otherwise it writes `options.output`
-    /// itself. A second call returns the recorder of the first.
+    /// itself, with the launch facts (``RecorderOptions/launchFacts``) and the moment it started
+    /// (metadata ``LaunchFacts/recordingStartKey``). A second call returns the recorder of the first.
     @discardableResult
     public static func start(_ options: RecorderOptions = RecorderOptions()) throws(RecorderError) -> Recorder {
         if let existing = shared { return existing }
+        let recordingStart = MonotonicClock.now()
         let recorder: Recorder
         if let path = ProcessInfo.processInfo.environment[RecorderRegion.environmentKey], !path.isEmpty {
             recorder = Recorder(region: try RecorderRegion.attach(path: path))
@@ -168,10 +170,15 @@ extension Recorder {
                 // is not taken over: this run then records without one beside its trace.
                 if access(TraceRecovery.regionPath(forTrace: path), F_OK) == 0 { tracePath = nil }
             }
-            let sink = try options.output.makeSink(metadata: options.metadata, codec: codec)
+            let facts = options.launchFacts ?? .current()
+            var metadata = options.metadata
+            for field in facts.metadataFields(recordingStart: recordingStart) where metadata[field.key] == nil {
+                metadata[field.key] = field.value
+            }
+            let sink = try options.output.makeSink(metadata: metadata, codec: codec)
             recorder = try Recorder(
                 layout: options.layout, sink: sink, flushInterval: options.flushInterval, processFacts: true,
-                tracePath: tracePath)
+                tracePath: tracePath, launchFacts: facts)
         }
         let shared = sharedReference.storeIfNilThenLoad(recorder)
         if shared === recorder && !recorder.isSupervised { recorder.installExitHandlers() }

@@ -18,6 +18,10 @@ public struct RecorderOptions: Sendable {
     /// does. A process that links `LifetraceZstd` may give `ZstdCodec()` to compress.
     /// `lifetrace import` and `lifetrace recover` recompress a raw-block trace.
     public var codec: (any TraceCodec)?
+    /// The launch facts to write (prewarm, background launch, declared background modes); nil
+    /// (the default) reads what the platform reports (``LaunchFacts/current(environment:)``). The
+    /// Linux app host passes its launch options here.
+    public var launchFacts: LaunchFacts?
 
     /// Options; by default the trace goes to `lifetrace-PID.ltrace` in the working directory.
     public init(

@@ -19,9 +19,30 @@ extension RecordSession {
             try send(.launch(LaunchOptions(reason: reason, background: background, url: url)),
                 timeout: configuration.scenario.launchTimeout)
             region?.unlink()
+        case .prewarmLaunch(let finishLaunching):
+            guard child == nil else { throw .refused("launch: the app is already running") }
+            try spawn(background: false, reason: "prewarm", prewarm: true)
+            if finishLaunching {
+                try self.finishLaunching()
+            } else {
+                // The host answers once it runs (its recorder attached): the stand-in for the
+                // pre-main work a prewarm runs before the system holds the process.
+                try send(.backgroundTaskCount, timeout: configuration.scenario.launchTimeout)
+            }
+            region?.unlink()
+        case .finishLaunching:
+            try requireRunning(step)
+            try self.finishLaunching()
+        case .pause(let duration):
+            try pause(step, for: duration)
         case .activate:
             try requireRunning(step)
             try emitState(.active)
+            try send(.activate)
+        case .reactivate:
+            // The OS bug repeats the callback; the system's state does not change.
+            try requireRunning(step)
+            guard systemState == .active else { throw .refused("reactivate: the app is not active") }
             try send(.activate)
         case .resignActive, .appSwitcher:
             try requireRunning(step)
@@ -62,6 +83,11 @@ extension RecordSession {
             try recordExit()
         case .terminate:
             try terminate(step)
+        case .terminateInactive:
+            try terminateInactive(step)
+        case .scheduledTask(let kind, let identifier, let limit):
+            try requireRunning(step)
+            try runScheduledTask(kind, identifier: identifier, limit: limit)
         case .wait(let duration):
             try pass(duration)
         case .sceneConnect(let scene):
@@ -69,9 +95,14 @@ extension RecordSession {
             try emitState(.background, scene: scene)
             try send(.sceneConnect(scene))
         case .sceneActivate(let scene):
+            try play(.sceneWillEnterForeground(scene))
+            try play(.sceneDidBecomeActive(scene))
+        case .sceneWillEnterForeground(let scene):
             try requireRunning(step)
             try emitState(.inactive, scene: scene)
             try send(.sceneEnterForeground(scene))
+        case .sceneDidBecomeActive(let scene):
+            try requireRunning(step)
             try emitState(.active, scene: scene)
             try send(.sceneActivate(scene))
         case .sceneBackground(let scene):
@@ -110,7 +141,8 @@ extension RecordSession {
     private func enterForeground(_ step: ScenarioStep) throws(Interruption) {
         if systemState == .suspended { try resume(step) }
         try requireRunning(step)
-        try emitState(.inactive)
+        // From Inactive (UIKit's app-level callback at a scene-based launch) there is no move.
+        if systemState != .inactive { try emitState(.inactive) }
         try send(.enterForeground)
     }
 
@@ -129,7 +161,13 @@ extension RecordSession {
     }
 
     private func stop() throws(Interruption) {
-        guard let child else { throw .refused("suspend: the app is not running") }
+        try stopProcess()
+        try emitState(.suspended)
+    }
+
+    /// SIGSTOP, and waits until the stop took effect; an app that cannot be stopped is killed.
+    private func stopProcess() throws(Interruption) {
+        guard let child else { throw .refused("\(currentStep): the app is not running") }
         child.send(SIGSTOP)
         let stopped = child.wait(until: { $0 == .stopped || $0.hasEnded }, timeout: .seconds(2)) { tick() }
         if child.status.hasEnded { throw try childEnded() }
@@ -138,7 +176,6 @@ extension RecordSession {
             try recordExit()
             throw .unresponsive(command: "SIGSTOP")
         }
-        try emitState(.suspended)
     }
 
     /// Suspended -> Background: the `state` event is written before SIGCONT, so nothing the app
@@ -153,18 +190,63 @@ extension RecordSession {
     }
 
     private func awaitBackgroundTasks() throws(Interruption) {
+        try awaitTasks(
+            count: .backgroundTaskCount, expire: .expireBackgroundTasks, limit: configuration.scenario.backgroundTaskLimit)
+    }
+
+    /// Waits up to `limit` until the app answers `count` with 0; past it sends `expire` and gives
+    /// the expiration handlers 1 s to end their tasks.
+    private func awaitTasks(count: HostCommand, expire: HostCommand, limit: Duration) throws(Interruption) {
         let clock = ContinuousClock()
-        let deadline = clock.now + configuration.scenario.backgroundTaskLimit
-        while try send(.backgroundTaskCount) != "0" {
+        let deadline = clock.now + limit
+        while try send(count) != "0" {
             if clock.now >= deadline {
-                try send(.expireBackgroundTasks)
+                try send(expire)
                 // Expiration handlers end their tasks on the main thread; give them a moment.
                 let grace = clock.now + .seconds(1)
-                while try send(.backgroundTaskCount) != "0" && clock.now < grace { try pass(.milliseconds(10)) }
+                while try send(count) != "0" && clock.now < grace { try pass(.milliseconds(10)) }
                 return
             }
             try pass(.milliseconds(10))
         }
+    }
+
+    /// The launch callbacks (willFinishLaunching, didFinishLaunching) within the launch timeout.
+    private func finishLaunching() throws(Interruption) {
+        try send(.launch(LaunchOptions(reason: "user", background: false)), timeout: configuration.scenario.launchTimeout)
+    }
+
+    /// Holds the process stopped for `duration`, then continues it, writing no `state`: the
+    /// system keeps a prewarmed process waiting for the user's launch. The process is stopped
+    /// once its main thread waits in its run loop (seen in the drained events; at most 2 s), as a
+    /// prewarmed process is held idle, not in the middle of a turn.
+    private func pause(_ step: ScenarioStep, for duration: Duration) throws(Interruption) {
+        try requireRunning(step)
+        guard let child else { throw .refused("pause: the app is not running") }
+        let idle = idleWatch
+        _ = child.wait(until: { $0.hasEnded || idle.mainThreadIdle }, timeout: .seconds(2)) { tick() }
+        if child.status.hasEnded { throw try childEnded() }
+        try stopProcess()
+        try pass(duration)
+        child.send(SIGCONT)
+        _ = child.wait(until: { $0 != .stopped }, timeout: .seconds(2)) { tick() }
+        if child.status.hasEnded { throw try childEnded() }
+    }
+
+    /// Runs a registered scheduler task and waits up to `limit` for it to complete; past it the
+    /// task is expired and its handler has 1 s to complete it.
+    private func runScheduledTask(_ kind: ScheduledTaskKind, identifier: String, limit: Duration) throws(Interruption) {
+        try send(.runScheduledTask(kind, identifier: identifier))
+        try awaitTasks(count: .scheduledTaskCount, expire: .expireScheduledTasks, limit: limit)
+    }
+
+    /// The user swipes away an app the app switcher left Inactive: willTerminate with no
+    /// didEnterBackground (the sequence iOS produces, Apple Developer Forums thread 732170), then
+    /// the grace period and SIGKILL, as ``terminate(_:)``.
+    private func terminateInactive(_ step: ScenarioStep) throws(Interruption) {
+        try requireRunning(step)
+        guard systemState == .inactive else { throw .refused("terminate-inactive: the app is not inactive") }
+        try deliverWillTerminate()
     }
 
     /// Termination from the background: willTerminate, the grace period, then SIGKILL. A
@@ -186,14 +268,30 @@ extension RecordSession {
         } else {
             try home(step)
         }
+        try deliverWillTerminate()
+    }
+
+    /// willTerminate, then the app must end within the grace period, counted from the call
+    /// ("approximately five seconds to perform any tasks and return", UIApplicationDelegate,
+    /// applicationWillTerminate): an app still in willTerminate, or still running, at its end is
+    /// killed (SIGKILL), and the scenario goes on; the trace shows the kill.
+    private func deliverWillTerminate() throws(Interruption) {
+        guard let child else { throw .refused("terminate: the app is not running") }
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.scenario.terminationGrace
         do throws(Interruption) {
-            try send(.terminate)
+            try send(.terminate, timeout: configuration.scenario.terminationGrace)
         } catch {
+            switch error {
             // The app ended as asked, before or while answering.
-            if case .ended = error { return }
-            throw error
+            case .ended: return
+            // Killed at the end of the grace period, as the system does.
+            case .unresponsive: return
+            default: throw error
+            }
         }
-        if !child.wait(until: \.hasEnded, timeout: configuration.scenario.terminationGrace, tick: { tick() }) {
+        let remaining = max(.zero, deadline - clock.now)
+        if !child.wait(until: \.hasEnded, timeout: remaining, tick: { tick() }) {
             child.killAndReap()
         }
         try recordExit()

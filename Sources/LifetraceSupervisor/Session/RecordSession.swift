@@ -60,6 +60,8 @@ public final class RecordSession {
     let configuration: Configuration
     let sink: any TraceEventSink
     private let ordered: OrderedTraceSink
+    /// The app stream's way into `ordered`, noting when the app's main thread waits.
+    let idleWatch: MainThreadIdleWatch
     private var lastFlush = ContinuousClock.now
     var symbols = SymbolTable()
     var child: ChildProcess?
@@ -78,17 +80,24 @@ public final class RecordSession {
         self.configuration = configuration
         self.sink = sink
         ordered = OrderedTraceSink(target: sink)
+        idleWatch = MainThreadIdleWatch(target: ordered)
     }
 
     /// The metadata a trace of this run should carry.
     public static func metadata(for configuration: Configuration) -> TraceMetadata {
-        TraceMetadata([
+        var metadata = TraceMetadata([
             ("recorder", "lifetrace record"),
             ("app", URL(fileURLWithPath: configuration.executable).lastPathComponent),
             ("arguments", configuration.arguments.joined(separator: " ")),
             ("scenario", configuration.scenario.name),
             ("faults", configuration.faults.map(\.name).joined(separator: ",")),
         ])
+        // What the device would tell a recorder in the app: the declared modes and the OS.
+        if let modes = configuration.scenario.backgroundModes {
+            metadata[LaunchFacts.backgroundModesKey] = BackgroundModes.metadataValue(modes)
+        }
+        if let os = configuration.scenario.os { metadata["os"] = os }
+        return metadata
     }
 
     /// Plays the scenario; returns how the run ended. Throws only when the app could not be
@@ -164,9 +173,12 @@ public final class RecordSession {
     }
 
     /// Writes a `state` event and updates the system view.
+    /// A scenario without `state` events (the app's own view) only updates the system view.
     func emitState(_ state: LifecycleState, scene: String? = nil) throws(Interruption) {
-        let sceneSymbol = scene.map { symbols.intern($0) } ?? .none
-        try emit(.state(to: state, scene: sceneSymbol))
+        if configuration.scenario.writesStateEvents {
+            let sceneSymbol = scene.map { symbols.intern($0) } ?? .none
+            try emit(.state(to: state, scene: sceneSymbol))
+        }
         if scene == nil { systemState = state }
     }
 
@@ -175,7 +187,7 @@ public final class RecordSession {
     func pumpApp() throws(Interruption) {
         let watermark = MonotonicClock.now()
         do {
-            if let pump { try pump.pump(into: ordered, symbols: &symbols) }
+            if let pump { try pump.pump(into: idleWatch, symbols: &symbols) }
             try ordered.release(through: watermark)
             // A supervisor that dies leaves a readable trace missing at most the last 100 ms.
             if ContinuousClock.now - lastFlush >= .milliseconds(100) {
@@ -205,7 +217,7 @@ public final class RecordSession {
     // MARK: Process
 
     /// Spawns the app with a new region and control channel, and writes its `launch` event.
-    func spawn(background: Bool, reason: String) throws(Interruption) {
+    func spawn(background: Bool, reason: String, prewarm: Bool = false) throws(Interruption) {
         let counter = RecordSession.regionCounter.next()
         let path = "\(configuration.regionDirectory)/lifetrace-\(getpid())-\(counter)"
         do {
@@ -222,6 +234,10 @@ public final class RecordSession {
                 if case .host(let hostFault) = fault { return hostFault.rawValue }
                 return nil
             }.joined(separator: ",")
+            if prewarm { environment[LaunchFacts.prewarmEnvironmentKey] = "1" }
+            if let modes = configuration.scenario.backgroundModes {
+                environment[HostLaunchEnvironment.backgroundModesKey] = BackgroundModes.metadataValue(modes)
+            }
             let timestamp = MonotonicClock.now()
             let child = try ChildProcess(
                 path: configuration.executable, arguments: configuration.arguments, environment: environment,
@@ -231,7 +247,7 @@ public final class RecordSession {
             self.child = child
             pump = AppStreamPump(region: region)
             try emit(
-                .launch(reason: symbols.intern(reason), background: background, prewarm: false, pid: Int64(child.pid)),
+                .launch(reason: symbols.intern(reason), background: background, prewarm: prewarm, pid: Int64(child.pid)),
                 at: timestamp)
             systemState = background ? .background : .inactive
         } catch let error as RecorderError {
