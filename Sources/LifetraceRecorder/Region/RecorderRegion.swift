@@ -73,35 +73,31 @@ public final class RecorderRegion: @unchecked Sendable {
         return region
     }
 
-    /// Maps the existing region at `path`, checking its header.
-    public static func attach(path: String) throws(RecorderError) -> RecorderRegion {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+    /// Maps the existing region at `path`, checking its header against its limits and the file's
+    /// size. Without `followingSymlinks` a symbolic link at `path` is refused rather than followed
+    /// (a leftover region found in a directory is not trusted to be one).
+    public static func attach(path: String, followingSymlinks: Bool = true) throws(RecorderError) -> RecorderRegion {
+        let fd = open(path, O_RDWR | O_CLOEXEC | (followingSymlinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
         defer { close(fd) }
         // The size by seeking: `struct stat` is ambiguous between the C modules Foundation pulls in.
         let end = lseek(fd, 0, SEEK_END)
         guard end >= off_t(RegionLayout.headerSize) else {
-            throw RecorderError(.badRegion, path: path, errno: 0)
+            throw RecorderError(.badRegion, path: path, errno: 0, detail: "the file holds \(max(0, end)) bytes, less than a region's \(RegionLayout.headerSize)-byte header")
         }
         let fileSize = Int(end)
         guard let base = mmap(nil, fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
             throw RecorderError(.mapFailed, path: path, errno: errno)
         }
-        let magic = base.load(fromByteOffset: RegionField.magic, as: UInt64.self)
-        let version = base.load(fromByteOffset: RegionField.version, as: UInt32.self)
-        let rings = Int(base.load(fromByteOffset: RegionField.ringCount, as: UInt32.self))
-        let capacity = Int(base.load(fromByteOffset: RegionField.ringCapacity, as: UInt32.self))
-        let symbols = Int(base.load(fromByteOffset: RegionField.symbolCapacity, as: UInt32.self))
-        guard magic == RegionField.magicValue, version == RegionField.versionValue, rings > 0, rings <= 4096,
-            capacity > 0, capacity & (capacity - 1) == 0, symbols > 0, symbols < 1 << 16
-        else {
+        // The header is the other process's word: every field is checked against the limits a
+        // layout can have, and the layout against the file's real size, before anything is built
+        // from it (a layout outside its limits would trap, one past the file would fault).
+        let layout: RegionLayout
+        do throws(RegionLayout.HeaderProblem) {
+            layout = try RegionLayout(header: UnsafeRawPointer(base), fileSize: fileSize)
+        } catch {
             munmap(base, fileSize)
-            throw RecorderError(.badRegion, path: path, errno: 0)
-        }
-        let layout = RegionLayout(ringCount: rings, ringCapacity: capacity, symbolCapacity: symbols)
-        guard layout.byteCount <= fileSize else {
-            munmap(base, fileSize)
-            throw RecorderError(.badRegion, path: path, errno: 0)
+            throw RecorderError(.badRegion, path: path, errno: 0, detail: error.description)
         }
         return RecorderRegion(base: base, layout: layout, path: path)
     }

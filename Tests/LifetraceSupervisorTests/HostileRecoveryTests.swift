@@ -1,0 +1,158 @@
+import Foundation
+import LifetraceFormat
+@testable import LifetraceRecorder
+import LifetraceTestSupport
+import LifetraceZstd
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lifetrace recover`, the recorder's start-up recovery and `lifetrace record` against a hostile
+/// or broken region and app (docs/RELIABILITY.md, "Regions, recovery and the app"): no trap, no
+/// SIGBUS, nothing written through a link, no input overwritten, and no damage passed off as a
+/// trace read whole.
+@Suite struct HostileRecoveryTests {
+    /// How a child process ended, and what it printed.
+    struct Run {
+        var status: Int32
+        var signalled: Bool
+        var output: String
+        var error: String
+    }
+
+    /// Runs `executable` with `arguments`; output and errors through files (no pipe to fill).
+    static func run(_ executable: String, _ arguments: [String], in directory: String) throws -> Run {
+        let out = directory + "/.stdout", err = directory + "/.stderr"
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        func text(_ path: String) -> String { String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
+        return Run(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+            output: text(out), error: text(err))
+    }
+
+    static func lifetrace(_ arguments: [String], in directory: String) throws -> Run {
+        try run(BuiltProducts.path("lifetrace"), arguments, in: directory)
+    }
+
+    /// Stores a 64-bit word into `region`'s shared memory, as a hostile or broken process would.
+    static func store(_ value: UInt64, in region: RecorderRegion, at offset: Int) {
+        region.base.storeBytes(of: value, toByteOffset: offset, as: UInt64.self)
+    }
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    static func size(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? -1
+    }
+
+    static func listing(_ directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".std") }.sorted()
+    }
+
+    /// A region beside `trace` as a killed standalone recorder leaves it: no live process, the
+    /// trace's first `committed` bytes committed. `record` is given a recorder to record with.
+    @discardableResult
+    static func leftoverRegion(
+        beside trace: String, committed: Int64, record: (Recorder) -> Void = { _ in }
+    ) throws -> RecorderRegion {
+        let region = try RecorderRegion.create(
+            path: TraceRecovery.regionPath(forTrace: trace), layout: RegionLayout(ringCount: 4, ringCapacity: 256, symbolCapacity: 64))
+        record(Recorder(region: region))
+        region.setProducerPID(0)
+        region.setCommittedLength(committed)
+        return region
+    }
+
+    /// A closed trace of `events` synthesized events, of several chunks.
+    static func synthesized(_ path: String, events: Int, in directory: String) throws {
+        let made = try lifetrace(["synth", "--events", "\(events)", "--seed", "3", "-o", path], in: directory)
+        #expect(made.status == 0, "\(made.error)")
+    }
+
+    /// A 4 KiB file with a region's magic and version whose header claims `capacity` slots a ring.
+    static func hostileRegionFile(_ path: String, capacity: UInt32) throws {
+        var header = [UInt8](repeating: 0, count: 4096)
+        func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+            withUnsafeBytes(of: value.littleEndian) { header.replaceSubrange(offset..<(offset + $0.count), with: $0) }
+        }
+        put(RegionField.magicValue, at: RegionField.magic)
+        put(RegionField.versionValue, at: RegionField.version)
+        put(UInt32(1), at: RegionField.ringCount)
+        put(capacity, at: RegionField.ringCapacity)
+        put(UInt32(1), at: RegionField.symbolCapacity)
+        try Data(header).write(to: URL(fileURLWithPath: path))
+    }
+
+    // MARK: Region header
+
+    @Test("a 4 KiB region whose header claims 2^25 slots a ring is refused with one line, and nothing traps")
+    func hugeRingCapacity() throws {
+        let directory = try ScratchDirectory.make("huge-capacity")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let region = TraceRecovery.regionPath(forTrace: directory + "/x.ltrace")
+        try Self.hostileRegionFile(region, capacity: 1 << 25)
+        #expect(throws: RecorderError.self) { try RecorderRegion.attach(path: region) }
+        let recover = try Self.lifetrace(["recover", directory + "/x.ltrace"], in: directory)
+        #expect(!recover.signalled && recover.status == 2, "\(recover.error)")
+        #expect(recover.error == "lifetrace: cannot read the recorder region \(region): not a recorder region \(region): ringCapacity 33554432 is outside the powers of two up to 2^24\n")
+        // A region it cannot read is left as it is.
+        #expect(FileManager.default.fileExists(atPath: region))
+    }
+
+    @Test("a self-recording app starts beside a hostile leftover region, leaves it alone and says so")
+    func appStartsBesideAHostileRegion() throws {
+        let directory = try ScratchDirectory.make("hostile-leftover")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let leftover = TraceRecovery.regionPath(forTrace: directory + "/old.ltrace")
+        try Self.hostileRegionFile(leftover, capacity: 1 << 25)
+        let counts = directory + "/counts"
+        let errors = directory + "/probe.err"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
+        process.arguments = [counts, "1", "--standalone", directory + "/new.ltrace"]
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        try process.run()
+        // Records once its start-up (the recovery of leftovers) is over, or dies trying.
+        while process.isRunning && (CrashSafetyTests.readCounts(counts).first ?? 0) == 0 { usleep(5_000) }
+        let started = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(started, "the probe ended with status \(process.terminationStatus)")
+        #expect(FileManager.default.fileExists(atPath: leftover))
+        let said = String(decoding: Self.bytes(errors) ?? Data(), as: UTF8.self)
+        #expect(said.contains("lifetrace recorder: cannot read the recorder region \(leftover): not a recorder region"), "\(said)")
+    }
+
+
+    /// A scenario that launches the app and gives it one second to answer.
+    static let launchOnly = "timeouts:\n  launch: 1s\nsteps:\n  - launch: foreground\n"
+
+    /// Shell commands writing the little-endian `value` at byte `offset` of the app's region.
+    static func poke(_ value: UInt64, at offset: Int) -> String {
+        let escaped = withUnsafeBytes(of: value.littleEndian) { $0.map { "\\\(String($0, radix: 8))" }.joined() }
+        return "printf '\(escaped)' | dd of=\"$LIFETRACE_REGION\" bs=1 seek=\(offset) conv=notrunc status=none; "
+    }
+
+    /// Runs `record` on a shell app running `script`; returns the run and the trace's path.
+    static func recordShellApp(_ script: String, in directory: String) throws -> (Run, String) {
+        let scenario = directory + "/s.yaml"
+        try launchOnly.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let trace = directory + "/run.ltrace"
+        let run = try lifetrace(["record", "-o", trace, "--scenario", scenario, "--", "/bin/sh", "-c", script], in: directory)
+        return (run, trace)
+    }
+}
