@@ -155,4 +155,30 @@ import Glibc
         let run = try lifetrace(["record", "-o", trace, "--scenario", scenario, "--", "/bin/sh", "-c", script], in: directory)
         return (run, trace)
     }
+
+    @Test("the region's slots are range-checked like a file's records: a slot at 2^63 is dropped and counted, later events keep their time")
+    func drainedEventsAreRangeChecked() throws {
+        let region = try RecorderRegion.anonymous(layout: RegionLayout(ringCount: 4, ringCapacity: 64, symbolCapacity: 16))
+        let recorder = Recorder(region: region)
+        let pump = AppStreamPump(region: region)
+        let sink = TraceEventCollection()
+        var symbols = SymbolTable()
+        recorder.mark(recorder.name("before"))
+        // A hostile slot in ring 3: a mark stamped just below 2^63.
+        let slot = region.base + region.layout.slotsOffset(ring: 3)
+        slot.storeBytes(of: Int64.max - 1, toByteOffset: RegionField.slotTimestamp, as: Int64.self)
+        slot.storeBytes(of: EventType.mark.rawValue, toByteOffset: RegionField.slotType, as: UInt8.self)
+        Self.store(RingState.owned.rawValue, in: region, at: region.layout.ringHeaderOffset(3) + RegionField.ringState)
+        Self.store(1, in: region, at: region.layout.ringHeaderOffset(3) + RegionField.ringHead)
+        try pump.pump(into: sink, symbols: &symbols)
+        recorder.mark(recorder.name("after"))
+        try pump.pump(into: sink, symbols: &symbols)
+        let events = sink.snapshot.events
+        #expect(pump.rejectedCount == 1)
+        #expect(events.allSatisfy { TraceTime.contains($0.timestamp) }, "\(events)")
+        #expect(events.contains { $0.payload == .dropped(count: 1) })
+        #expect(pump.clampedCount == 0)
+        let marks = events.filter { $0.type == .mark }
+        #expect(marks.count == 2 && marks[0].timestamp <= marks[1].timestamp && marks[1].timestamp < Int64.max / 2)
+    }
 }

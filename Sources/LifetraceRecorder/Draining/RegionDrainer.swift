@@ -14,6 +14,10 @@ public final class RegionDrainer: @unchecked Sendable {
     private var droppedWithoutRingSeen: UInt64 = 0
     /// The latest timestamp read from any ring.
     public private(set) var latestTimestamp: Int64 = 0
+    /// Slots read and not passed on because they cannot be an app's event: a type the app never
+    /// records (or none), or a timestamp outside ``TraceTime/range``. Saturates at Int64.max; each
+    /// is also counted in its ring's next `dropped` record, so the trace shows the loss.
+    public private(set) var rejectedCount: Int64 = 0
     /// Whether tails wait for ``commit()``: the slots read stay in the ring (and so survive a
     /// kill) until the caller has made them durable.
     public let defersCommit: Bool
@@ -89,11 +93,13 @@ public final class RegionDrainer: @unchecked Sendable {
             // A head more than a ring ahead means the producer's memory was damaged; skip the lost part.
             if head &- tail > UInt64(layout.ringCapacity) { tail = head &- UInt64(layout.ringCapacity) }
             let slots = region.base + layout.slotsOffset(ring: ring)
+            // The slots are another process's word, checked as a reader checks a file's records.
+            var rejected: UInt64 = 0
             while tail != head {
                 let slot = slots + Int(truncatingIfNeeded: tail & mask) &* RegionLayout.slotSize
                 let type = EventType(rawValue: slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self))
                 let timestamp = slot.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
-                if let type {
+                if let type, Self.isAppEvent(type), TraceTime.contains(timestamp) {
                     events.append(
                         DrainedEvent(
                             timestamp: timestamp, type: type, thread: thread,
@@ -104,6 +110,8 @@ public final class RegionDrainer: @unchecked Sendable {
                                 & SlotFlags.hasValue != 0))
                     lastTimestamp[ring] = max(lastTimestamp[ring], timestamp)
                     latestTimestamp = max(latestTimestamp, timestamp)
+                } else {
+                    rejected &+= 1
                 }
                 tail &+= 1
             }
@@ -113,30 +121,52 @@ public final class RegionDrainer: @unchecked Sendable {
                 tailAtomic.store(tail, ordering: .releasing)
             }
             let dropped = region.ringAtomic(ring, RegionField.ringDropped).load(ordering: .acquiring)
-            if dropped != droppedSeen[ring] {
-                events.append(droppedEvent(count: dropped &- droppedSeen[ring], at: lastTimestamp[ring], thread: thread))
-                droppedSeen[ring] = dropped
+            let lost = Self.newDrops(dropped, seen: droppedSeen[ring])
+            droppedSeen[ring] = dropped
+            if lost > 0 || rejected > 0 {
+                events.append(droppedEvent(count: Self.saturatingSum(lost, rejected), at: lastTimestamp[ring], thread: thread))
+                rejectedCount = TraceTime.advanced(rejectedCount, by: Int64(clamping: rejected))
             }
             if !defersCommit { freeIfDrained(ring, tail: tail) }
         }
         let withoutRing = region.droppedWithoutRing
-        if withoutRing != droppedWithoutRingSeen {
-            events.append(droppedEvent(count: withoutRing &- droppedWithoutRingSeen, at: latestTimestamp, thread: .main))
-            droppedWithoutRingSeen = withoutRing
+        let lostWithoutRing = Self.newDrops(withoutRing, seen: droppedWithoutRingSeen)
+        droppedWithoutRingSeen = withoutRing
+        if lostWithoutRing > 0 {
+            events.append(droppedEvent(count: lostWithoutRing, at: latestTimestamp, thread: .main))
         }
         return events.count - start
     }
 
+    /// Whether an app records events of `type` (the system's `launch`, `state` and `exit` are
+    /// written by whoever drains, never read from a ring).
+    static func isAppEvent(_ type: EventType) -> Bool {
+        switch type {
+        case .launch, .state, .exit: false
+        default: true
+        }
+    }
+
+    /// The drops a counter gained since `seen`; a counter that went backwards (damaged, or
+    /// written by a hostile process) gained none.
+    static func newDrops(_ counter: UInt64, seen: UInt64) -> UInt64 { counter > seen ? counter - seen : 0 }
+
+    static func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
+
+    /// A `dropped` record of `count` events, saturated at Int64.max (a count a trace can hold).
     private func droppedEvent(count: UInt64, at timestamp: Int64, thread: ThreadID) -> DrainedEvent {
         DrainedEvent(
             timestamp: timestamp, type: .dropped, thread: thread, name: 0, scene: 0,
-            value: Int64(truncatingIfNeeded: count), hasValue: true)
+            value: Int64(clamping: count), hasValue: true)
     }
 
     /// The total number of events the region's producers dropped so far.
     public var droppedTotal: UInt64 {
         (0..<region.layout.ringCount).reduce(region.droppedWithoutRing) {
-            $0 &+ region.ringAtomic($1, RegionField.ringDropped).load(ordering: .relaxed)
+            Self.saturatingSum($0, region.ringAtomic($1, RegionField.ringDropped).load(ordering: .relaxed))
         }
     }
 }
