@@ -156,6 +156,38 @@ import Glibc
         return (run, trace)
     }
 
+    @Test("drop counters at Int64.max: no overflow in the pump, the counts saturate and are reported")
+    func dropCountersAtInt64Max() throws {
+        let directory = try ScratchDirectory.make("max-drops")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let layout = RegionLayout()
+        var script = ""
+        for ring in 0..<2 {
+            script += Self.poke(UInt64(Int64.max), at: layout.ringHeaderOffset(ring) + RegionField.ringDropped)
+            script += Self.poke(RingState.owned.rawValue, at: layout.ringHeaderOffset(ring) + RegionField.ringState)
+        }
+        let (run, trace) = try Self.recordShellApp(script + "exec sleep 30", in: directory)
+        #expect(!run.signalled && run.status == 5, "\(run.status): \(run.error)")
+        #expect(run.error.contains("lifetrace record: warning: the app's recorder lost 9223372036854775807 events"), "\(run.error)")
+        let dump = try Self.lifetrace(["dump", trace], in: directory)
+        #expect(dump.status == 0, "\(dump.error)")
+        #expect(dump.output.components(separatedBy: "\"type\":\"dropped\",\"count\":9223372036854775807").count == 3, "\(dump.output)")
+    }
+
+    @Test("an app that truncates its region: record survives (the region cannot shrink), closes the trace, leaves nothing in /dev/shm")
+    func truncatedRegion() throws {
+        let directory = try ScratchDirectory.make("truncated-region")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: "/dev/shm"))
+        let (run, trace) = try Self.recordShellApp(
+            "truncate -s 0 \"$LIFETRACE_REGION\" 2>/dev/null; true > \"$LIFETRACE_REGION\" 2>/dev/null; exec sleep 30", in: directory)
+        #expect(!run.signalled && run.status == 5, "\(run.signalled ? "signal" : "status") \(run.status): \(run.error)")
+        let info = try Self.lifetrace(["info", trace], in: directory)
+        #expect(info.output.contains("integrity:  ok, closed"), "\(info.output)")
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: "/dev/shm"))
+        #expect(after.subtracting(before).filter { $0.hasPrefix("lifetrace-") }.isEmpty)
+    }
+
     @Test("the region's slots are range-checked like a file's records: a slot at 2^63 is dropped and counted, later events keep their time")
     func drainedEventsAreRangeChecked() throws {
         let region = try RecorderRegion.anonymous(layout: RegionLayout(ringCount: 4, ringCapacity: 64, symbolCapacity: 16))
@@ -180,5 +212,53 @@ import Glibc
         #expect(pump.clampedCount == 0)
         let marks = events.filter { $0.type == .mark }
         #expect(marks.count == 2 && marks[0].timestamp <= marks[1].timestamp && marks[1].timestamp < Int64.max / 2)
+    }
+
+    @Test("record -o naming the scenario or the app is refused before anything is written; a failed launch keeps the trace at -o")
+    func recordKeepsItsInputs() throws {
+        let directory = try ScratchDirectory.make("record-inputs")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = directory + "/sc.yaml"
+        try Self.launchOnly.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let scenarioBytes = Self.bytes(scenario)
+        let overScenario = try Self.lifetrace(["record", "-o", scenario, "--scenario", scenario, "--", "/bin/true"], in: directory)
+        #expect(overScenario.status == 2 && overScenario.error.contains("the output is also an input"), "\(overScenario.error)")
+        #expect(Self.bytes(scenario) == scenarioBytes)
+
+        let app = directory + "/App"
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: app)
+        let appBytes = Self.bytes(app)
+        let overApp = try Self.lifetrace(["record", "-o", app, "--", app], in: directory)
+        #expect(overApp.status == 2 && overApp.error.contains("the output is also an input"), "\(overApp.error)")
+        #expect(Self.bytes(app) == appBytes)
+
+        let previous = directory + "/prev.ltrace"
+        try Self.synthesized(previous, events: 100, in: directory)
+        let previousBytes = Self.bytes(previous)
+        let missing = try Self.lifetrace(["record", "-o", previous, "--", directory + "/nonexistent"], in: directory)
+        #expect(missing.status == 3, "\(missing.error)")
+        #expect(Self.bytes(previous) == previousBytes)
+        #expect(try Self.listing(directory) == ["App", "prev.ltrace", "sc.yaml"])
+    }
+
+    @Test("record that cannot write its trace (exit 7) leaves no 0-byte trace and the previous file untouched")
+    func recordOnAFullDisk() throws {
+        let directory = try ScratchDirectory.make("record-full")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let previous = directory + "/prev.ltrace"
+        try Self.synthesized(previous, events: 100, in: directory)
+        let previousBytes = Self.bytes(previous)
+        // A file size limit of 0 stands for a full disk: every write fails (EFBIG; SIGXFSZ ignored).
+        let lifetrace = BuiltProducts.path("lifetrace")
+        for output in [directory + "/new.ltrace", previous] {
+            // Its messages go through a pipe, which the limit does not cover.
+            let run = try Self.run(
+                "/bin/sh",
+                ["-c", "( ulimit -f 0; trap '' XFSZ; \"$0\" record -o \"$1\" -- /bin/true 2>&1; echo \"status $?\" ) | cat", lifetrace, output],
+                in: directory)
+            #expect(run.output.hasSuffix("cannot write: File too large\nstatus 7\n"), "\(run.output)")
+        }
+        #expect(Self.bytes(previous) == previousBytes)
+        #expect(try Self.listing(directory) == ["prev.ltrace"])
     }
 }

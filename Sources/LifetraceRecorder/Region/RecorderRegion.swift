@@ -1,4 +1,5 @@
 import Atomics
+import CRecorderSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -26,15 +27,44 @@ public final class RecorderRegion: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     /// The file backing the region, if any.
     public let path: String?
+    /// The open descriptor of a sealed region (``createSealed(layout:)``), which a child process
+    /// inherits to attach; nil for other regions.
+    public let sharedDescriptor: Int32?
 
-    private init(base: UnsafeMutableRawPointer, layout: RegionLayout, path: String?) {
+    private init(base: UnsafeMutableRawPointer, layout: RegionLayout, path: String?, sharedDescriptor: Int32? = nil) {
         self.base = base
         self.layout = layout
         self.path = path
+        self.sharedDescriptor = sharedDescriptor
     }
 
     deinit {
         munmap(base, layout.byteCount)
+        if let sharedDescriptor { close(sharedDescriptor) }
+    }
+
+    /// A new region that the process it is shared with cannot shrink, for a supervisor: on Linux
+    /// a memfd sealed against shrinking and growing. The other process truncating the file (by
+    /// accident or on purpose) fails with EPERM, so the supervisor's reads never fault with
+    /// SIGBUS, and there is no file in any directory to leave behind. The child attaches through
+    /// ``sharedDescriptor`` (inherited, then opened as `/proc/self/fd/N`). Returns nil where the
+    /// system has no sealed memfd (the caller falls back to ``create(path:layout:)``).
+    public static func createSealed(layout: RegionLayout) throws(RecorderError) -> RecorderRegion? {
+        let size = layout.byteCount
+        let fd = lifetrace_sealed_region_fd(UInt64(size))
+        guard fd >= 0 else {
+            if errno == ENOSYS || errno == EINVAL { return nil }
+            throw RecorderError(.mapFailed, path: nil, errno: errno)
+        }
+        guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+            let saved = errno
+            close(fd)
+            throw RecorderError(.mapFailed, path: nil, errno: saved)
+        }
+        let region = RecorderRegion(base: base, layout: layout, path: nil, sharedDescriptor: fd)
+        region.writeHeader()
+        region.setProducerPID(getpid())
+        return region
     }
 
     /// A new region in anonymous memory, for a recorder that drains itself.
