@@ -137,6 +137,7 @@ import Glibc
         #expect(said.contains("lifetrace recorder: cannot read the recorder region \(leftover): not a recorder region"), "\(said)")
     }
 
+    // MARK: A hostile app under record
 
     /// A scenario that launches the app and gives it one second to answer.
     static let launchOnly = "timeouts:\n  launch: 1s\nsteps:\n  - launch: foreground\n"
@@ -213,6 +214,143 @@ import Glibc
         let marks = events.filter { $0.type == .mark }
         #expect(marks.count == 2 && marks[0].timestamp <= marks[1].timestamp && marks[1].timestamp < Int64.max / 2)
     }
+
+    @Test("recover drops a region's out-of-range records and an exit at Int64.max, says so, and marks the trace")
+    func recoverRangeChecksTheRegion() throws {
+        let directory = try ScratchDirectory.make("recover-range")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/solo.ltrace"
+        let region = try Self.leftoverRegion(beside: trace, committed: 0) { recorder in
+            recorder.mark(recorder.name("kept"))
+        }
+        let slot = region.base + region.layout.slotsOffset(ring: 3)
+        slot.storeBytes(of: Int64.max, toByteOffset: RegionField.slotTimestamp, as: Int64.self)
+        slot.storeBytes(of: EventType.mark.rawValue, toByteOffset: RegionField.slotType, as: UInt8.self)
+        Self.store(RingState.owned.rawValue, in: region, at: region.layout.ringHeaderOffset(3) + RegionField.ringState)
+        Self.store(1, in: region, at: region.layout.ringHeaderOffset(3) + RegionField.ringHead)
+        Self.store(0, in: region, at: RegionField.exitValue)
+        Self.store(UInt64(Int64.max), in: region, at: RegionField.exitTimestamp)
+        Self.store(1, in: region, at: RegionField.exitKind)
+        let recover = try Self.lifetrace(["recover", trace], in: directory)
+        #expect(recover.status == 3, "\(recover.error)")
+        #expect(recover.output.hasPrefix("\(trace): sealed with data missing: 0 events were in the file, 2 recovered from the region"), "\(recover.output)")
+        #expect(recover.error.contains("lost: 1 records in the region cannot be events"), "\(recover.error)")
+        #expect(recover.error.contains("lost: the exit the process stored is stamped 9223372036854775807 ns"), "\(recover.error)")
+        let dump = try Self.lifetrace(["dump", trace], in: directory)
+        #expect(dump.status == 0 && dump.output.contains("\"name\":\"kept\"") && dump.output.contains("\"type\":\"dropped\",\"count\":1"), "\(dump.output)")
+        #expect(try Self.lifetrace(["check", trace], in: directory).status == 2)
+    }
+
+    // MARK: Links and temporary files
+
+    @Test("recover never writes through a link planted at a temporary name, and refuses a trace path that is a link")
+    func plantedSymlinks() throws {
+        let directory = try ScratchDirectory.make("recover-links")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/t.ltrace"
+        try Self.synthesized(trace, events: 2000, in: directory)
+        try Self.leftoverRegion(beside: trace, committed: Self.size(trace))
+        let victim = directory + "/victim"
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        for name in ["t.ltrace.recovering", ".t.ltrace.recovering", "t.ltrace.tmp"] {
+            try FileManager.default.createSymbolicLink(atPath: directory + "/" + name, withDestinationPath: victim)
+        }
+        let recover = try Self.lifetrace(["recover", trace], in: directory)
+        #expect(recover.status == 0, "\(recover.error)")
+        #expect(Self.bytes(victim) == Data("precious\n".utf8))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/t.ltrace.recovering") == victim)
+        #expect((try FileManager.default.attributesOfItem(atPath: trace))[.type] as? FileAttributeType == .typeRegular)
+
+        // A trace path that is itself a link: refused, the link, its target and the region kept.
+        let real = directory + "/real.ltrace"
+        try Self.synthesized(real, events: 500, in: directory)
+        let link = directory + "/link.ltrace"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        try Self.leftoverRegion(beside: link, committed: Self.size(real))
+        let original = Self.bytes(real)
+        let refused = try Self.lifetrace(["recover", link], in: directory)
+        #expect(refused.status == 2)
+        #expect(refused.error == "lifetrace: will not recover \(link): a symbolic link; recover the trace at the path it names (the recorder writes no links)\n")
+        #expect(Self.bytes(real) == original)
+        #expect(FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: link)))
+        // A region that is a link is not followed either.
+        let other = directory + "/other.ltrace"
+        try FileManager.default.createSymbolicLink(atPath: TraceRecovery.regionPath(forTrace: other), withDestinationPath: victim)
+        let linkedRegion = try Self.lifetrace(["recover", other], in: directory)
+        #expect(linkedRegion.status == 2 && linkedRegion.error.contains("a symbolic link, not a region"), "\(linkedRegion.error)")
+        #expect(Self.bytes(victim) == Data("precious\n".utf8))
+    }
+
+    // MARK: Damage is reported
+
+    @Test("a chunk that fails its checksum: recover seals what it can, exits 3, and the trace says it is missing data")
+    func damagedChunk() throws {
+        let directory = try ScratchDirectory.make("recover-damage")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/t.ltrace"
+        try Self.synthesized(trace, events: 20000, in: directory)
+        let size = Self.size(trace)
+        var bytes = try #require(Self.bytes(trace))
+        bytes[Int(size / 2)] ^= 0x55
+        try bytes.write(to: URL(fileURLWithPath: trace))
+        try Self.leftoverRegion(beside: trace, committed: size)
+        let recover = try Self.lifetrace(["recover", trace], in: directory)
+        #expect(recover.status == 3, "\(recover.output) \(recover.error)")
+        #expect(recover.output.contains("sealed with data missing"))
+        #expect(recover.error.contains("lost: \(trace): byte "), "\(recover.error)")
+        let info = try Self.lifetrace(["info", trace], in: directory)
+        #expect(!info.output.contains("integrity:  ok"), "\(info.output)")
+        #expect(info.output.contains("sealed with data missing"), "\(info.output)")
+        #expect(try Self.lifetrace(["check", trace], in: directory).status == 2)
+    }
+
+    @Test("a committed length below the header, or past the file's end: reported as loss, the file never cut or extended")
+    func committedLengths() throws {
+        let directory = try ScratchDirectory.make("recover-committed")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (name, committed) in [("short", Int64(10)), ("long", Int64(-1))] {
+            let trace = directory + "/\(name).ltrace"
+            try Self.synthesized(trace, events: 300, in: directory)
+            let size = Self.size(trace)
+            try Self.leftoverRegion(beside: trace, committed: committed < 0 ? size + 4096 : committed) { recorder in
+                recorder.mark(recorder.name("late"))
+            }
+            let recover = try Self.lifetrace(["recover", trace], in: directory)
+            #expect(recover.status == 3, "\(name): \(recover.output) \(recover.error)")
+            if committed < 0 {
+                #expect(recover.error.contains("lost: the region says \(size + 4096) bytes of the trace were written and the file holds \(size)"), "\(recover.error)")
+            } else {
+                #expect(recover.error.contains("lost: the trace's first 10 bytes have no readable header"), "\(recover.error)")
+            }
+            #expect(try Self.lifetrace(["check", trace], in: directory).status == 2, "\(name)")
+            #expect(!(try Self.lifetrace(["info", trace], in: directory)).output.contains("integrity:  ok"), "\(name)")
+        }
+    }
+
+    @Test("SIGTERM during recover removes its temporary file and leaves the trace and the region as they were")
+    func signalDuringRecover() throws {
+        let directory = try ScratchDirectory.make("recover-signal")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/big.ltrace"
+        try Self.synthesized(trace, events: 3_000_000, in: directory)
+        try Self.leftoverRegion(beside: trace, committed: Self.size(trace))
+        let original = Self.bytes(trace)
+        let before = try Self.listing(directory)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("lifetrace"))
+        process.arguments = ["recover", trace]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Signalled once its temporary file exists, while it copies the events.
+        while try process.isRunning && Self.listing(directory) == before { usleep(2_000) }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        #expect(try Self.listing(directory) == before)
+        #expect(Self.bytes(trace) == original)
+    }
+
+    // MARK: record's output
 
     @Test("record -o naming the scenario or the app is refused before anything is written; a failed launch keeps the trace at -o")
     func recordKeepsItsInputs() throws {
