@@ -203,13 +203,20 @@ import Glibc
         slot.storeBytes(of: EventType.mark.rawValue, toByteOffset: RegionField.slotType, as: UInt8.self)
         Self.store(RingState.owned.rawValue, in: region, at: region.layout.ringHeaderOffset(3) + RegionField.ringState)
         Self.store(1, in: region, at: region.layout.ringHeaderOffset(3) + RegionField.ringHead)
+        // And ring 2 claims a thread number no output can print as a signed integer.
+        let other = region.base + region.layout.slotsOffset(ring: 2)
+        other.storeBytes(of: MonotonicClock.now(), toByteOffset: RegionField.slotTimestamp, as: Int64.self)
+        other.storeBytes(of: EventType.mark.rawValue, toByteOffset: RegionField.slotType, as: UInt8.self)
+        Self.store(UInt64.max - 1, in: region, at: region.layout.ringHeaderOffset(2) + RegionField.ringThread)
+        Self.store(RingState.owned.rawValue, in: region, at: region.layout.ringHeaderOffset(2) + RegionField.ringState)
+        Self.store(1, in: region, at: region.layout.ringHeaderOffset(2) + RegionField.ringHead)
         try pump.pump(into: sink, symbols: &symbols)
         recorder.mark(recorder.name("after"))
         try pump.pump(into: sink, symbols: &symbols)
         let events = sink.snapshot.events
-        #expect(pump.rejectedCount == 1)
-        #expect(events.allSatisfy { TraceTime.contains($0.timestamp) }, "\(events)")
-        #expect(events.contains { $0.payload == .dropped(count: 1) })
+        #expect(pump.rejectedCount == 2)
+        #expect(events.allSatisfy { TraceTime.contains($0.timestamp) && $0.thread.rawValue <= UInt64(Int64.max) }, "\(events)")
+        #expect(events.filter { $0.payload == .dropped(count: 1) }.count == 2)
         #expect(pump.clampedCount == 0)
         let marks = events.filter { $0.type == .mark }
         #expect(marks.count == 2 && marks[0].timestamp <= marks[1].timestamp && marks[1].timestamp < Int64.max / 2)

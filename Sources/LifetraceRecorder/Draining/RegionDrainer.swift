@@ -15,7 +15,8 @@ public final class RegionDrainer: @unchecked Sendable {
     /// The latest timestamp read from any ring.
     public private(set) var latestTimestamp: Int64 = 0
     /// Slots read and not passed on because they cannot be an app's event: a type the app never
-    /// records (or none), or a timestamp outside ``TraceTime/range``. Saturates at Int64.max; each
+    /// records (or none), a timestamp outside ``TraceTime/range``, or a ring whose thread number
+    /// is past Int64.max. Saturates at Int64.max; each
     /// is also counted in its ring's next `dropped` record, so the trace shows the loss.
     public private(set) var rejectedCount: Int64 = 0
     /// Whether tails wait for ``commit()``: the slots read stay in the ring (and so survive a
@@ -89,7 +90,12 @@ public final class RegionDrainer: @unchecked Sendable {
             let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
             let tailAtomic = region.ringAtomic(ring, RegionField.ringTail)
             var tail = readPosition[ring] ?? tailAtomic.load(ordering: .relaxed)
-            let thread = ThreadID(rawValue: region.ringAtomic(ring, RegionField.ringThread).load(ordering: .relaxed))
+            let threadWord = region.ringAtomic(ring, RegionField.ringThread).load(ordering: .relaxed)
+            // A recorder numbers threads from 0 as they first record; a number past Int64.max
+            // (which no output can print as a signed integer) is damage: the ring's slots are
+            // rejected, and its drops reported on the main thread.
+            let threadInRange = threadWord <= UInt64(Int64.max)
+            let thread = threadInRange ? ThreadID(rawValue: threadWord) : .main
             // A head more than a ring ahead means the producer's memory was damaged; skip the lost part.
             if head &- tail > UInt64(layout.ringCapacity) { tail = head &- UInt64(layout.ringCapacity) }
             let slots = region.base + layout.slotsOffset(ring: ring)
@@ -99,7 +105,7 @@ public final class RegionDrainer: @unchecked Sendable {
                 let slot = slots + Int(truncatingIfNeeded: tail & mask) &* RegionLayout.slotSize
                 let type = EventType(rawValue: slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self))
                 let timestamp = slot.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
-                if let type, Self.isAppEvent(type), TraceTime.contains(timestamp) {
+                if threadInRange, let type, Self.isAppEvent(type), TraceTime.contains(timestamp) {
                     events.append(
                         DrainedEvent(
                             timestamp: timestamp, type: type, thread: thread,
