@@ -92,6 +92,9 @@ struct RecordCommand: ParsableCommand {
         let session = RecordSession(configuration: configuration, sink: writer)
         do {
             outcome = try session.run()
+            // Records of the app's region that could not be read are data missing from the run,
+            // as in a recovered trace: every reader reports it (docs/FORMAT.md, End_Flags).
+            writer.marksDataLost = session.lostEvents.rejected > 0
             try writer.close()
             try staged.commit()
             stop.closed()
@@ -117,7 +120,7 @@ struct RecordCommand: ParsableCommand {
                 ? " (\(lost.rejected) of them records in its region that cannot be events: an unknown or system type, or a time out of range)"
                 : ""
             FileHandle.standardError.write(
-                Data("lifetrace record: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\n".utf8))
+                Data("lifetrace record: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\(rejected.isEmpty ? "" : " and is marked as missing data")\n".utf8))
         }
         if outcome != .completed { throw fail(outcome.description, code: outcome.exitCode) }
     }

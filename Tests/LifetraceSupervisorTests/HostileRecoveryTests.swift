@@ -175,6 +175,26 @@ import Glibc
         #expect(dump.output.components(separatedBy: "\"type\":\"dropped\",\"count\":9223372036854775807").count == 3, "\(dump.output)")
     }
 
+    @Test("record: an app's slot stamped 2^62 is dropped and counted, the app's events stay readable, and the trace is marked as missing data")
+    func recordRangeChecksTheRegion() throws {
+        let directory = try ScratchDirectory.make("record-range")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let layout = RegionLayout()
+        let slot = layout.slotsOffset(ring: 0)
+        let script = Self.poke(UInt64(1) << 62, at: slot + RegionField.slotTimestamp)
+            + Self.poke(UInt64(EventType.mark.rawValue), at: slot + RegionField.slotType)
+            + Self.poke(RingState.owned.rawValue, at: layout.ringHeaderOffset(0) + RegionField.ringState)
+            + Self.poke(1, at: layout.ringHeaderOffset(0) + RegionField.ringHead)
+        let (run, trace) = try Self.recordShellApp(script + "exec sleep 30", in: directory)
+        #expect(!run.signalled && run.status == 5, "\(run.status): \(run.error)")
+        #expect(run.error.contains("lost 1 events (1 of them records in its region that cannot be events"), "\(run.error)")
+        let dump = try Self.lifetrace(["dump", trace], in: directory)
+        #expect(dump.output.contains("\"type\":\"dropped\",\"count\":1") && !dump.output.contains("\"type\":\"mark\""), "\(dump.output)")
+        let info = try Self.lifetrace(["info", trace], in: directory)
+        #expect(info.output.contains("sealed with data missing") && info.output.contains("streams:    system 2, app 1"), "\(info.output)")
+        #expect(try Self.lifetrace(["check", trace], in: directory).status == 2)
+    }
+
     @Test("an app that truncates its region: record survives (the region cannot shrink), closes the trace, leaves nothing in /dev/shm")
     func truncatedRegion() throws {
         let directory = try ScratchDirectory.make("truncated-region")
