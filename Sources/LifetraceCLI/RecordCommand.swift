@@ -119,8 +119,8 @@ struct RecordCommand: ParsableCommand {
             let rejected = lost.rejected > 0
                 ? " (\(lost.rejected) of them records in its region that cannot be events: an unknown or system type, or a time out of range)"
                 : ""
-            FileHandle.standardError.write(
-                Data("lifetrace record: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\(rejected.isEmpty ? "" : " and is marked as missing data")\n".utf8))
+            writeToStandardError(
+                "lifetrace record: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\(rejected.isEmpty ? "" : " and is marked as missing data")\n")
         }
         if outcome != .completed { throw fail(outcome.description, code: outcome.exitCode) }
     }
@@ -157,7 +157,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     private func fail(_ message: String, code: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data("lifetrace record: \(TerminalText.escaped(message))\n".utf8))
+        writeToStandardError("lifetrace record: \(TerminalText.escaped(message))\n")
         return ExitCode(code)
     }
 }

@@ -20,6 +20,7 @@ import Glibc
         var signalled: Bool
         var output: String
         var error: String
+        var pid: Int32 = 0
     }
 
     /// Runs `executable` with `arguments`; output and errors through files (no pipe to fill).
@@ -39,7 +40,7 @@ import Glibc
         func text(_ path: String) -> String { String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
         return Run(
             status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            output: text(out), error: text(err))
+            output: text(out), error: text(err), pid: process.processIdentifier)
     }
 
     static func lifetrace(_ arguments: [String], in directory: String) throws -> Run {
@@ -199,14 +200,14 @@ import Glibc
     func truncatedRegion() throws {
         let directory = try ScratchDirectory.make("truncated-region")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let before = Set(try FileManager.default.contentsOfDirectory(atPath: "/dev/shm"))
         let (run, trace) = try Self.recordShellApp(
             "truncate -s 0 \"$LIFETRACE_REGION\" 2>/dev/null; true > \"$LIFETRACE_REGION\" 2>/dev/null; exec sleep 30", in: directory)
         #expect(!run.signalled && run.status == 5, "\(run.signalled ? "signal" : "status") \(run.status): \(run.error)")
         let info = try Self.lifetrace(["info", trace], in: directory)
         #expect(info.output.contains("integrity:  ok, closed"), "\(info.output)")
-        let after = Set(try FileManager.default.contentsOfDirectory(atPath: "/dev/shm"))
-        #expect(after.subtracting(before).filter { $0.hasPrefix("lifetrace-") }.isEmpty)
+        // record's regions, where they are files, are named lifetrace-PID-N.
+        let left = try FileManager.default.contentsOfDirectory(atPath: "/dev/shm").filter { $0.hasPrefix("lifetrace-\(run.pid)-") }
+        #expect(left.isEmpty, "\(left)")
     }
 
     @Test("the region's slots are range-checked like a file's records: a slot at 2^63 is dropped and counted, later events keep their time")
@@ -424,6 +425,16 @@ import Glibc
             #expect(run.output.hasSuffix("cannot write: File too large\nstatus 7\n"), "\(run.output)")
         }
         #expect(Self.bytes(previous) == previousBytes)
+        #expect(try Self.listing(directory) == ["prev.ltrace"])
+        // With its standard error on the same full disk it still ends with its own exit code.
+        let silent = try Self.run(
+            "/bin/sh",
+            ["-c", "( ulimit -f 0; trap '' XFSZ; \"$0\" record -o \"$1\" -- /bin/true 2>\"$1.err\"; echo \"status $?\" ) | cat",
+             lifetrace, directory + "/new.ltrace"],
+            in: directory)
+        #expect(silent.output == "status 7\n", "\(silent.output)")
+        #expect(Self.size(directory + "/new.ltrace.err") == 0)
+        try FileManager.default.removeItem(atPath: directory + "/new.ltrace.err")
         #expect(try Self.listing(directory) == ["prev.ltrace"])
     }
 }
