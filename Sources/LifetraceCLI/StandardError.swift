@@ -13,13 +13,12 @@ func printError(_ message: String) {
 /// limit, a closed descriptor) is ignored: there is nowhere left to report it, and
 /// `FileHandle.write` would trap, turning the command's documented exit code into a crash.
 func writeToStandardError(_ text: String) {
-    var bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-        let count = bytes.withUnsafeMutableBytes { Foundation.write(2, $0.baseAddress! + written, $0.count - written) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return }
-        written += count
+    let file = StagedOutputFile(fileDescriptor: 2, name: "standard error")
+    do throws(TraceError) {
+        try file.write(text)
+        try file.flush()
+    } catch {
+        return
     }
 }
 
