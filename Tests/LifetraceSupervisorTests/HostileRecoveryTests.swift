@@ -243,6 +243,34 @@ import Glibc
         #expect(marks.count == 2 && marks[0].timestamp <= marks[1].timestamp && marks[1].timestamp < Int64.max / 2)
     }
 
+    @Test("recovery merges the rings as it reads them: the same events as a sorted drain, in order, none clamped")
+    func mergedDrainMatchesSortedDrain() throws {
+        let region = try RecorderRegion.anonymous(layout: RegionLayout(ringCount: 4, ringCapacity: 1024, symbolCapacity: 16))
+        let recorder = Recorder(region: region)
+        let done = DispatchGroup()
+        for index in 0..<3 {
+            done.enter()
+            Thread.detachNewThread {
+                let name = recorder.name("T\(index)")
+                for id in 0..<200 { recorder.signpostBegin(name, id: Int64(id)) }
+                done.leave()
+            }
+        }
+        done.wait()
+        Self.store(7, in: region, at: region.layout.ringHeaderOffset(0) + RegionField.ringDropped)
+        var sortedSymbols = SymbolTable(), mergedSymbols = SymbolTable()
+        let sorted = TraceEventCollection(), merged = TraceEventCollection()
+        let sortedPump = AppStreamPump(region: region, defersCommit: true)
+        let mergedPump = AppStreamPump(region: region, defersCommit: true)
+        #expect(try sortedPump.pump(into: sorted, symbols: &sortedSymbols) == 601)
+        #expect(try mergedPump.pumpMerged(into: merged, symbols: &mergedSymbols) == 601)
+        let (a, b) = (sorted.snapshot.events, merged.snapshot.events)
+        #expect(mergedPump.clampedCount == 0 && mergedPump.droppedCount == 7)
+        #expect(zip(b, b.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
+        func key(_ event: TraceEvent) -> String { "\(event.timestamp) \(event.thread) \(event.type)" }
+        #expect(a.map(key).sorted() == b.map(key).sorted())
+    }
+
     @Test("recover drops a region's out-of-range records and an exit at Int64.max, says so, and marks the trace")
     func recoverRangeChecksTheRegion() throws {
         let directory = try ScratchDirectory.make("recover-range")

@@ -52,18 +52,37 @@ public final class AppStreamPump: @unchecked Sendable {
         guard !batch.isEmpty else { return 0 }
         // The standard library's sort is stable: equal timestamps keep their ring order.
         batch.sort { $0.timestamp < $1.timestamp }
-        for var record in batch {
-            if record.timestamp < lastWritten {
-                record.timestamp = lastWritten
-                clampedCount += 1
-            }
-            lastWritten = record.timestamp
-            if record.type == .dropped { droppedCount = TraceTime.advanced(droppedCount, by: record.value) }
-            let event = record.traceEvent { self.symbol($0, symbols: &symbols) }
-            try sink.append(event, symbols: symbols)
-        }
+        for record in batch { try write(record, into: sink, symbols: &symbols) }
         writtenCount += batch.count
         return batch.count
+    }
+
+    /// Drains the region once, as ``pump(into:symbols:)`` does, with the rings merged as they are
+    /// read (``RegionDrainer/drainMerged(_:)``) rather than gathered and sorted: memory stays
+    /// bounded by the number of rings however full they are (a recovery). Does not reject records
+    /// stamped after the drain.
+    @discardableResult
+    public func pumpMerged(into sink: any TraceEventSink, symbols: inout SymbolTable) throws(TraceError) -> Int {
+        var count = 0
+        try drainer.drainMerged { (record: DrainedEvent) throws(TraceError) in
+            try write(record, into: sink, symbols: &symbols)
+            count += 1
+        }
+        writtenCount += count
+        return count
+    }
+
+    /// Appends one record, never before the last one written (see the type's comment).
+    private func write(_ drained: DrainedEvent, into sink: any TraceEventSink, symbols: inout SymbolTable) throws(TraceError) {
+        var record = drained
+        if record.timestamp < lastWritten {
+            record.timestamp = lastWritten
+            clampedCount += 1
+        }
+        lastWritten = record.timestamp
+        if record.type == .dropped { droppedCount = TraceTime.advanced(droppedCount, by: record.value) }
+        let event = record.traceEvent { self.symbol($0, symbols: &symbols) }
+        try sink.append(event, symbols: symbols)
     }
 
     /// Removes the records stamped after now (read after the drain: every record it read was

@@ -183,7 +183,7 @@ public enum TraceRecovery {
                 }
             }
             let pump = AppStreamPump(region: region, defersCommit: true, resuming: true, notBefore: lastTimestamp)
-            let fromRegion = try pump.pump(into: writer, symbols: &symbols)
+            let fromRegion = try pump.pumpMerged(into: writer, symbols: &symbols)
             if fromRegion > 0 { lastTimestamp = max(lastTimestamp, pump.drainer.latestTimestamp) }
             if pump.rejectedCount > 0 {
                 losses.append(
