@@ -15,7 +15,7 @@ public final class RegionDrainer: @unchecked Sendable {
     /// The latest timestamp read from any ring.
     public private(set) var latestTimestamp: Int64 = 0
     /// Slots read and not passed on because they cannot be an app's event: a type the app never
-    /// records (or none), a timestamp outside ``TraceTime/range``, or a ring whose thread number
+    /// records (none, a system type, or `dropped`), a timestamp outside ``TraceTime/range``, or a ring whose thread number
     /// is past Int64.max. Saturates at Int64.max; each
     /// is also counted in its ring's next `dropped` record, so the trace shows the loss.
     public private(set) var rejectedCount: Int64 = 0
@@ -168,11 +168,11 @@ public final class RegionDrainer: @unchecked Sendable {
         return lost > 0 ? droppedEvent(count: lost, at: latestTimestamp, thread: .main) : nil
     }
 
-    /// Whether an app records events of `type` (the system's `launch`, `state` and `exit` are
-    /// written by whoever drains, never read from a ring).
+    /// Whether an app records events of `type` (the system's `launch`, `state` and `exit`, and
+    /// `dropped`, are written by whoever drains, never read from a ring).
     static func isAppEvent(_ type: EventType) -> Bool {
         switch type {
-        case .launch, .state, .exit: false
+        case .launch, .state, .exit, .dropped: false
         default: true
         }
     }
@@ -215,7 +215,7 @@ struct RingReader {
     /// The next position to read, and the head.
     private(set) var position: UInt64
     let end: UInt64
-    /// Slots read and rejected: no app event type (or a system type), or a time outside ±2^60 ns.
+    /// Slots read and rejected: no app event type (a system type or `dropped`), or a time outside ±2^60 ns.
     private(set) var rejected: UInt64 = 0
     /// The latest timestamp of the ring's records so far.
     private(set) var lastTimestamp: Int64
