@@ -7,7 +7,7 @@ BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
 SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
-.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports clean
+.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -66,7 +66,7 @@ bench: deps
 # copied so that the inputs libFuzzer finds stay out of the repository.
 FUZZ_SECONDS ?= 600
 FUZZ_BIN = $$(cd Fuzz && $(SWIFT) build --sanitize=fuzzer --show-bin-path)
-fuzz: fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports
+fuzz: fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions
 
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build --sanitize=fuzzer
@@ -89,6 +89,11 @@ fuzz-reports: fuzz-build
 fuzz-exports: fuzz-build
 	@mkdir -p .build/fuzz/exports && cp Fuzz/Corpus/pipeline/* .build/fuzz/exports/
 	$(FUZZ_BIN)/ExportFuzzer .build/fuzz/exports -dict=Fuzz/jsonl.dict \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 -rss_limit_mb=1024
+
+fuzz-regions: fuzz-build
+	@mkdir -p .build/fuzz/regions && cp Fuzz/Corpus/region/* .build/fuzz/regions/
+	$(FUZZ_BIN)/RegionFuzzer .build/fuzz/regions \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 -rss_limit_mb=1024
 
 clean:

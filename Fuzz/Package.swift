@@ -22,6 +22,17 @@ let package = Package(
         ),
         .executableTarget(name: "ReportFuzzer", dependencies: ["PipelineHarness"]),
         .executableTarget(name: "ExportFuzzer", dependencies: ["PipelineHarness"]),
+        // Regions and recovery: a region drained as `record` drains it, then `recover`, then the
+        // pipeline on the sealed trace.
+        .executableTarget(
+            name: "RegionFuzzer",
+            dependencies: [
+                "PipelineHarness",
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceRecorder", package: "lifetrace"),
+                .product(name: "LifetraceZstd", package: "lifetrace"),
+            ]
+        ),
         .executableTarget(
             name: "BinaryFuzzer",
             dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]

@@ -1,7 +1,14 @@
 #define _GNU_SOURCE
 #include "recorder_signals.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <stddef.h>
 #include <string.h>
 #include <time.h>
@@ -82,4 +89,37 @@ int lifetrace_install_crash_handlers(lifetrace_exit_words words) {
         if (sigaction(crash_signals[index], &action, &previous_actions[index]) != 0) status = -1;
     }
     return status;
+}
+
+int lifetrace_sealed_region_fd(uint64_t size) {
+#if defined(__linux__) && defined(MFD_ALLOW_SEALING) && defined(F_SEAL_SHRINK)
+    int created = memfd_create("lifetrace-region", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (created < 0) return -1;
+    int fd = fcntl(created, F_DUPFD_CLOEXEC, 10);
+    int saved = errno;
+    close(created);
+    if (fd < 0) {
+        errno = saved;
+        return -1;
+    }
+    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+#else
+    (void)size;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int lifetrace_file_kind(const char *path) {
+    struct stat info;
+    if (lstat(path, &info) != 0) return 0;
+    if (S_ISREG(info.st_mode)) return 1;
+    if (S_ISLNK(info.st_mode)) return 2;
+    return 3;
 }

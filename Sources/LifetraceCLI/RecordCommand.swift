@@ -79,9 +79,23 @@ struct RecordCommand: ParsableCommand {
         let configuration = RecordSession.Configuration(
             executable: command[0], arguments: Array(command.dropFirst()), scenario: scenario,
             faults: faults.compactMap(RecordFault.init(name:)))
+        // The inputs of the run (the scenario, the app, the app's arguments that name files) are
+        // never replaced by the trace: refused before anything is written.
+        do throws(TraceError) {
+            let inputs = [self.scenario, Self.executablePath(command[0])].compactMap { $0 } + command.dropFirst()
+            try StagedOutputFile.refuseOverwriting(inputs, with: output)
+        } catch {
+            throw fail(error.description, code: 2)
+        }
+        // Written under a temporary name beside -o and renamed into place once the run has a
+        // trace to show: an app that never started, or a trace that could not be written (a full
+        // disk), leaves what was at -o as it was, and nothing new.
+        let staged: StagedOutputFile
         let writer: TraceWriter
         do {
-            writer = try TraceWriter(path: output, metadata: RecordSession.metadata(for: configuration))
+            staged = try StagedOutputFile(path: output)
+            writer = try TraceWriter(
+                fileDescriptor: staged.descriptor, name: output, metadata: RecordSession.metadata(for: configuration))
         } catch {
             throw fail(error.description, code: 7)
         }
@@ -92,21 +106,52 @@ struct RecordCommand: ParsableCommand {
         let token = OutputCleanup.onSignal { stop.awaitClose() }
         defer { OutputCleanup.cancel(token) }
         let outcome: RecordOutcome
+        let session = RecordSession(configuration: configuration, sink: writer)
         do {
-            outcome = try RecordSession(configuration: configuration, sink: writer).run()
+            outcome = try session.run()
+            // Records of the app's region that could not be read are data missing from the run,
+            // as in a recovered trace: every reader reports it (docs/FORMAT.md, End_Flags).
+            writer.marksDataLost = session.lostEvents.rejected > 0
             try writer.close()
+            try staged.commit()
             stop.closed()
         } catch let error as SupervisorError {
-            try? writer.close()
-            // An app that never started leaves no trace behind: there is nothing to read in it.
-            if error.kind == .spawnFailed && writer.writtenEventCount == 0 { unlink(output) }
+            // A trace not written whole, or one without an event (an app that never started),
+            // goes; the run of an app that started once and could not be started again is kept.
+            if error.kind != .traceFailed && writer.writtenEventCount > 0 {
+                try? writer.close()
+                try? staged.commit()
+            } else {
+                staged.discard()
+            }
             stop.closed()
             throw fail(error.description, code: error.kind == .traceFailed ? 7 : 3)
         } catch let error as TraceError {
+            staged.discard()
             stop.closed()
             throw fail(error.description, code: 7)
         }
+        let lost = session.lostEvents
+        if lost.dropped > 0 {
+            let rejected = lost.rejected > 0
+                ? " (\(lost.rejected) of them records in its region that cannot be events: an unknown or system type, or a time out of range)"
+                : ""
+            writeToStandardError(
+                "lifetrace record: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\(rejected.isEmpty ? "" : " and is marked as missing data")\n")
+        }
         if outcome != .completed { throw fail(outcome.description, code: outcome.exitCode) }
+    }
+
+    /// The file `lifetrace record` will run for `executable`: the path itself when it has a
+    /// slash, else the first executable of that name in `PATH` (as `posix_spawnp` looks), or nil.
+    static func executablePath(_ executable: String) -> String? {
+        if executable.contains("/") { return executable }
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for directory in directories {
+            let candidate = "\(directory.isEmpty ? "." : String(directory))/\(executable)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     /// Lets the signal thread wait, a bounded time, for the trace to be closed.
@@ -129,7 +174,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     private func fail(_ message: String, code: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data("lifetrace record: \(TerminalText.escaped(message))\n".utf8))
+        writeToStandardError("lifetrace record: \(TerminalText.escaped(message))\n")
         return ExitCode(code)
     }
 }

@@ -15,26 +15,35 @@ struct RecoverCommand: ParsableCommand {
             signal, at the last event's time), closes the trace and removes the region. A trace \
             whose process still runs is refused; a trace with no region is left as it is, so \
             recovering twice changes nothing. The recorder does the same for leftovers in its \
-            directory when it starts. Exit status: 0 sealed or nothing to recover, 2 still \
-            recording, unreadable region, or write failure.
+            directory when it starts. Recovery never passes damage off as a whole trace: a damaged \
+            chunk, a committed length the file does not hold, or region records that cannot be \
+            events are listed on standard error, one line each, and the sealed trace is marked as \
+            missing data (info lists it, check fails it). Nothing is written through a symbolic \
+            link: a trace path or region that is one is refused. Exit status: 0 sealed whole or \
+            nothing to recover, 2 still recording, unreadable region, a trace path that is a link \
+            or not a file, or write failure, 3 sealed with data missing.
             """)
 
     @Argument(help: "The trace path the recorder was given.")
     var path: String
 
     func run() throws {
+        let outcome: TraceRecovery.Outcome
         do throws(RecoveryError) {
-            switch try TraceRecovery.recover(tracePath: path, codec: ZstdCodec()) {
-            case .nothingToRecover:
-                print("\(path): nothing to recover (no region beside it; the trace is sealed)")
-            case .sealed(let fromFile, let fromRegion, let inferredExit):
-                print(
-                    "\(path): sealed: \(fromFile) events were in the file, \(fromRegion) recovered from the region, "
-                        + (inferredExit ? "exit inferred (the process left no code or signal)" : "exit as the process wrote it"))
-            }
+            outcome = try TraceRecovery.recover(tracePath: path, codec: ZstdCodec())
         } catch {
             printError(error.description)
             throw ExitCode(2)
+        }
+        switch outcome {
+        case .nothingToRecover:
+            print("\(path): nothing to recover (no region beside it; the trace is sealed)")
+        case .sealed(let fromFile, let fromRegion, let inferredExit, let losses):
+            print(
+                "\(path): \(losses.isEmpty ? "sealed" : "sealed with data missing"): \(fromFile) events were in the file, \(fromRegion) recovered from the region, "
+                    + (inferredExit ? "exit inferred (the process left no code or signal)" : "exit as the process wrote it"))
+            for loss in losses { printError("\(path): lost: \(loss)") }
+            if !losses.isEmpty { throw ExitCode(3) }
         }
     }
 }

@@ -6,7 +6,20 @@ import LifetraceFormat
 /// Prints one line on standard error, prefixed with the tool's name; control characters from
 /// file names or trace contents are escaped, so the message stays one line.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("lifetrace: \(TerminalText.escaped(message))\n".utf8))
+    writeToStandardError("lifetrace: \(TerminalText.escaped(message))\n")
+}
+
+/// Writes `text` to standard error as far as it can. A failed write (a full disk, a file size
+/// limit, a closed descriptor) is ignored: there is nowhere left to report it, and
+/// `FileHandle.write` would trap, turning the command's documented exit code into a crash.
+func writeToStandardError(_ text: String) {
+    let file = StagedOutputFile(fileDescriptor: 2, name: "standard error")
+    do throws(TraceError) {
+        try file.write(text)
+        try file.flush()
+    } catch {
+        return
+    }
 }
 
 /// Standard output for what a command prints, buffered, with write errors reported instead of

@@ -136,7 +136,7 @@ import Glibc
             let reported = Self.readCounts(countFile)
             let codec: any TraceCodec = rawBlocks ? RawBlockCodec() : ZstdCodec()
             let outcome = try TraceRecovery.recover(tracePath: trace, codec: codec)
-            guard case .sealed(_, _, let inferredExit) = outcome else {
+            guard case .sealed(_, _, let inferredExit, _) = outcome else {
                 // Killed before the recorder created its region: nothing was recorded.
                 #expect(reported.allSatisfy { $0 == 0 }, "run \(run): no region, yet the probe reported \(reported)")
                 continue
@@ -211,7 +211,7 @@ import Glibc
         #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == before)
         #expect(access(TraceRecovery.regionPath(forTrace: trace), F_OK) == 0, "the region is kept for a later recovery")
         // `lifetrace recover`, with libzstd, seals it.
-        guard case .sealed(let fromFile, _, _) = try TraceRecovery.recover(tracePath: trace, codec: ZstdCodec()) else {
+        guard case .sealed(let fromFile, _, _, _) = try TraceRecovery.recover(tracePath: trace, codec: ZstdCodec()) else {
             Issue.record("not sealed")
             return
         }

@@ -31,4 +31,16 @@ int lifetrace_install_crash_handlers(lifetrace_exit_words words);
 /// whether this call stored it. Async-signal-safe.
 int lifetrace_store_exit_fact(uint64_t kind, int64_t value);
 
+/// A shared-memory file of `size` bytes for a recorder region that the process it is shared with
+/// cannot shrink (Linux: a memfd sealed with F_SEAL_SHRINK, F_SEAL_GROW and F_SEAL_SEAL, so a
+/// truncation by the other process fails instead of making this process's reads fault with
+/// SIGBUS). The descriptor is close-on-exec and numbered 10 or above (a spawn's dup2 to a low
+/// number then always makes a fresh, inheritable copy). Returns the descriptor, or -1 with errno
+/// set (ENOSYS where the system has no sealed memfd).
+int lifetrace_sealed_region_fd(uint64_t size);
+
+/// What is at `path`, not following a symbolic link: 0 nothing (or it cannot be told), 1 a
+/// regular file, 2 a symbolic link, 3 anything else.
+int lifetrace_file_kind(const char *path);
+
 #endif

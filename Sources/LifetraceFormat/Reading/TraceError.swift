@@ -33,6 +33,9 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         case missingField
         /// A field has a value of the wrong kind or out of range.
         case invalidValue
+        /// The trace was closed by a writer that knew part of the recorded run is missing from it
+        /// (a recovery that skipped damaged data: `End_Flags` bit 0 in `docs/FORMAT.md`).
+        case dataLost
     }
 
     /// Where in the input the problem is.

@@ -14,6 +14,11 @@ public final class RegionDrainer: @unchecked Sendable {
     private var droppedWithoutRingSeen: UInt64 = 0
     /// The latest timestamp read from any ring.
     public private(set) var latestTimestamp: Int64 = 0
+    /// Slots read and not passed on because they cannot be an app's event: a type the app never
+    /// records (none, a system type, or `dropped`), a timestamp outside ``TraceTime/range``, or a ring whose thread number
+    /// is past Int64.max. Saturates at Int64.max; each
+    /// is also counted in its ring's next `dropped` record, so the trace shows the loss.
+    public private(set) var rejectedCount: Int64 = 0
     /// Whether tails wait for ``commit()``: the slots read stay in the ring (and so survive a
     /// kill) until the caller has made them durable.
     public let defersCommit: Bool
@@ -77,66 +82,221 @@ public final class RegionDrainer: @unchecked Sendable {
     @discardableResult
     public func drain(into events: inout [DrainedEvent]) -> Int {
         let start = events.count
-        let layout = region.layout
-        let mask = UInt64(layout.ringCapacity - 1)
-        for ring in 0..<layout.ringCount {
-            let stateWord = region.ringAtomic(ring, RegionField.ringState).load(ordering: .acquiring)
-            if stateWord == RingState.free.rawValue { continue }
-            let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
-            let tailAtomic = region.ringAtomic(ring, RegionField.ringTail)
-            var tail = readPosition[ring] ?? tailAtomic.load(ordering: .relaxed)
-            let thread = ThreadID(rawValue: region.ringAtomic(ring, RegionField.ringThread).load(ordering: .relaxed))
-            // A head more than a ring ahead means the producer's memory was damaged; skip the lost part.
-            if head &- tail > UInt64(layout.ringCapacity) { tail = head &- UInt64(layout.ringCapacity) }
-            let slots = region.base + layout.slotsOffset(ring: ring)
-            while tail != head {
-                let slot = slots + Int(truncatingIfNeeded: tail & mask) &* RegionLayout.slotSize
-                let type = EventType(rawValue: slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self))
-                let timestamp = slot.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
-                if let type {
-                    events.append(
-                        DrainedEvent(
-                            timestamp: timestamp, type: type, thread: thread,
-                            name: slot.load(fromByteOffset: RegionField.slotName, as: UInt32.self),
-                            scene: slot.load(fromByteOffset: RegionField.slotScene, as: UInt32.self),
-                            value: slot.load(fromByteOffset: RegionField.slotValue, as: Int64.self),
-                            hasValue: slot.load(fromByteOffset: RegionField.slotFlags, as: UInt8.self)
-                                & SlotFlags.hasValue != 0))
-                    lastTimestamp[ring] = max(lastTimestamp[ring], timestamp)
-                    latestTimestamp = max(latestTimestamp, timestamp)
-                }
-                tail &+= 1
+        for ring in 0..<region.layout.ringCount {
+            guard var reader = openRing(ring) else { continue }
+            while let record = reader.next() {
+                events.append(record)
+                latestTimestamp = max(latestTimestamp, record.timestamp)
             }
-            if defersCommit {
-                readPosition[ring] = tail
-            } else {
-                tailAtomic.store(tail, ordering: .releasing)
-            }
-            let dropped = region.ringAtomic(ring, RegionField.ringDropped).load(ordering: .acquiring)
-            if dropped != droppedSeen[ring] {
-                events.append(droppedEvent(count: dropped &- droppedSeen[ring], at: lastTimestamp[ring], thread: thread))
-                droppedSeen[ring] = dropped
-            }
-            if !defersCommit { freeIfDrained(ring, tail: tail) }
+            if let dropped = closeRing(reader) { events.append(dropped) }
         }
-        let withoutRing = region.droppedWithoutRing
-        if withoutRing != droppedWithoutRingSeen {
-            events.append(droppedEvent(count: withoutRing &- droppedWithoutRingSeen, at: latestTimestamp, thread: .main))
-            droppedWithoutRingSeen = withoutRing
-        }
+        if let dropped = droppedWithoutRing() { events.append(dropped) }
         return events.count - start
     }
 
+    /// Reads what ``drain(into:)`` reads, but hands the records to `body` one at a time, the rings
+    /// merged by timestamp (each ring is in its thread's order, which a clock that never goes back
+    /// makes timestamp order), so that memory stays bounded by the number of rings, not by the
+    /// records the region holds: a recovery of a full region reads a million records.
+    public func drainMerged<Failure: Error>(_ body: (DrainedEvent) throws(Failure) -> Void) throws(Failure) {
+        var readers: [RingReader] = []
+        var heap = RecordHeap()
+        for ring in 0..<region.layout.ringCount {
+            guard var reader = openRing(ring) else { continue }
+            if let first = reader.next() {
+                heap.push(first, source: readers.count)
+            } else if let dropped = closeRing(reader) {
+                heap.push(dropped, source: -1)
+            }
+            readers.append(reader)
+        }
+        while let (record, source) = heap.pop() {
+            latestTimestamp = max(latestTimestamp, record.timestamp)
+            try body(record)
+            guard source >= 0 else { continue }
+            if let next = readers[source].next() {
+                heap.push(next, source: source)
+            } else if let dropped = closeRing(readers[source]) {
+                heap.push(dropped, source: -1)
+            }
+        }
+        if let dropped = droppedWithoutRing() { try body(dropped) }
+    }
+
+    /// The unread records of `ring`, or nil for a free ring.
+    private func openRing(_ ring: Int) -> RingReader? {
+        let layout = region.layout
+        let stateWord = region.ringAtomic(ring, RegionField.ringState).load(ordering: .acquiring)
+        if stateWord == RingState.free.rawValue { return nil }
+        let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
+        var tail = readPosition[ring] ?? region.ringAtomic(ring, RegionField.ringTail).load(ordering: .relaxed)
+        let threadWord = region.ringAtomic(ring, RegionField.ringThread).load(ordering: .relaxed)
+        // A head more than a ring ahead means the producer's memory was damaged; skip the lost part.
+        if head &- tail > UInt64(layout.ringCapacity) { tail = head &- UInt64(layout.ringCapacity) }
+        return RingReader(
+            ring: ring, threadWord: threadWord, slots: region.base + layout.slotsOffset(ring: ring),
+            mask: UInt64(layout.ringCapacity - 1), position: tail, end: head, lastTimestamp: lastTimestamp[ring])
+    }
+
+    /// Hands the ring's slots back (or records how far it was read), and returns the `dropped`
+    /// record for the events it lost and the slots rejected since the last call, if any.
+    private func closeRing(_ reader: RingReader) -> DrainedEvent? {
+        let ring = reader.ring
+        lastTimestamp[ring] = reader.lastTimestamp
+        if defersCommit {
+            readPosition[ring] = reader.position
+        } else {
+            region.ringAtomic(ring, RegionField.ringTail).store(reader.position, ordering: .releasing)
+        }
+        let dropped = region.ringAtomic(ring, RegionField.ringDropped).load(ordering: .acquiring)
+        let lost = Self.newDrops(dropped, seen: droppedSeen[ring])
+        droppedSeen[ring] = dropped
+        var event: DrainedEvent?
+        if lost > 0 || reader.rejected > 0 {
+            event = droppedEvent(count: Self.saturatingSum(lost, reader.rejected), at: reader.lastTimestamp, thread: reader.thread)
+            rejectedCount = TraceTime.advanced(rejectedCount, by: Int64(clamping: reader.rejected))
+        }
+        if !defersCommit { freeIfDrained(ring, tail: reader.position) }
+        return event
+    }
+
+    /// The `dropped` record for events dropped without a ring since the last call, if any.
+    private func droppedWithoutRing() -> DrainedEvent? {
+        let withoutRing = region.droppedWithoutRing
+        let lost = Self.newDrops(withoutRing, seen: droppedWithoutRingSeen)
+        droppedWithoutRingSeen = withoutRing
+        return lost > 0 ? droppedEvent(count: lost, at: latestTimestamp, thread: .main) : nil
+    }
+
+    /// Whether an app records events of `type` (the system's `launch`, `state` and `exit`, and
+    /// `dropped`, are written by whoever drains, never read from a ring).
+    static func isAppEvent(_ type: EventType) -> Bool {
+        switch type {
+        case .launch, .state, .exit, .dropped: false
+        default: true
+        }
+    }
+
+    /// The drops a counter gained since `seen`; a counter that went backwards (damaged, or
+    /// written by a hostile process) gained none.
+    static func newDrops(_ counter: UInt64, seen: UInt64) -> UInt64 { counter > seen ? counter - seen : 0 }
+
+    static func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
+
+    /// A `dropped` record of `count` events, saturated at Int64.max (a count a trace can hold).
     private func droppedEvent(count: UInt64, at timestamp: Int64, thread: ThreadID) -> DrainedEvent {
         DrainedEvent(
             timestamp: timestamp, type: .dropped, thread: thread, name: 0, scene: 0,
-            value: Int64(truncatingIfNeeded: count), hasValue: true)
+            value: Int64(clamping: count), hasValue: true)
     }
 
     /// The total number of events the region's producers dropped so far.
     public var droppedTotal: UInt64 {
         (0..<region.layout.ringCount).reduce(region.droppedWithoutRing) {
-            $0 &+ region.ringAtomic($1, RegionField.ringDropped).load(ordering: .relaxed)
+            Self.saturatingSum($0, region.ringAtomic($1, RegionField.ringDropped).load(ordering: .relaxed))
         }
+    }
+}
+
+/// One ring's unread slots, read one record at a time and checked as a reader checks a file's
+/// records (the slots are another process's word).
+struct RingReader {
+    let ring: Int
+    let thread: ThreadID
+    /// A recorder numbers threads from 0 as they first record; a number past Int64.max (which no
+    /// output can print as a signed integer) is damage: the ring's slots are rejected, and its
+    /// drops reported on the main thread.
+    let threadInRange: Bool
+    let slots: UnsafeMutableRawPointer
+    let mask: UInt64
+    /// The next position to read, and the head.
+    private(set) var position: UInt64
+    let end: UInt64
+    /// Slots read and rejected: no app event type (a system type or `dropped`), or a time outside ±2^60 ns.
+    private(set) var rejected: UInt64 = 0
+    /// The latest timestamp of the ring's records so far.
+    private(set) var lastTimestamp: Int64
+
+    init(
+        ring: Int, threadWord: UInt64, slots: UnsafeMutableRawPointer, mask: UInt64, position: UInt64, end: UInt64,
+        lastTimestamp: Int64
+    ) {
+        self.ring = ring
+        threadInRange = threadWord <= UInt64(Int64.max)
+        thread = threadInRange ? ThreadID(rawValue: threadWord) : .main
+        self.slots = slots
+        self.mask = mask
+        self.position = position
+        self.end = end
+        self.lastTimestamp = lastTimestamp
+    }
+
+    /// The next record that can be an app's event, or nil at the head.
+    mutating func next() -> DrainedEvent? {
+        while position != end {
+            let slot = slots + Int(truncatingIfNeeded: position & mask) &* RegionLayout.slotSize
+            position &+= 1
+            let type = EventType(rawValue: slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self))
+            let timestamp = slot.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
+            guard threadInRange, let type, RegionDrainer.isAppEvent(type), TraceTime.contains(timestamp) else {
+                rejected &+= 1
+                continue
+            }
+            lastTimestamp = max(lastTimestamp, timestamp)
+            return DrainedEvent(
+                timestamp: timestamp, type: type, thread: thread,
+                name: slot.load(fromByteOffset: RegionField.slotName, as: UInt32.self),
+                scene: slot.load(fromByteOffset: RegionField.slotScene, as: UInt32.self),
+                value: slot.load(fromByteOffset: RegionField.slotValue, as: Int64.self),
+                hasValue: slot.load(fromByteOffset: RegionField.slotFlags, as: UInt8.self) & SlotFlags.hasValue != 0)
+        }
+        return nil
+    }
+}
+
+/// The next record of each ring, smallest timestamp first (then the lower ring): a binary heap
+/// of at most one entry per ring.
+struct RecordHeap {
+    private var entries: [(record: DrainedEvent, source: Int, order: Int)] = []
+    private var pushed = 0
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        let (left, right) = (entries[a].record.timestamp, entries[b].record.timestamp)
+        return left < right || (left == right && entries[a].order < entries[b].order)
+    }
+
+    /// Adds `record` read from reader `source` (-1: a `dropped` record with no reader behind it).
+    mutating func push(_ record: DrainedEvent, source: Int) {
+        // Ties go to the entry pushed first: the lower ring at the start, then arrival order.
+        entries.append((record, source, pushed))
+        pushed += 1
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard less(child, parent) else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the smallest entry.
+    mutating func pop() -> (DrainedEvent, Int)? {
+        guard !entries.isEmpty else { return nil }
+        entries.swapAt(0, entries.count - 1)
+        let top = entries.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < entries.count && less(left, smallest) { smallest = left }
+            if right < entries.count && less(right, smallest) { smallest = right }
+            guard smallest != parent else { break }
+            entries.swapAt(parent, smallest)
+            parent = smallest
+        }
+        return (top.record, top.source)
     }
 }

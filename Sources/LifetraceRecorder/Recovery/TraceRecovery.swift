@@ -1,3 +1,4 @@
+import CRecorderSignals
 import Foundation
 import LifetraceFormat
 
@@ -29,23 +30,45 @@ public enum TraceRecovery {
     /// What a recovery did.
     public enum Outcome: Sendable, Hashable {
         /// The trace was sealed: `fromRegion` events came from the region, and the `exit` was
-        /// the process's own (`inferredExit` false) or inferred.
-        case sealed(fromFile: Int, fromRegion: Int, inferredExit: Bool)
+        /// the process's own (`inferredExit` false) or inferred. `losses` says, one clause each,
+        /// what could not be kept (a damaged chunk, a committed length the file does not hold,
+        /// records of the region that cannot be events); when it is not empty the sealed trace
+        /// carries the loss (`End_Flags` bit 0), so that no reader takes it for a trace read whole.
+        case sealed(fromFile: Int, fromRegion: Int, inferredExit: Bool, losses: [String])
         /// There was no region beside the trace: nothing to recover (the trace was sealed by its
         /// writer, or already recovered).
         case nothingToRecover
     }
 
+    /// The most problems of the file a recovery lists one by one; the rest are counted.
+    static let listedLosses = 8
+
     /// Recovers the trace at `tracePath` from its region; refuses while its process is alive.
     /// `codec` reads what the file holds and writes the sealed trace: the recorder's own
     /// (``RawBlockCodec`` when it has no other), or `ZstdCodec` in `lifetrace recover`, which
     /// thereby recompresses.
+    ///
+    /// Nothing is written through a symbolic link: a region or a trace path that is one is
+    /// refused, and the sealed trace is written under a fresh temporary name (created
+    /// exclusively, `StagedOutputFile`) beside the trace and renamed over it.
     public static func recover(tracePath: String, codec: some TraceCodec) throws(RecoveryError) -> Outcome {
         let regionPath = regionPath(forTrace: tracePath)
-        guard access(regionPath, F_OK) == 0 else { return .nothingToRecover }
+        guard let regionKind = fileKind(regionPath) else { return .nothingToRecover }
+        guard regionKind == .regular else {
+            throw RecoveryError(
+                .unreadableRegion, path: regionPath,
+                detail: regionKind == .symbolicLink ? "a symbolic link, not a region; left as it is" : "not a regular file; left as it is")
+        }
+        if let traceKind = fileKind(tracePath), traceKind != .regular {
+            throw RecoveryError(
+                .notARegularTrace, path: tracePath,
+                detail: traceKind == .symbolicLink
+                    ? "a symbolic link; recover the trace at the path it names (the recorder writes no links)"
+                    : "not a regular file")
+        }
         let region: RecorderRegion
         do {
-            region = try RecorderRegion.attach(path: regionPath)
+            region = try RecorderRegion.attach(path: regionPath, followingSymlinks: false)
         } catch {
             throw RecoveryError(.unreadableRegion, path: regionPath, detail: error.description)
         }
@@ -63,8 +86,22 @@ public enum TraceRecovery {
         return outcome
     }
 
+    /// What is at `path` (not following a symbolic link), or nil if nothing is.
+    static func fileKind(_ path: String) -> FileKind? {
+        switch lifetrace_file_kind(path) {
+        case 1: .regular
+        case 2: .symbolicLink
+        case 3: .other
+        default: nil
+        }
+    }
+
+    enum FileKind { case regular, symbolicLink, other }
+
     /// Recovers every trace in `directory` whose region was left by a process that is no longer
     /// running; returns the traces recovered and the failures (a live process is not a failure).
+    /// A region that cannot be recovered (not a region, a link, a trace that is a link) is left
+    /// as it is and reported among the failures.
     public static func recoverLeftovers(
         in directory: String, codec: some TraceCodec
     ) -> (recovered: [String], failures: [RecoveryError]) {
@@ -85,20 +122,41 @@ public enum TraceRecovery {
     }
 
     private static func seal(tracePath: String, region: RecorderRegion, codec: some TraceCodec) throws(RecoveryError) -> Outcome {
-        let committed = region.committedLength
-        if committed > 0 && truncate(tracePath, off_t(committed)) != 0 && errno != ENOENT {
-            throw RecoveryError(.writeFailed, path: tracePath, detail: String(cString: strerror(errno)))
+        var losses: [String] = []
+        // The part of the file to trust, checked against the file's real size before anything is
+        // read; the file itself is never cut, extended or written (the sealed trace replaces it).
+        let file = open(tracePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard file >= 0 || errno == ENOENT else {
+            throw RecoveryError(.writeFailed, path: tracePath, detail: "cannot open: " + String(cString: strerror(errno)))
         }
-        let temporary = tracePath + ".recovering"
+        defer { if file >= 0 { close(file) } }
+        let size: Int64 = file >= 0 ? Int64(lseek(file, 0, SEEK_END)) : 0
+        if file >= 0 { lseek(file, 0, SEEK_SET) }
+        let committed = region.committedLength
+        var readable = committed
+        if committed < 0 || committed > size {
+            losses.append("the region says \(committed) bytes of the trace were written and the file holds \(size); the \(size) bytes there are were read")
+            readable = size
+        }
         var symbols = SymbolTable()
         var fromFile = 0
         var lastTimestamp = Int64.min
         var sawLaunch = false
-        do {
-            let reader: BinaryTraceReader? = committed > 0 ? try BinaryTraceReader(path: tracePath, codec: codec) : nil
+        var staged: StagedOutputFile?
+        do throws(TraceError) {
+            var reader: BinaryTraceReader?
+            if readable > 0 {
+                do {
+                    reader = try BinaryTraceReader(descriptor: file, name: tracePath, byteLimit: readable, codec: codec)
+                } catch let error where error.kind != .io {
+                    losses.append("the trace's first \(readable) bytes have no readable header (\(error.message)); its events are lost")
+                }
+            }
+            let output = try StagedOutputFile(path: tracePath)
+            staged = output
             let writer = try TraceWriter(
-                path: temporary, metadata: reader?.metadata ?? TraceMetadata([("recorder", "LifetraceRecorder")]),
-                codec: codec)
+                fileDescriptor: output.descriptor, name: tracePath,
+                metadata: reader?.metadata ?? TraceMetadata([("recorder", "LifetraceRecorder")]), codec: codec)
             if var source = reader {
                 while let event = try source.next() {
                     try writer.append(event.reinterned(from: source.symbols, into: &symbols), symbols: symbols)
@@ -108,46 +166,65 @@ public enum TraceRecovery {
                 }
                 // A file this codec cannot read is left as it is, rather than sealed without its events.
                 if let unreadable = source.issues.first(where: { $0.kind == .needsLibzstd }) { throw unreadable }
+                // What the writer committed ends at a frame, unclosed: anything else is damage.
+                let damage = source.issues.filter { !isOpenEnd($0, at: readable, closed: source.summary.isClosed) }
+                losses += damage.prefix(listedLosses).map { "\($0.description); what it held is lost" }
+                if damage.count > listedLosses { losses.append("and \(damage.count - listedLosses) more problems of the file") }
             }
             if !sawLaunch, let launch = region.launchTimestamp {
-                // Killed before the first flush: the launch fact is still only in the region.
-                let payload = EventPayload.launch(
-                    reason: .none, background: false, prewarm: false, pid: Int64(region.producerPID))
-                try writer.append(TraceEvent(timestamp: launch, payload: payload, stream: .system), symbols: symbols)
-                lastTimestamp = max(lastTimestamp, launch)
+                if TraceTime.contains(launch) {
+                    // Killed before the first flush: the launch fact is still only in the region.
+                    let payload = EventPayload.launch(
+                        reason: .none, background: false, prewarm: false, pid: Int64(region.producerPID))
+                    try writer.append(TraceEvent(timestamp: launch, payload: payload, stream: .system), symbols: symbols)
+                    lastTimestamp = max(lastTimestamp, launch)
+                } else {
+                    losses.append("the process's start time in the region, \(launch) ns, is outside ±2^60 ns; no launch was written")
+                }
             }
             let pump = AppStreamPump(region: region, defersCommit: true, resuming: true, notBefore: lastTimestamp)
-            let fromRegion = try pump.pump(into: writer, symbols: &symbols)
+            let fromRegion = try pump.pumpMerged(into: writer, symbols: &symbols)
             if fromRegion > 0 { lastTimestamp = max(lastTimestamp, pump.drainer.latestTimestamp) }
+            if pump.rejectedCount > 0 {
+                losses.append(
+                    "\(pump.rejectedCount) records in the region cannot be events (an unknown or system type, or a time outside ±2^60 ns) and were dropped; a dropped event counts them")
+            }
+            var fact = region.exitFact
+            if let stored = fact, !TraceTime.contains(stored.timestamp) {
+                losses.append("the exit the process stored is stamped \(stored.timestamp) ns, outside ±2^60 ns; the exit is inferred")
+                fact = nil
+            }
+            writer.marksDataLost = !losses.isEmpty
             if lastTimestamp == .min {
-                // Killed while the recorder started: nothing was recorded, there is nothing to seal.
-                unlink(temporary)
-                return .nothingToRecover
+                guard !losses.isEmpty else {
+                    // Killed while the recorder started: nothing was recorded, there is nothing to seal.
+                    output.discard()
+                    return .nothingToRecover
+                }
+            } else {
+                let payload: EventPayload
+                let exitTime: Int64
+                switch fact {
+                case .code(let code, let at)?: (payload, exitTime) = (.exit(code: code, signal: nil), at)
+                case .signal(let signal, let at)?: (payload, exitTime) = (.exit(code: nil, signal: signal), at)
+                case nil: (payload, exitTime) = (.exit(code: nil, signal: nil), lastTimestamp)
+                }
+                try writer.append(
+                    TraceEvent(timestamp: max(exitTime, lastTimestamp), payload: payload, stream: .system), symbols: symbols)
             }
-            let payload: EventPayload
-            let exitTime: Int64
-            switch region.exitFact {
-            case .code(let code, let at)?: (payload, exitTime) = (.exit(code: code, signal: nil), at)
-            case .signal(let signal, let at)?: (payload, exitTime) = (.exit(code: nil, signal: signal), at)
-            case nil: (payload, exitTime) = (.exit(code: nil, signal: nil), lastTimestamp)
-            }
-            try writer.append(
-                TraceEvent(timestamp: max(exitTime, lastTimestamp), payload: payload, stream: .system), symbols: symbols)
             try writer.close()
-            guard rename(temporary, tracePath) == 0 else {
-                throw RecoveryError(.writeFailed, path: tracePath, detail: String(cString: strerror(errno)))
-            }
-            return .sealed(fromFile: fromFile, fromRegion: fromRegion, inferredExit: region.exitFact == nil)
-        } catch let error as RecoveryError {
-            unlink(temporary)
-            throw error
-        } catch let error as TraceError {
-            unlink(temporary)
-            throw RecoveryError(.writeFailed, path: tracePath, detail: error.description)
+            try output.commit()
+            return .sealed(fromFile: fromFile, fromRegion: fromRegion, inferredExit: fact == nil, losses: losses)
         } catch {
-            unlink(temporary)
-            throw RecoveryError(.writeFailed, path: tracePath, detail: "\(error)")
+            staged?.discard()
+            throw RecoveryError(.writeFailed, path: tracePath, detail: error.description)
         }
+    }
+
+    /// Whether `issue` only says that the part read ends, unclosed, at a frame boundary at
+    /// `length`: the state a killed writer leaves below its committed length.
+    private static func isOpenEnd(_ issue: TraceError, at length: Int64, closed: Bool) -> Bool {
+        !closed && issue.kind == .truncated && issue.location == .byte(length, chunk: nil) && issue.message.hasPrefix("not closed")
     }
 
     /// Whether process `pid` runs and is the one that started at `launchedAt` (not a later process
@@ -168,6 +245,8 @@ public struct RecoveryError: Error, Sendable, Hashable, CustomStringConvertible 
         case processAlive = "cannot recover a trace that is still being recorded"
         /// The file beside the trace is not a recorder region this library reads.
         case unreadableRegion = "cannot read the recorder region"
+        /// The trace path is a symbolic link or not a regular file: nothing is written through it.
+        case notARegularTrace = "will not recover"
         /// The sealed trace could not be written.
         case writeFailed = "cannot write the recovered trace"
     }

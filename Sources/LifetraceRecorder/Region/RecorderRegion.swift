@@ -1,4 +1,5 @@
 import Atomics
+import CRecorderSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -26,15 +27,44 @@ public final class RecorderRegion: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     /// The file backing the region, if any.
     public let path: String?
+    /// The open descriptor of a sealed region (``createSealed(layout:)``), which a child process
+    /// inherits to attach; nil for other regions.
+    public let sharedDescriptor: Int32?
 
-    private init(base: UnsafeMutableRawPointer, layout: RegionLayout, path: String?) {
+    private init(base: UnsafeMutableRawPointer, layout: RegionLayout, path: String?, sharedDescriptor: Int32? = nil) {
         self.base = base
         self.layout = layout
         self.path = path
+        self.sharedDescriptor = sharedDescriptor
     }
 
     deinit {
         munmap(base, layout.byteCount)
+        if let sharedDescriptor { close(sharedDescriptor) }
+    }
+
+    /// A new region that the process it is shared with cannot shrink, for a supervisor: on Linux
+    /// a memfd sealed against shrinking and growing. The other process truncating the file (by
+    /// accident or on purpose) fails with EPERM, so the supervisor's reads never fault with
+    /// SIGBUS, and there is no file in any directory to leave behind. The child attaches through
+    /// ``sharedDescriptor`` (inherited, then opened as `/proc/self/fd/N`). Returns nil where the
+    /// system has no sealed memfd (the caller falls back to ``create(path:layout:)``).
+    public static func createSealed(layout: RegionLayout) throws(RecorderError) -> RecorderRegion? {
+        let size = layout.byteCount
+        let fd = lifetrace_sealed_region_fd(UInt64(size))
+        guard fd >= 0 else {
+            if errno == ENOSYS || errno == EINVAL { return nil }
+            throw RecorderError(.mapFailed, path: nil, errno: errno)
+        }
+        guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+            let saved = errno
+            close(fd)
+            throw RecorderError(.mapFailed, path: nil, errno: saved)
+        }
+        let region = RecorderRegion(base: base, layout: layout, path: nil, sharedDescriptor: fd)
+        region.writeHeader()
+        region.setProducerPID(getpid())
+        return region
     }
 
     /// A new region in anonymous memory, for a recorder that drains itself.
@@ -73,35 +103,31 @@ public final class RecorderRegion: @unchecked Sendable {
         return region
     }
 
-    /// Maps the existing region at `path`, checking its header.
-    public static func attach(path: String) throws(RecorderError) -> RecorderRegion {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+    /// Maps the existing region at `path`, checking its header against its limits and the file's
+    /// size. Without `followingSymlinks` a symbolic link at `path` is refused rather than followed
+    /// (a leftover region found in a directory is not trusted to be one).
+    public static func attach(path: String, followingSymlinks: Bool = true) throws(RecorderError) -> RecorderRegion {
+        let fd = open(path, O_RDWR | O_CLOEXEC | (followingSymlinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
         defer { close(fd) }
         // The size by seeking: `struct stat` is ambiguous between the C modules Foundation pulls in.
         let end = lseek(fd, 0, SEEK_END)
         guard end >= off_t(RegionLayout.headerSize) else {
-            throw RecorderError(.badRegion, path: path, errno: 0)
+            throw RecorderError(.badRegion, path: path, errno: 0, detail: "the file holds \(max(0, end)) bytes, less than a region's \(RegionLayout.headerSize)-byte header")
         }
         let fileSize = Int(end)
         guard let base = mmap(nil, fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
             throw RecorderError(.mapFailed, path: path, errno: errno)
         }
-        let magic = base.load(fromByteOffset: RegionField.magic, as: UInt64.self)
-        let version = base.load(fromByteOffset: RegionField.version, as: UInt32.self)
-        let rings = Int(base.load(fromByteOffset: RegionField.ringCount, as: UInt32.self))
-        let capacity = Int(base.load(fromByteOffset: RegionField.ringCapacity, as: UInt32.self))
-        let symbols = Int(base.load(fromByteOffset: RegionField.symbolCapacity, as: UInt32.self))
-        guard magic == RegionField.magicValue, version == RegionField.versionValue, rings > 0, rings <= 4096,
-            capacity > 0, capacity & (capacity - 1) == 0, symbols > 0, symbols < 1 << 16
-        else {
+        // The header is the other process's word: every field is checked against the limits a
+        // layout can have, and the layout against the file's real size, before anything is built
+        // from it (a layout outside its limits would trap, one past the file would fault).
+        let layout: RegionLayout
+        do throws(RegionLayout.HeaderProblem) {
+            layout = try RegionLayout(header: UnsafeRawPointer(base), fileSize: fileSize)
+        } catch {
             munmap(base, fileSize)
-            throw RecorderError(.badRegion, path: path, errno: 0)
-        }
-        let layout = RegionLayout(ringCount: rings, ringCapacity: capacity, symbolCapacity: symbols)
-        guard layout.byteCount <= fileSize else {
-            munmap(base, fileSize)
-            throw RecorderError(.badRegion, path: path, errno: 0)
+            throw RecorderError(.badRegion, path: path, errno: 0, detail: error.description)
         }
         return RecorderRegion(base: base, layout: layout, path: path)
     }

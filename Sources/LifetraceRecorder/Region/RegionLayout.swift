@@ -21,14 +21,66 @@ public struct RegionLayout: Sendable, Hashable {
     /// A layout; `ringCapacity` is rounded up to a power of two. The default (16 rings of 64 Ki
     /// slots) maps 32.5 MiB, of which a thread touches the 2 MiB of its own ring.
     public init(ringCount: Int = 16, ringCapacity: Int = 65_536, symbolCapacity: Int = 4096) {
-        precondition(ringCount > 0 && ringCount <= 4096, "ringCount out of range")
-        precondition(ringCapacity > 0 && ringCapacity <= 1 << 24, "ringCapacity out of range")
-        precondition(symbolCapacity > 0 && symbolCapacity < 1 << 16, "symbolCapacity out of range")
+        precondition(ringCount > 0 && ringCount <= RegionLayout.maxRingCount, "ringCount out of range")
+        precondition(ringCapacity > 0 && ringCapacity <= RegionLayout.maxRingCapacity, "ringCapacity out of range")
+        precondition(symbolCapacity > 0 && symbolCapacity < RegionLayout.symbolCapacityBound, "symbolCapacity out of range")
         self.ringCount = ringCount
         var capacity = 1
         while capacity < ringCapacity { capacity <<= 1 }
         self.ringCapacity = capacity
         self.symbolCapacity = symbolCapacity
+    }
+
+    /// The most rings a layout has.
+    public static let maxRingCount = 4096
+    /// The most slots a ring has.
+    public static let maxRingCapacity = 1 << 24
+    /// One more than the most symbols a layout has.
+    public static let symbolCapacityBound = 1 << 16
+
+    /// Why a region's header does not describe a layout this library maps.
+    public enum HeaderProblem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The magic number or the version is not this library's.
+        case notARegion
+        /// A size field is outside its limits: the field's name, its value and the limit.
+        case outOfRange(field: String, value: UInt32, limit: String)
+        /// The layout needs more bytes than the file holds.
+        case largerThanFile(needed: Int, fileSize: Int)
+
+        /// One clause saying what is wrong.
+        public var description: String {
+            switch self {
+            case .notARegion: "no region magic number or an unknown version"
+            case .outOfRange(let field, let value, let limit): "\(field) \(value) is outside \(limit)"
+            case .largerThanFile(let needed, let fileSize):
+                "the header's layout needs \(needed) bytes and the file holds \(fileSize)"
+            }
+        }
+    }
+
+    /// The layout a region's header (at `header`, the first ``headerSize`` bytes of the mapping)
+    /// describes, checked field by field against the limits of ``init(ringCount:ringCapacity:symbolCapacity:)``
+    /// and as a whole against `fileSize`, so that a header written by another process can never
+    /// make a layout trap or lie past the file's end.
+    init(header: UnsafeRawPointer, fileSize: Int) throws(HeaderProblem) {
+        guard header.loadUnaligned(fromByteOffset: RegionField.magic, as: UInt64.self) == RegionField.magicValue,
+            header.loadUnaligned(fromByteOffset: RegionField.version, as: UInt32.self) == RegionField.versionValue
+        else { throw .notARegion }
+        let rings = header.loadUnaligned(fromByteOffset: RegionField.ringCount, as: UInt32.self)
+        let capacity = header.loadUnaligned(fromByteOffset: RegionField.ringCapacity, as: UInt32.self)
+        let symbols = header.loadUnaligned(fromByteOffset: RegionField.symbolCapacity, as: UInt32.self)
+        guard rings > 0, rings <= RegionLayout.maxRingCount else {
+            throw .outOfRange(field: "ringCount", value: rings, limit: "1...\(RegionLayout.maxRingCount)")
+        }
+        guard capacity > 0, capacity <= RegionLayout.maxRingCapacity, capacity & (capacity - 1) == 0 else {
+            throw .outOfRange(field: "ringCapacity", value: capacity, limit: "the powers of two up to 2^24")
+        }
+        guard symbols > 0, symbols < RegionLayout.symbolCapacityBound else {
+            throw .outOfRange(field: "symbolCapacity", value: symbols, limit: "1...\(RegionLayout.symbolCapacityBound - 1)")
+        }
+        // Within these limits the size is at most about 2^41 bytes: no overflow on 64 bits.
+        self.init(ringCount: Int(rings), ringCapacity: Int(capacity), symbolCapacity: Int(symbols))
+        guard byteCount <= fileSize else { throw .largerThanFile(needed: byteCount, fileSize: fileSize) }
     }
 
     /// Bytes of the region header.

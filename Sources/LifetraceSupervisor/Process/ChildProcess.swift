@@ -33,14 +33,17 @@ final class ChildProcess {
     private var cleanup: OutputCleanup.Token?
 
     /// Spawns `path` with `arguments`, the extra `environment` over the supervisor's own, and
-    /// `controlFD` available in the child as file descriptor `childControlFD`.
+    /// `controlFD` available in the child as file descriptor `childControlFD`, and each of
+    /// `inherited` (a parent's descriptor, the child's number) likewise.
     init(
-        path: String, arguments: [String], environment: [String: String], controlFD: Int32, childControlFD: Int32
+        path: String, arguments: [String], environment: [String: String], controlFD: Int32, childControlFD: Int32,
+        inherited: [(parent: Int32, child: Int32)] = []
     ) throws(SupervisorError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, controlFD, childControlFD)
+        for descriptor in inherited { posix_spawn_file_actions_adddup2(&actions, descriptor.parent, descriptor.child) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
 
         var attributes = posix_spawnattr_t()

@@ -74,6 +74,25 @@ public final class RecordSession {
     /// Removes the regions' files if the supervisor is stopped by a signal.
     private var regionCleanups: [OutputCleanup.Token] = []
     private static let regionCounter = RegionCounter()
+    /// The descriptor number under which the app inherits a sealed region.
+    static let regionChildFD: Int32 = 4
+
+    private var retiredDropped: Int64 = 0
+    private var retiredRejected: Int64 = 0
+
+    /// Events the app's recorder reported dropped, over every launch of the run, and the records
+    /// that were read from its region and not written because they cannot be an app's event
+    /// (``AppStreamPump/rejectedCount``); both saturate at Int64.max and are in the trace as
+    /// `dropped` events.
+    public var lostEvents: (dropped: Int64, rejected: Int64) {
+        let current = pump.map { ($0.droppedCount, $0.rejectedCount) } ?? (0, 0)
+        return (TraceTime.advanced(retiredDropped, by: current.0), TraceTime.advanced(retiredRejected, by: current.1))
+    }
+
+    private func retire(_ pump: AppStreamPump) {
+        retiredDropped = TraceTime.advanced(retiredDropped, by: pump.droppedCount)
+        retiredRejected = TraceTime.advanced(retiredRejected, by: pump.rejectedCount)
+    }
 
     /// A session writing to `sink`, which the session does not close.
     public init(configuration: Configuration, sink: any TraceEventSink) {
@@ -218,17 +237,28 @@ public final class RecordSession {
 
     /// Spawns the app with a new region and control channel, and writes its `launch` event.
     func spawn(background: Bool, reason: String, prewarm: Bool = false) throws(Interruption) {
-        let counter = RecordSession.regionCounter.next()
-        let path = "\(configuration.regionDirectory)/lifetrace-\(getpid())-\(counter)"
         do {
-            // Registered for removal before it is created: a signal at any moment removes it.
-            regionCleanups.append(OutputCleanup.removeOnSignal(file: path))
-            let region = try RecorderRegion.create(path: path, layout: configuration.layout)
+            let region: RecorderRegion
+            let regionPath: String
+            var inherited: [(parent: Int32, child: Int32)] = []
+            if let sealed = try RecorderRegion.createSealed(layout: configuration.layout), let descriptor = sealed.sharedDescriptor {
+                // The app cannot shrink it (a read of a truncated mapping would kill the supervisor
+                // with SIGBUS), and it has no name to leave behind.
+                region = sealed
+                inherited = [(descriptor, RecordSession.regionChildFD)]
+                regionPath = "/proc/self/fd/\(RecordSession.regionChildFD)"
+            } else {
+                let counter = RecordSession.regionCounter.next()
+                regionPath = "\(configuration.regionDirectory)/lifetrace-\(getpid())-\(counter)"
+                // Registered for removal before it is created: a signal at any moment removes it.
+                regionCleanups.append(OutputCleanup.removeOnSignal(file: regionPath))
+                region = try RecorderRegion.create(path: regionPath, layout: configuration.layout)
+            }
             // Kept at once so that tearDown() removes the file even if the spawn fails.
             self.region = region
             let control = try ControlConnection()
             var environment = configuration.environment
-            environment[RecorderRegion.environmentKey] = path
+            environment[RecorderRegion.environmentKey] = regionPath
             environment[HostCommand.controlEnvironmentKey] = "3"
             environment[HostFault.environmentKey] = configuration.faults.compactMap { fault -> String? in
                 if case .host(let hostFault) = fault { return hostFault.rawValue }
@@ -241,11 +271,12 @@ public final class RecordSession {
             let timestamp = MonotonicClock.now()
             let child = try ChildProcess(
                 path: configuration.executable, arguments: configuration.arguments, environment: environment,
-                controlFD: control.childFD, childControlFD: 3)
+                controlFD: control.childFD, childControlFD: 3, inherited: inherited)
             control.releaseChildEnd()
             self.control = control
             self.child = child
-            pump = AppStreamPump(region: region)
+            if let pump { retire(pump) }
+            pump = AppStreamPump(region: region, rejectsFutureTimestamps: true)
             try emit(
                 .launch(reason: symbols.intern(reason), background: background, prewarm: prewarm, pid: Int64(child.pid)),
                 at: timestamp)

@@ -8,6 +8,12 @@ struct TraceEnd: Equatable {
     var eventCount: UInt64
     /// The number of flush groups in the file.
     var flushGroupCount: UInt64
+    /// `End_Flags` (written only when not 0, as a 32-byte content; a 28-byte record has none).
+    var flags: UInt32 = 0
+
+    /// `End_Flags` bit 0: the writer knows that data of the recorded run is missing from the
+    /// trace (a recovery that skipped damaged data); readers report it as a problem.
+    static let dataLost: UInt32 = 1
 
     /// The complete skippable frame.
     func encoded() -> [UInt8] {
@@ -15,9 +21,10 @@ struct TraceEnd: Equatable {
         content.appendLittleEndian(chunkCount)
         content.appendLittleEndian(eventCount)
         content.appendLittleEndian(flushGroupCount)
+        if flags != 0 { content.appendLittleEndian(flags) }
         var bytes: [UInt8] = []
         bytes.appendLittleEndian(BinaryTraceFormat.endMagic)
-        bytes.appendLittleEndian(UInt32(TraceEnd.size))
+        bytes.appendLittleEndian(UInt32(4 + content.count))
         bytes.appendLittleEndian(CRC32C.checksum(content))
         return bytes + content
     }
@@ -36,12 +43,14 @@ struct TraceEnd: Equatable {
         self.chunkCount = chunkCount
         self.eventCount = eventCount
         self.flushGroupCount = flushGroupCount
+        flags = cursor.readInteger(as: UInt32.self) ?? 0
     }
 
     /// Creates an end record for writing.
-    init(chunkCount: UInt64, eventCount: UInt64, flushGroupCount: UInt64) {
+    init(chunkCount: UInt64, eventCount: UInt64, flushGroupCount: UInt64, flags: UInt32 = 0) {
         self.chunkCount = chunkCount
         self.eventCount = eventCount
         self.flushGroupCount = flushGroupCount
+        self.flags = flags
     }
 }

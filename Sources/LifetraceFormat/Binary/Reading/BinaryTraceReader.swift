@@ -49,6 +49,15 @@ public struct BinaryTraceReader: TraceEventSource {
         try self.init(input: TraceInput(path: path), codec: codec, options: options)
     }
 
+    /// Reads the first `byteLimit` bytes of the open `descriptor` (from its current offset; the
+    /// caller keeps it open while reading), as if the file ended there: the part of a trace a
+    /// recovery trusts. `name` is used in issues and errors.
+    public init(
+        descriptor: Int32, name: String, byteLimit: Int64, codec: some TraceCodec, options: Options = .init()
+    ) throws(TraceError) {
+        try self.init(input: TraceInput(descriptor: descriptor, name: name, limit: byteLimit), codec: codec, options: options)
+    }
+
     /// Reads a trace held in memory with `codec`; `name` is used in issues and errors.
     public init(bytes: [UInt8], name: String, codec: some TraceCodec, options: Options = .init()) throws(TraceError) {
         try self.init(input: TraceInput(bytes: bytes, name: name), codec: codec, options: options)

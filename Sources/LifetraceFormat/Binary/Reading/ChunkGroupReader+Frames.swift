@@ -246,6 +246,9 @@ extension ChunkGroupReader {
             return .other
         }
         summary.isClosed = true
+        if end.flags & TraceEnd.dataLost != 0 {
+            issues.append(TraceError(.dataLost, file: input.name, at: .byte(start, chunk: nil), "sealed with data missing: the writer that closed the trace (a recovery) skipped damaged data of the recorded run"))
+        }
         summary.declaredTotals = .init(chunks: end.chunkCount, events: end.eventCount, flushGroups: end.flushGroupCount)
         if summary.skippedChunkCount == 0 && (end.chunkCount != UInt64(summary.chunkCount) || end.eventCount != declaredEvents) {
             issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: nil), "end-of-trace record declares \(end.chunkCount) chunks and \(end.eventCount) events; the file holds \(summary.chunkCount) and \(declaredEvents)"))

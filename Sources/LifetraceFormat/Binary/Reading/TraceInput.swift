@@ -22,6 +22,8 @@ final class TraceInput {
     let name: String
     /// The file offset of the first unread byte.
     private(set) var offset: Int64 = 0
+    /// The bytes still to be read from the descriptor before the input ends, when bounded.
+    private var unreadLimit: Int64?
 
     /// The size of one read from the descriptor.
     static let blockSize = 256 << 10
@@ -54,6 +56,18 @@ final class TraceInput {
         buffer = prefix + [UInt8](repeating: 0, count: TraceInput.blockSize)
         end = prefix.count
         atEOF = false
+    }
+
+    /// Reads the first `limit` bytes of `descriptor` from its current offset (the descriptor
+    /// stays open: the caller owns it), as if the input ended there.
+    init(descriptor: Int32, name: String, limit: Int64) {
+        self.name = name
+        self.descriptor = descriptor
+        ownsDescriptor = false
+        handle = nil
+        unreadLimit = max(0, limit)
+        buffer = [UInt8](repeating: 0, count: TraceInput.blockSize)
+        atEOF = limit <= 0
     }
 
     /// Reads `bytes`.
@@ -161,13 +175,18 @@ final class TraceInput {
         if buffer.count < wanted {
             buffer.append(contentsOf: repeatElement(0, count: wanted - buffer.count))
         }
-        let room = buffer.count - end
+        var room = buffer.count - end
+        if let unreadLimit { room = Int(min(Int64(room), unreadLimit)) }
         let result = buffer.withUnsafeMutableBytes { bytes in
             read(descriptor, bytes.baseAddress! + end, room)
         }
         if result < 0 {
             if errno == EINTR { return }
             throw TraceError(.io, file: name, at: .byte(offset + Int64(available), chunk: nil), "cannot read: \(String(cString: strerror(errno)))")
+        }
+        if let limit = unreadLimit {
+            unreadLimit = limit - Int64(result)
+            if unreadLimit == 0 { atEOF = true }
         }
         if result == 0 { atEOF = true }
         end += result

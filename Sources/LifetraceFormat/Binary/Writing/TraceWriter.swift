@@ -59,6 +59,11 @@ public final class TraceWriter {
     private var eventCount: UInt64 = 0
     private var isClosed = false
 
+    /// Whether ``close()`` marks the trace as missing data of the recorded run (`End_Flags` bit 0,
+    /// `docs/FORMAT.md`): set by a recovery that had to skip damaged data, so that every reader
+    /// reports the loss instead of a trace read whole.
+    public var marksDataLost = false
+
     /// The number of events in the chunks written so far (all of them after ``close()``).
     public var writtenEventCount: UInt64 { eventCount }
 
@@ -166,7 +171,8 @@ public final class TraceWriter {
     public func close() throws(TraceError) {
         if isClosed { return }
         try flush()
-        try write(TraceEnd(chunkCount: chunkCount, eventCount: eventCount, flushGroupCount: flushGroup).encoded())
+        let flags = marksDataLost ? TraceEnd.dataLost : 0
+        try write(TraceEnd(chunkCount: chunkCount, eventCount: eventCount, flushGroupCount: flushGroup, flags: flags).encoded())
         isClosed = true
         if ownsDescriptor {
             let result = systemClose(descriptor)
