@@ -41,6 +41,7 @@ extension LifecycleAnalyzer {
             timestamp: launch, kind: current.kind, reason: symbols.string(current.reason), pid: current.pid,
             windowEnd: windowEnd, duration: since(windowTime), milestones: milestones,
             busyInWindow: launch == nil ? 0 : busyInWindow, inferred: current.launchInferred)
+        judgeStallsPastLimit(hasLaunch: launch != nil && current.launchWitnessEvent != nil)
         guard let launch, let launchEvent = current.launchWitnessEvent else {
             checkHangs(outside: nil, symbols: symbols)
             return launchReport
@@ -147,7 +148,8 @@ extension LifecycleAnalyzer {
         }
         if open.count > 3 { facts.append("\(open.count - 3) more callbacks or signposts never ended.") }
         if current.dropped > 0 {
-            facts.append("The recorder lost \(current.dropped) events in this lifetime; conclusions may miss them.")
+            let atLeast = current.dropped == .max ? "at least " : ""
+            facts.append("The recorder lost \(atLeast)\(current.dropped) events in this lifetime; conclusions may miss them.")
         }
         return facts
     }

@@ -22,6 +22,9 @@ public struct AnalysisOptions: Sendable, Hashable {
     public var violationLimit: Int
     /// The rules of rule files checked besides the built-in ones, or nil (docs/RULES.md).
     public var userRules: UserRules?
+    /// The most lifetime reports the result keeps in full (with ``keepsLifetimes``); later ones
+    /// are counted (``CappedCounts/lifetimes``). Default ``CappedCounts/lifetimeLimit``.
+    public var lifetimeLimit = CappedCounts.lifetimeLimit
 
     /// The defaults: 250 ms stalls, a 20 s launch watchdog, 30 s in Background, 250 ms hangs, 5 s
     /// for the enter-background callbacks, every rule, lifetime reports kept.
