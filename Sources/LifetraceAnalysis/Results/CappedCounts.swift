@@ -4,7 +4,7 @@
 /// how many it left out (``TraceAnalysis/capNotes``).
 public struct CappedCounts: Sendable, Hashable {
     /// The most lifetime reports a trace's analysis keeps in full; later lifetimes are counted.
-    public static let lifetimeLimit = 10_000
+    public static let lifetimeLimit = 5000
     /// The most stalls the kept lifetime reports of a trace list in full, together.
     public static let traceStallLimit = 10_000
     /// The most stalls a lifetime keeps in full; `launch-stall` and `hang` still judge every

@@ -53,7 +53,10 @@ public struct TraceHTMLReport {
             ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
         var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets), strips: strips)
         var second = try TraceFile.open(path: path)
-        _ = try LifecycleTimeline.analyze(&second, path: path, options: options, into: &canvas)
+        // The second pass only fills the buckets: its own lifetime reports are not kept.
+        var filling = options
+        filling.keepsLifetimes = false
+        _ = try LifecycleTimeline.analyze(&second, path: path, options: filling, into: &canvas)
         return TraceHTMLReport(
             analysis: analysis, canvas: canvas, symbols: second.symbols, options: options,
             origin: ([range.start].compactMap { $0 } + analysis.lifetimes.compactMap(\.launch.timestamp)).min())

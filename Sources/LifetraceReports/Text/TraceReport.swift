@@ -69,7 +69,12 @@ public struct TraceReport: Sendable {
         if let note = analysis.omittedNote { lines += ["", "Note: \(note)."] }
         for note in analysis.capNotes { lines += ["", "Note: \(note)."] }
         // Each line is one line: a trace's names cannot add lines or control the terminal.
-        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
+        var text = ""
+        for line in lines {
+            text += TerminalText.escaped(line)
+            text += "\n"
+        }
+        return text
     }
 
     /// The Markdown form.
