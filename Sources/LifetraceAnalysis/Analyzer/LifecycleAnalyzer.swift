@@ -5,7 +5,8 @@ import LifetraceFormat
 /// lifetimes, launch windows and stalls.
 ///
 /// Memory is bounded by what is open (callbacks and signposts per thread, scenes, background
-/// tasks) and by what is found (violations, stalls, lifetimes), never by the number of events.
+/// tasks) and by what is found (violations, stalls, lifetimes), never by the number of events,
+/// and each of those is capped: past ``CappedCounts``' limits they are counted, not kept.
 /// ``consume(_:symbols:)`` does no allocation and no string work for an event that breaks no rule.
 ///
 /// ```swift
