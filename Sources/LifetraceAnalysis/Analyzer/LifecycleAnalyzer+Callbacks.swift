@@ -109,7 +109,7 @@ extension LifecycleAnalyzer {
     private mutating func sceneCallback(
         _ callback: CallbackName, scene: Symbol, event: TraceEvent, decided: Bool, symbols: SymbolTable
     ) {
-        let index = current.sceneIndex(scene)
+        guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
         let text = callbackText(event.callbackName, scene: scene, symbols: symbols)
         guard let state = current.scenes[index].app else {
             setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)

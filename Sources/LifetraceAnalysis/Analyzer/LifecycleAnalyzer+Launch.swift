@@ -55,6 +55,7 @@ extension LifecycleAnalyzer {
                 start: start, resume: resume, resumeFoundBy: current.resumeFromState ? .state : .pause,
                 busy: current.prewarmBusy)
         }
+        judgeStallsPastLimit(hasLaunch: launch != nil && current.launchWitnessEvent != nil)
         guard let launch, let launchEvent = current.launchWitnessEvent else {
             checkHangs(outside: nil, symbols: symbols)
             return launchReport
@@ -187,7 +188,8 @@ extension LifecycleAnalyzer {
         if open.count > 3 { facts.append("\(open.count - 3) more callbacks or signposts never ended.") }
         if let allowancesFact { facts.append(allowancesFact) }
         if current.dropped > 0 {
-            facts.append("The recorder lost \(current.dropped) events in this lifetime; conclusions may miss them.")
+            let atLeast = current.dropped == .max ? "at least " : ""
+            facts.append("The recorder lost \(atLeast)\(current.dropped) events in this lifetime; conclusions may miss them.")
         }
         return facts
     }

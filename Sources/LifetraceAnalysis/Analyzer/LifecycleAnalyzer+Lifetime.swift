@@ -115,9 +115,9 @@ extension LifecycleAnalyzer {
             found.append(contentsOf: current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings)
         }
         let facts = endingFacts(kind: kind, at: end, code: code, signal: signal, busySince: unfinishedBusySince, symbols: symbols)
+        let (stalls, omittedStalls) = listedStalls()
         let report = LifetimeReport(
-            index: current.index, launch: launch,
-            stalls: current.stalls.lazy.map(\.stall).filter { $0.duration >= self.options.stallThreshold },
+            index: current.index, launch: launch, stalls: stalls, omittedStalls: omittedStalls,
             busySource: current.runLoopSeen ? .runLoop : (current.mainCallbacksSeen ? .callbacks : .none),
             timeInStates: timeInStates(until: end),
             end: LifetimeEnd(
@@ -137,7 +137,9 @@ extension LifecycleAnalyzer {
             }
         }
         lifetimesEnded += 1
-        if options.keepsLifetimes { reports.append(report) }
+        if options.keepsLifetimes {
+            if reports.count < options.lifetimeLimit { reports.append(report) } else { capped.lifetimes &+= 1 }
+        }
         if let lifetimeEnded {
             let omitted = omittedViolations
             var since: [Rule: Int] = [:]

@@ -9,10 +9,8 @@ extension LifecycleAnalyzer {
     /// replay event by event (an exporter drawing a lane per scene) can ask after every scene event.
     public func sceneState(_ scene: Symbol) -> (system: LifecycleState?, app: SceneViewState?)? {
         guard inLifetime else { return nil }
-        for record in current.scenes where record.name == scene {
-            return (record.system, record.app)
-        }
-        return nil
+        guard let index = current.sceneIndexes[scene] else { return nil }
+        return (current.scenes[index].system, current.scenes[index].app)
     }
 
     /// The position of the current lifetime in the trace, counted from 0; nil outside a lifetime

@@ -97,7 +97,7 @@ extension LifecycleAnalyzer {
 
     /// A `state` event for a scene: the same two rules, for that scene's system view.
     mutating func moveSceneSystem(_ scene: Symbol, to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
-        let index = current.sceneIndex(scene)
+        guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
         if let previous = current.scenes[index].system {
             checkSystemMove(from: previous, to: state, subject: "the scene \"\(symbols[scene])\"",
                             witness: current.scenes[index].systemChange, event: event, symbols: symbols)

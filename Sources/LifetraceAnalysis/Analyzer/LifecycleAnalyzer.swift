@@ -5,7 +5,8 @@ import LifetraceFormat
 /// lifetimes, launch windows and stalls.
 ///
 /// Memory is bounded by what is open (callbacks and signposts per thread, scenes, background
-/// tasks) and by what is found (violations, stalls, lifetimes), never by the number of events.
+/// tasks) and by what is found (violations, stalls, lifetimes), never by the number of events,
+/// and each of those is capped: past ``CappedCounts``' limits they are counted, not kept.
 /// ``consume(_:symbols:)`` does no allocation and no string work for an event that breaks no rule.
 ///
 /// ```swift
@@ -37,6 +38,18 @@ public struct LifecycleAnalyzer {
 
     /// The violations found past ``AnalysisOptions/violationLimit``, counted by rule.
     public var omittedViolations: [Rule: Int] { found.omitted }
+    /// What was counted instead of kept past the caps, but for the thread stacks' own counts.
+    var capped = CappedCounts()
+    /// How many stalls the lifetime reports of the trace list so far (``CappedCounts/traceStallLimit``).
+    var stallsListed = 0
+
+    /// What was counted instead of kept past the caps (docs/RELIABILITY.md).
+    public var cappedCounts: CappedCounts {
+        var counts = capped
+        counts.threadBegins = stacks.threadOverflow
+        counts.deepBegins = stacks.overflow
+        return counts
+    }
     // The last event of each stream; a timestamp of Int64.min until the first. Plain values
     // rather than optionals: storing an optional event costs several times the plain copy.
     var previousSystemEvent = LifecycleAnalyzer.noEvent
@@ -203,7 +216,9 @@ public struct LifecycleAnalyzer {
             endLifetime(exit: event, code: code, signal: signal, symbols: symbols)
             return
         case .dropped(let count):
-            current.dropped &+= count
+            // Saturates: counts that add past 2^63 - 1 read as "at least" that many.
+            let (sum, overflow) = current.dropped.addingReportingOverflow(max(0, count))
+            current.dropped = overflow ? .max : sum
             emitPoint(.dropped, event)
             return
         }
@@ -246,7 +261,8 @@ public struct LifecycleAnalyzer {
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
             violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin)
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin,
+            capped: analyzer.cappedCounts)
     }
 
     /// Replays a batch with the rule monitor, handing it each event's edges. Kept out of the
@@ -271,7 +287,8 @@ public struct LifecycleAnalyzer {
         return TraceAnalysis(
             path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
             omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [], origin: events.first?.timestamp)
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [], origin: events.first?.timestamp,
+            capped: analyzer.cappedCounts)
     }
 }
 
@@ -291,7 +308,8 @@ extension LifecycleAnalyzer {
         return current.scenes.map { (symbols[$0.name], $0.system, $0.app) }
     }
 
-    /// The lifetimes finished so far.
+    /// The lifetimes finished so far, as far as they are kept (``AnalysisOptions/lifetimeLimit``;
+    /// ``lifetimesEnded`` counts them all).
     public var finishedLifetimes: [LifetimeReport] { reports }
 
     /// The time since the current lifetime's launch, when it has one.

@@ -73,6 +73,8 @@ struct Lifetime {
     var appTimes = [Int64](repeating: 0, count: 6)
     var appSince: Int64
     var scenes: [SceneRecord] = []
+    /// Each scene's position in ``scenes``, by name: a scene event finds its record in constant time.
+    var sceneIndexes: [Symbol: Int] = [:]
     /// Whether an app-delegate transition callback has come (false in a scene-based app).
     var appDelegateMoved = false
 
@@ -143,7 +145,10 @@ struct Lifetime {
     var busyToDidFinishEnd: Int64 = 0
     var busyToFirstActiveEnd: Int64 = 0
     var busyToFrame: Int64 = 0
+    /// The first ``CappedCounts/lifetimeStallLimit`` stalls, in full.
     var stalls: [RecordedStall] = []
+    /// The stalls past those, as counts.
+    var stallsPastLimit = StallsPastLimit()
 
     // Background time.
     /// The background tasks open, by id (``EdgeInterval/key``), oldest first.
@@ -211,10 +216,13 @@ struct Lifetime {
         }
     }
 
-    /// The index of `scene`'s record, creating it (unattached, or unknown without a launch).
-    mutating func sceneIndex(_ scene: Symbol) -> Int {
-        if let index = scenes.firstIndex(where: { $0.name == scene }) { return index }
+    /// The index of `scene`'s record, creating it (unattached, or unknown without a launch); nil
+    /// for a new scene when the lifetime already follows ``CappedCounts/sceneLimit`` scenes.
+    mutating func sceneIndex(_ scene: Symbol) -> Int? {
+        if let index = sceneIndexes[scene] { return index }
+        guard scenes.count < CappedCounts.sceneLimit else { return nil }
         scenes.append(SceneRecord(name: scene, app: launchTime == nil ? nil : .unattached))
+        sceneIndexes[scene] = scenes.count - 1
         return scenes.count - 1
     }
 }

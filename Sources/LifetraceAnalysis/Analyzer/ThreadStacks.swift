@@ -23,11 +23,19 @@ struct ThreadIntervals {
     var thread: ThreadID
     var callbacks: [OpenInterval] = []
     var signposts: [OpenInterval] = []
+    /// How many intervals of each kind the thread may hold: ``ThreadStacks/depthLimit``, or 0 for
+    /// the slot that takes the begins of threads not followed.
+    var limit: Int
 
-    init(thread: ThreadID) {
+    init(thread: ThreadID, limit: Int = ThreadStacks.depthLimit) {
         self.thread = thread
-        callbacks.reserveCapacity(16)
-        signposts.reserveCapacity(16)
+        self.limit = limit
+        // The main thread's stacks are used all the time; another thread's grow when used, so
+        // that following many threads costs little each.
+        if thread.isMain {
+            callbacks.reserveCapacity(16)
+            signposts.reserveCapacity(16)
+        }
     }
 
     /// The index of the innermost open interval named `name` with `key`, searching from the top.
@@ -44,19 +52,26 @@ struct ThreadIntervals {
 /// Open intervals per thread. The main thread is slot 0 and needs no look-up; other threads are
 /// found through a dictionary behind a one-entry cache, so that runs of events on one thread
 /// cost a comparison. A thread's slot is given back once nothing is open on it, so the number of
-/// slots is bounded by the threads that have something open, not by the threads ever seen.
+/// slots is bounded by the threads that have something open, not by the threads ever seen, and
+/// at most ``CappedCounts/threadLimit``: a begin on a further thread goes to slot 1, which keeps
+/// nothing, and is counted.
 struct ThreadStacks {
     /// How deep a stack may grow; deeper begins are counted, not kept, so memory stays bounded
     /// even for a trace that never ends what it begins.
     static let depthLimit = 512
 
-    var slots: [ThreadIntervals] = [ThreadIntervals(thread: .main)]
+    /// Slot 0 is the main thread's, slot 1 the one for threads not followed, which keeps nothing.
+    var slots: [ThreadIntervals] = [ThreadIntervals(thread: .main), ThreadIntervals(thread: .main, limit: 0)]
+    /// The first slot of a thread other than the main one.
+    static let firstThreadSlot = 2
     private var index: [UInt64: Int] = [:]
     private var free: [Int] = []
     private var cachedThread: UInt64 = 0
     private var cachedSlot = 0
-    /// Begins not kept because a stack was full.
+    /// Begins not kept because a stack was full, over the whole trace.
     var overflow = 0
+    /// Begins not kept because ``CappedCounts/threadLimit`` threads were followed, over the whole trace.
+    var threadOverflow = 0
 
     /// The slot of `thread`, creating it on first use.
     @inline(__always)
@@ -79,6 +94,9 @@ struct ThreadStacks {
             slot = 0
         } else if let known = index[thread.rawValue] {
             slot = known
+        } else if index.count >= CappedCounts.threadLimit {
+            // Not cached: once a followed thread is released, this one may be followed.
+            return 1
         } else if let reused = free.popLast() {
             slot = reused
             slots[slot].thread = thread
@@ -96,7 +114,7 @@ struct ThreadStacks {
     /// Gives a non-main thread's slot back when nothing is open on it any more.
     @inline(__always)
     mutating func release(_ slot: Int) {
-        guard slot != 0, slots[slot].callbacks.isEmpty, slots[slot].signposts.isEmpty else { return }
+        guard slot >= Self.firstThreadSlot, slots[slot].callbacks.isEmpty, slots[slot].signposts.isEmpty else { return }
         index[slots[slot].thread.rawValue] = nil
         free.append(slot)
         if cachedSlot == slot {
@@ -108,8 +126,8 @@ struct ThreadStacks {
     /// Pushes a callback; false when the stack is full.
     @inline(__always)
     mutating func pushCallback(_ interval: OpenInterval, slot: Int) -> Bool {
-        guard slots[slot].callbacks.count < Self.depthLimit else {
-            overflow += 1
+        guard slots[slot].callbacks.count < slots[slot].limit else {
+            refused(slot)
             return false
         }
         var interval = interval
@@ -121,14 +139,19 @@ struct ThreadStacks {
     /// Pushes a signpost; false when the stack is full.
     @inline(__always)
     mutating func pushSignpost(_ interval: OpenInterval, slot: Int) -> Bool {
-        guard slots[slot].signposts.count < Self.depthLimit else {
-            overflow += 1
+        guard slots[slot].signposts.count < slots[slot].limit else {
+            refused(slot)
             return false
         }
         var interval = interval
         interval.depth = Int32(truncatingIfNeeded: slots[slot].signposts.count)
         slots[slot].signposts.append(interval)
         return true
+    }
+
+    @inline(never)
+    private mutating func refused(_ slot: Int) {
+        if slots[slot].limit == 0 { threadOverflow &+= 1 } else { overflow &+= 1 }
     }
 
     /// Every interval still open, oldest first.
@@ -147,12 +170,11 @@ struct ThreadStacks {
             slots[slot].callbacks.removeAll(keepingCapacity: true)
             slots[slot].signposts.removeAll(keepingCapacity: true)
         }
-        if slots.count > 1 {
-            free = Array((1..<slots.count).reversed())
+        if slots.count > Self.firstThreadSlot {
+            free = Array((Self.firstThreadSlot..<slots.count).reversed())
             index.removeAll(keepingCapacity: true)
         }
         cachedThread = 0
         cachedSlot = 0
-        overflow = 0
     }
 }

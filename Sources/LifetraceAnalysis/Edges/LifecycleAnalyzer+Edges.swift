@@ -38,7 +38,8 @@ extension LifecycleAnalyzer {
         return TraceAnalysis(
             path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
             violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin)
+            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin,
+            capped: analyzer.cappedCounts)
     }
 
     /// Hands the pending edges to `sink` and forgets them.

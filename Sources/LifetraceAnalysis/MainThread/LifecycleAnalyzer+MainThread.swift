@@ -7,6 +7,7 @@ extension LifecycleAnalyzer {
     mutating func switchToRunLoop(at time: Int64) {
         current.runLoopSeen = true
         current.stalls.removeAll()
+        current.stallsPastLimit.removeAll()
         current.busyToDidFinishEnd = 0
         current.busyToFirstActiveEnd = 0
         current.busyToFrame = 0
@@ -62,10 +63,14 @@ extension LifecycleAnalyzer {
             sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
             work: closed.work, opening: closed.event)
         let endsInForeground = current.inForeground
-        current.stalls.append(
-            RecordedStall(
-                stall: stall, startEvent: closed.event, inForeground: foreground && endsInForeground,
-                resumed: (started == .background || started == .suspended) && endsInForeground))
+        let inForeground = foreground && endsInForeground
+        let resumed = (started == .background || started == .suspended) && endsInForeground
+        if current.stalls.count < CappedCounts.lifetimeStallLimit {
+            current.stalls.append(
+                RecordedStall(stall: stall, startEvent: closed.event, inForeground: inForeground, resumed: resumed))
+        } else {
+            countStallPastLimit(stall, inForeground: inForeground, resumed: resumed)
+        }
         // Final only once the lifetime follows its run loop: before, the first run-loop event
         // discards what the callbacks suggested, so those stalls go out when the lifetime ends.
         if emitsEdges && current.runLoopSeen && stall.duration >= options.stallThreshold {

@@ -32,6 +32,10 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// real iOS produces (``Allowance``), every rule as the App Programming Guide draws it.
     public var textbook: Bool
 
+    /// The most lifetime reports the result keeps in full (with ``keepsLifetimes``); later ones
+    /// are counted (``CappedCounts/lifetimes``). Default ``CappedCounts/lifetimeLimit``.
+    public var lifetimeLimit = CappedCounts.lifetimeLimit
+
     /// The defaults: 250 ms stalls (400 ms in the launch window), a 20 s launch watchdog, 30 s in
     /// Background, 250 ms hangs, 5 s for the enter-background and terminate callbacks, every rule,
     /// lifetime reports kept, the allowances for real iOS on. A `stallThreshold` given here is the

@@ -9,8 +9,12 @@ public struct ReplayStep: Sendable {
     public var system: (before: LifecycleState?, after: LifecycleState?)
     /// The effective app view before and after.
     public var app: (before: AppViewState?, after: AppViewState?)
-    /// Each scene's views after the event.
+    /// Each scene's views after the event: the first ``ReplayStep/sceneLimit`` scenes of the lifetime.
     public var scenes: [(scene: String, system: LifecycleState?, app: SceneViewState?)]
+    /// The scenes of the lifetime past those, counted.
+    public var omittedScenes = 0
+    /// The most scenes a step shows, so that a line stays short whatever the trace claims.
+    public static let sceneLimit = 16
     /// Violations found at this event (end-of-lifetime rules show up at the `exit`).
     public var violations: [Violation]
 }
@@ -22,10 +26,14 @@ extension LifecycleAnalyzer {
         let appBefore = effectiveAppState
         let found = violations.count
         consume(event, symbols: symbols)
-        let launch: Int64? = inLifetime ? current.launchTime : reports.last?.launch.timestamp
-        return ReplayStep(
+        // After an `exit` the lifetime just ended is still the current one.
+        let launch: Int64? = current.launchTime
+        let shown = inLifetime ? current.scenes.prefix(ReplayStep.sceneLimit).map { (symbols[$0.name], $0.system, $0.app) } : []
+        var step = ReplayStep(
             event: EventSummary(event, symbols: symbols, launch: launch),
             system: (systemBefore, systemState), app: (appBefore, effectiveAppState),
-            scenes: sceneStates(symbols: symbols), violations: Array(violations[found...]))
+            scenes: shown, violations: Array(violations[found...]))
+        if inLifetime { step.omittedScenes = current.scenes.count - shown.count }
+        return step
     }
 }

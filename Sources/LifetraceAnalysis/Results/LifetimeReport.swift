@@ -7,24 +7,29 @@ public struct LifetimeReport: Sendable, Hashable {
     public var index: Int
     /// How it started and how long the launch took.
     public var launch: LaunchReport
-    /// Main-thread stalls, in time order.
+    /// Main-thread stalls, in time order: the first ``CappedCounts/lifetimeStallLimit`` (fewer
+    /// when the trace's reports already list ``CappedCounts/traceStallLimit``).
     public var stalls: [Stall]
+    /// The stalls of the lifetime not in ``stalls``, counted.
+    public var omittedStalls: Int
     /// Where the main-thread busy intervals came from.
     public var busySource: BusySource
     /// How long the app spent in each state of the view the analysis trusts most.
     public var timeInStates: StateTimes
     /// How the lifetime ended, with the facts behind the conclusion.
     public var end: LifetimeEnd
-    /// Events the recorder reported lost (`dropped`) in this lifetime.
+    /// Events the recorder reported lost (`dropped`) in this lifetime; ``Int64/max`` when the
+    /// counts added past it (at least that many).
     public var droppedEvents: Int64
     /// How many events the lifetime had.
     public var eventCount: Int
 
     /// Creates a report.
     public init(
-        index: Int, launch: LaunchReport, stalls: [Stall], busySource: BusySource,
+        index: Int, launch: LaunchReport, stalls: [Stall], omittedStalls: Int = 0, busySource: BusySource,
         timeInStates: StateTimes, end: LifetimeEnd, droppedEvents: Int64, eventCount: Int
     ) {
+        self.omittedStalls = omittedStalls
         self.index = index
         self.launch = launch
         self.stalls = stalls
@@ -37,6 +42,9 @@ public struct LifetimeReport: Sendable, Hashable {
 }
 
 extension LifetimeReport {
+    /// The number of stalls, listed or not.
+    public var stallCount: Int { stalls.count + omittedStalls }
+
     /// The launch window, from the launch (given or inferred; a prewarmed launch's resume) to what
     /// closed it, or to where the user left an abandoned launch, or to the lifetime's end when
     /// nothing did; nil without a launch. The one definition every view draws.

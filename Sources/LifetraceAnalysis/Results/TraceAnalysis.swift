@@ -25,13 +25,18 @@ public struct TraceAnalysis: Sendable {
     /// The time of the trace's first event (ns on its clock), which reports count from; nil
     /// when it had none.
     public var origin: Int64?
+    /// What the analysis counted instead of keeping, past its caps: lifetimes, stalls, threads,
+    /// scenes.
+    public var capped: CappedCounts
 
     /// Creates an analysis.
     public init(
         path: String, metadata: TraceMetadata, eventCount: Int, violations: [Violation],
         omittedViolations: [Rule: Int] = [:], violationLimit: Int = ViolationList.defaultLimit,
-        lifetimes: [LifetimeReport], lifetimeCount: Int? = nil, issues: [TraceError], origin: Int64? = nil
+        lifetimes: [LifetimeReport], lifetimeCount: Int? = nil, issues: [TraceError], origin: Int64? = nil,
+        capped: CappedCounts = CappedCounts()
     ) {
+        self.capped = capped
         self.path = path
         self.metadata = metadata
         self.eventCount = eventCount
@@ -85,6 +90,10 @@ public struct TraceAnalysis: Sendable {
         guard !issues.isEmpty else { return false }
         return strict || eventCount == 0 || issues.contains { $0.kind != .truncated }
     }
+
+    /// The lines outputs print for what the analysis counted instead of keeping past its caps
+    /// (``CappedCounts/notes``), each without a final period; empty for a trace within them.
+    public var capNotes: [String] { capped.notes }
 
     /// The ids of the rules violated, without repetition, in table order.
     public var violatedRules: [Rule] {

@@ -37,6 +37,13 @@ public struct ViolationList: Sendable, Hashable {
         omitted[rule, default: 0] += 1
     }
 
+    /// Counts `times` violations of `rule` without keeping them: the rules judged them from
+    /// counts (stalls past a lifetime's kept ones), with no event to show.
+    public mutating func count(_ rule: Rule, times: Int) {
+        guard times > 0 else { return }
+        omitted[rule, default: 0] += times
+    }
+
     /// Appends `other`'s violations, kept while there is room, and its counts.
     public mutating func append(contentsOf other: ViolationList) {
         for violation in other.kept { append(violation) }

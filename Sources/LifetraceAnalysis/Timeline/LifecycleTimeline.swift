@@ -58,7 +58,8 @@ public struct LifecycleTimeline {
             path: path, metadata: source.metadata, eventCount: timeline.analyzer.eventCount,
             violations: violations, omittedViolations: timeline.analyzer.omittedViolations,
             violationLimit: options.violationLimit, lifetimes: lifetimes,
-            lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues, origin: origin)
+            lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues, origin: origin,
+            capped: timeline.analyzer.cappedCounts)
     }
 
     private mutating func drawPendingEdges<Sink: TimelineSink>(into sink: inout Sink) {

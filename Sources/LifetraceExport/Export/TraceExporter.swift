@@ -28,6 +28,9 @@ public enum TraceExporter {
     public static func export<Source: TraceEventSource>(
         _ source: inout Source, to format: ExportFormat, output: String, options: AnalysisOptions = AnalysisOptions()
     ) throws(ExportError) -> ExportSummary {
+        // The exports stream: no lifetime report is kept past its lifetime's end.
+        var options = options
+        options.keepsLifetimes = false
         switch format {
         case .perfetto:
             let file = try ExportOutputFile(path: output)
@@ -59,7 +62,7 @@ public enum TraceExporter {
     ) -> ExportSummary {
         ExportSummary(
             format: format, eventCount: builder.analyzer.eventCount, recordCount: builder.recordCount,
-            violationCount: builder.analyzer.violations.count + builder.analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: builder.analyzer.finishedLifetimes.count,
+            violationCount: builder.analyzer.violations.count + builder.analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: builder.analyzer.lifetimesEnded,
             byteCount: bytes)
     }
 
@@ -94,7 +97,7 @@ public enum TraceExporter {
         try writer.finish()
         return ExportSummary(
             format: .ctf, eventCount: analyzer.eventCount, recordCount: writer.recordCount,
-            violationCount: analyzer.violations.count + analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: analyzer.finishedLifetimes.count,
+            violationCount: analyzer.violations.count + analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: analyzer.lifetimesEnded,
             byteCount: writer.byteCount)
     }
 

@@ -13,9 +13,10 @@ extension TimelineDrawing: LifecycleEdgeSink {
                 args.append(TimelineName.kind.symbol, name: names.intern(launch.kind.rawValue))
                 if let launchPid = launch.pid { args.append(TimelineName.pid.symbol, int: launchPid) }
             }
-            try self.begin(
-                lifetimesTrack, at: begin.timestamp, name: names.intern("lifetime \(begin.index)"), category: .lifetime,
-                args: args)
+            // A name per lifetime for the first ones; past them one shared name (the index is in
+            // the args), so that the name table does not grow with what a trace claims.
+            let name = begin.index < Self.namedLifetimeLimit ? "lifetime \(begin.index)" : "lifetime"
+            try self.begin(lifetimesTrack, at: begin.timestamp, name: names.intern(name), category: .lifetime, args: args)
         case .launchInferred:
             break
         case .stateChanged(let change):

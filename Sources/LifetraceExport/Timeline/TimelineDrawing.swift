@@ -50,6 +50,11 @@ struct TimelineDrawing<Writer: TimelineRecordWriter> {
     var slots: [ThreadID: Int] = [:]
     var tasks = SliceLanes()
     var scenes: [SceneLane] = []
+    /// Each scene's position in `scenes`, by name.
+    var sceneLanes: [Symbol: Int] = [:]
+
+    /// How many lifetimes get a slice name of their own (`lifetime 12`); later ones are `lifetime`.
+    static var namedLifetimeLimit: Int { CappedCounts.lifetimeLimit }
 
     init(writer: Writer) {
         self.writer = writer
@@ -100,9 +105,10 @@ struct TimelineDrawing<Writer: TimelineRecordWriter> {
 
     /// The position of `scene` in `scenes`, its app-view track declared on first use.
     mutating func sceneLane(_ scene: Symbol, symbols: SymbolTable) throws(ExportError) -> Int {
-        if let found = scenes.firstIndex(where: { $0.scene == scene }) { return found }
+        if let found = sceneLanes[scene] { return found }
         let track = try declare(.lane(parent: 0), name: "Scene \(symbols[scene])")
         scenes.append(SceneLane(scene: scene, appTrack: track))
+        sceneLanes[scene] = scenes.count - 1
         return scenes.count - 1
     }
 

@@ -69,6 +69,18 @@ public struct CheckJSONDocument: Sendable {
                         json.value(Int64(analysis.omittedViolations[rule, default: 0]))
                     }
                 })
+                // Only past a cap, so that the output of every other trace keeps its shape.
+                var capped = analysis.capped
+                capped.lifetimes = max(0, analysis.lifetimeCount - written)
+                if !capped.isEmpty {
+                    json.member("capped", object: { json in
+                        if capped.lifetimes > 0 { json.member("lifetimes", Int64(capped.lifetimes)) }
+                        if capped.stalls > 0 { json.member("stalls", Int64(capped.stalls)) }
+                        if capped.threadBegins > 0 { json.member("threadBegins", Int64(capped.threadBegins)) }
+                        if capped.deepBegins > 0 { json.member("deepBegins", Int64(capped.deepBegins)) }
+                        if capped.sceneEvents > 0 { json.member("sceneEvents", Int64(capped.sceneEvents)) }
+                    })
+                }
             case .failure(let error):
                 json.member("error", error.description)
             }
@@ -151,6 +163,8 @@ extension CheckJSONDocument {
             spool.write(traceHead(path: path))
             let result = Result { () throws(TraceError) in
                 try TraceInputs.analyze(path: path, options: options, prefetch: alone) { _, report, _, _ in
+                    // The first lifetimes in full, as a report keeps them; the tail counts the rest.
+                    guard written < options.lifetimeLimit else { return }
                     spool.write { write(report, first: written == 0, to: &$0) }
                     written += 1
                 }

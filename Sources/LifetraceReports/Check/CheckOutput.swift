@@ -80,6 +80,7 @@ public struct CheckOutput: Sendable {
                 for event in violation.events { line("      \(event)") }
             }
             if let note = analysis.omittedNote { line("  note: \(note)") }
+            for note in analysis.capNotes { line("  note: \(note)") }
         }
         let errors = analyses.reduce(0) { $0 + $1.errorCount }
         let warnings = analyses.reduce(0) { $0 + $1.warningCount }

@@ -42,6 +42,9 @@ public struct GitHubAnnotations: Sendable {
                 output += "::\(command) file=\(property(analysis.path)),title=\(property("violations not listed"))::"
                     + data(note) + "\n"
             }
+            for note in analysis.capNotes {
+                output += "::notice file=\(property(analysis.path)),title=\(property("analysis caps"))::" + data(note) + "\n"
+            }
         }
         for error in unreadable {
             var place = ""

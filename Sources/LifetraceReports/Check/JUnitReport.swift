@@ -76,6 +76,10 @@ public struct JUnitReport: Sendable {
                         + "message=\"\(escape(message))\">\(escape(body))</failure>\n    </testcase>\n"
                 }
             }
+            let notes = analysis.capNotes
+            if !notes.isEmpty {
+                output += "    <system-out>\(escape(notes.map { "note: \($0).\n" }.joined()))</system-out>\n"
+            }
             output += "  </testsuite>\n"
         }
         output += "</testsuites>\n"

@@ -18,7 +18,14 @@ extension RunComparison {
     /// The first line.
     var headline: String {
         "Comparing \(plural(candidate.count, "candidate run")) with \(plural(baseline.count, "baseline run")) "
-            + "(Mann-Whitney U, two-sided, alpha \(DecimalText.compact(gate.alpha)))"
+            + "(Mann-Whitney U, two-sided, alpha \(DecimalText.compact(gate.alpha)))" + statisticsNote
+    }
+
+    /// Past ``CappedCounts/lifetimeLimit`` lifetimes in a trace, where its samples come from.
+    private var statisticsNote: String {
+        let capped = (baseline + candidate).count { $0.omittedLifetimes > 0 }
+        guard capped > 0 else { return "" }
+        return "; the samples of \(plural(capped, "trace")) come from the first \(CappedCounts.lifetimeLimit) lifetimes of each"
     }
 
     /// The last line: the gate's verdict.

@@ -53,7 +53,10 @@ public struct TraceHTMLReport {
             ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
         var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets), strips: strips)
         var second = try TraceFile.open(path: path)
-        _ = try LifecycleTimeline.analyze(&second, path: path, options: options, into: &canvas)
+        // The second pass only fills the buckets: its own lifetime reports are not kept.
+        var filling = options
+        filling.keepsLifetimes = false
+        _ = try LifecycleTimeline.analyze(&second, path: path, options: filling, into: &canvas)
         return TraceHTMLReport(
             analysis: analysis, canvas: canvas, symbols: second.symbols, options: options,
             origin: ([range.start].compactMap { $0 } + analysis.lifetimes.compactMap(\.launch.timestamp)).min())
@@ -87,7 +90,7 @@ public struct TraceHTMLReport {
         }
         guard let start, let end else { return [] }
         var windows = [TimelineWindow(title: "Whole trace", anchor: "timeline", start: start, end: end, origin: start, buckets: buckets)]
-        if analysis.lifetimes.count > wholeTraceLifetimeLimit { windows.removeAll() }
+        if analysis.lifetimeCount > wholeTraceLifetimeLimit { windows.removeAll() }
         var launches = 0
         var stalls = 0
         for lifetime in analysis.lifetimes {
@@ -123,7 +126,7 @@ public struct TraceHTMLReport {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)\(LifetimeOverviewSVG.style)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
-        out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
+        out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
         if !analysis.metadata.isEmpty {
             out += "<table class=\"meta\">\n"
@@ -134,6 +137,7 @@ public struct TraceHTMLReport {
         }
         for issue in analysis.issues { out += "<p class=\"note\">Note: \(HTMLText.escape(issue.description))</p>\n" }
         if let note = analysis.omittedNote { out += "<p class=\"note\">Note: \(HTMLText.escape(note)).</p>\n" }
+        for note in analysis.capNotes { out += "<p class=\"note\">Note: \(HTMLText.escape(note)).</p>\n" }
         out += lifetimeIndex
         out += HTMLStyle.legend
         out += overview(overlay)
@@ -165,8 +169,8 @@ public struct TraceHTMLReport {
         var out = "<h2 id=\"overview\">Lifetimes at a glance</h2>\n<p class=\"axis-note\">One row per lifetime, "
             + "from its launch to its end, each scaled to its own length: the app view, under it the main thread's "
             + "busy share per 10-pixel cell, stalls in red. A lifetime's name links to its details, a stall to its zoomed view.</p>\n"
-        if canvas.strips.count < analysis.lifetimes.count {
-            out += "<p class=\"note\">\(analysis.lifetimes.count - canvas.strips.count) lifetimes are not drawn "
+        if canvas.strips.count < analysis.lifetimeCount {
+            out += "<p class=\"note\">\(analysis.lifetimeCount - canvas.strips.count) lifetimes are not drawn "
                 + "(no launch seen, or past the first \(Self.overviewLifetimeLimit)); the list of lifetimes above links to them.</p>\n"
         }
         return out + "<div class=\"scroll\">" + drawing + "</div>\n"
@@ -188,7 +192,7 @@ public struct TraceHTMLReport {
                 + "<td>\(HTMLText.escape(text.statesText(lifetime.timeInStates)))</td></tr>\n"
             out += "<tr><th>End</th><td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n</table>\n"
             out += "<h3>Stalls (&gt;= \(DurationFormat.fixed.string(options.stallThreshold)))</h3>\n"
-            if lifetime.stalls.isEmpty {
+            if lifetime.stallCount == 0 {
                 out += "<p>None.</p>\n"
             } else {
                 out += "<table>\n<tr><th>#</th><th>start</th><th>duration</th><th>blame</th></tr>\n"
@@ -201,6 +205,7 @@ public struct TraceHTMLReport {
                         + "<td>\(HTMLText.escape(text.blameText(stall)))</td></tr>\n"
                 }
                 out += "</table>\n"
+                if lifetime.omittedStalls > 0 { out += "<p class=\"note\">\(HTMLText.escape(text.omittedStallsText(lifetime))).</p>\n" }
             }
             out += "<h3>How it ended</h3>\n<ul>\n"
             for fact in lifetime.end.facts { out += "<li>\(HTMLText.escape(fact))</li>\n" }
@@ -229,8 +234,8 @@ public struct TraceHTMLReport {
         for violation in analysis.violations { counts[violation.lifetime, default: 0] += 1 }
         let zoomed = Set(canvas.windows.map(\.anchor))
         // Folded (a native element, no script) when long, so that the timelines stay near the top.
-        let open = analysis.lifetimes.count <= Self.detailedLifetimeLimit ? " open" : ""
-        var out = "<details id=\"lifetimes\"\(open)><summary>\(analysis.lifetimes.count) lifetimes: when each started, "
+        let open = analysis.lifetimeCount <= Self.detailedLifetimeLimit ? " open" : ""
+        var out = "<details id=\"lifetimes\"\(open)><summary>\(analysis.lifetimeCount) lifetimes: when each started, "
             + "its launch, stalls, violations and end, with links</summary>\n<table class=\"lifetimes\">\n<tr><th>#</th><th>starts</th>"
             + "<th>launch</th><th>launch time</th><th>stalls</th><th>violations</th><th>end</th></tr>\n"
         for lifetime in analysis.lifetimes.prefix(Self.summarisedLifetimeLimit + Self.detailedLifetimeLimit) {
@@ -241,7 +246,7 @@ public struct TraceHTMLReport {
                 + (zoomed.contains(launchAnchor) ? " (<a href=\"#\(launchAnchor)\">view</a>)" : "")
             out += "<tr><td><a href=\"#lifetime-\(number)\">\(number)</a></td><td>\(starts)</td><td>\(launch)</td>"
                 + "<td>\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
-                + "<td class=\"num\">\(lifetime.stalls.count)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
+                + "<td class=\"num\">\(lifetime.stallCount)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
                 + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
         }
         return out + "</table>\n</details>\n"
@@ -251,7 +256,7 @@ public struct TraceHTMLReport {
     private func furtherLifetimes(_ text: TraceReport, listed: [(offset: Int, element: Violation)]) -> String {
         let further = analysis.lifetimes.dropFirst(Self.detailedLifetimeLimit)
         guard let first = further.first else { return "" }
-        var out = "<h2 id=\"further-lifetimes\">Lifetimes \(first.index + 1) to \(analysis.lifetimes.count)</h2>\n"
+        var out = "<h2 id=\"further-lifetimes\">Lifetimes \(first.index + 1) to \(analysis.lifetimeCount)</h2>\n"
         out += "<table>\n<tr><th>#</th><th>launch</th><th>duration</th><th>busy in window</th><th>stalls</th>"
             + "<th>longest stall</th><th>violations</th><th>end</th></tr>\n"
         var counts: [Int: Int] = [:]
@@ -261,13 +266,14 @@ public struct TraceHTMLReport {
             out += "<tr id=\"lifetime-\(lifetime.index + 1)\"><td>\(lifetime.index + 1)</td>"
                 + "<td>\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: origin)))</td>"
                 + "<td>\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
-                + "<td>\(DurationFormat.fixed.string(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stalls.count)</td>"
+                + "<td>\(DurationFormat.fixed.string(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stallCount)</td>"
                 + "<td>\(longest)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
                 + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
         }
         out += "</table>\n"
-        if further.count > Self.summarisedLifetimeLimit {
-            out += "<p class=\"note\">\(further.count - Self.summarisedLifetimeLimit) more lifetimes are not shown; "
+        let unshown = analysis.lifetimeCount - Self.detailedLifetimeLimit - Self.summarisedLifetimeLimit
+        if unshown > 0 {
+            out += "<p class=\"note\">\(unshown) more lifetimes are not shown; "
                 + "see the text or JSON report.</p>\n"
         }
         let rest = listed.filter { $0.element.lifetime >= first.index }

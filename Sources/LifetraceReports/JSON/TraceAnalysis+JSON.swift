@@ -66,6 +66,8 @@ extension LifetimeReport {
             launch.write(to: &json)
             json.member("busySource", busySource.rawValue)
             json.member("stalls", each: stalls) { stall, json in stall.write(to: &json) }
+            // Only past the cap, so that the output of every other trace keeps its shape.
+            if omittedStalls > 0 { json.member("omittedStalls", Int64(omittedStalls)) }
             json.member("timeInStates", object: { json in
                 json.member("view", timeInStates.view.rawValue)
                 json.member("durations", object: { json in

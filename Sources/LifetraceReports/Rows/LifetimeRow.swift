@@ -75,7 +75,7 @@ public struct LifetimeRow: Sendable {
                 ])),
             ])),
             JSONMember("stalls", .object([
-                JSONMember("count", .int(Int64(stalls.count))),
+                JSONMember("count", .int(Int64(lifetime.stallCount))),
                 JSONMember("total", .int(stalls.reduce(0) { $0 &+ $1.duration })),
                 JSONMember("longest", .optional(longest?.duration)),
                 JSONMember("longestBlame", longest?.blame.first.map {
@@ -85,7 +85,7 @@ public struct LifetimeRow: Sendable {
                     ])
                 } ?? .null),
                 JSONMember("durations", .array(stalls.map { .int($0.duration) })),
-            ])),
+            ] + (lifetime.omittedStalls > 0 ? [JSONMember("omitted", .int(Int64(lifetime.omittedStalls)))] : []))),
             JSONMember("violations", Rule.json(violations)),
             JSONMember("severities", .object([
                 JSONMember(Severity.error.rawValue, .int(Int64(severities[.error] ?? 0))),

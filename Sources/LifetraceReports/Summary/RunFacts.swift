@@ -14,8 +14,10 @@ public struct RunFacts: Sendable, Hashable {
         public var launchDuration: Int64?
         /// Main-thread busy time in the launch window (ns).
         public var busyInWindow: Int64
-        /// Each stall's duration (ns), in time order.
+        /// Each listed stall's duration (ns), in time order.
         public var stalls: [Int64]
+        /// The stalls past those (``LifetimeReport/omittedStalls``), counted.
+        public var omittedStalls = 0
         /// How the lifetime ended.
         public var end: LifetimeEnd.Kind
     }
@@ -24,8 +26,10 @@ public struct RunFacts: Sendable, Hashable {
     public var path: String
     /// How many events it had.
     public var eventCount: Int
-    /// Its lifetimes.
+    /// Its lifetimes: the first ``CappedCounts/lifetimeLimit``, which the statistics come from.
     public var lifetimes: [Lifetime]
+    /// The lifetimes past those, counted.
+    public var omittedLifetimes = 0
     /// Violations per rule, in rule order, rules with none left out.
     public var violations: [(rule: Rule, count: Int)]
 
@@ -38,8 +42,10 @@ public struct RunFacts: Sendable, Hashable {
         self.lifetimes = lifetimes.map {
             Lifetime(
                 kind: $0.lifetime.launch.kind, launchDuration: $0.lifetime.launch.duration,
-                busyInWindow: $0.lifetime.launch.busyInWindow, stalls: $0.stallDurations, end: $0.lifetime.end.kind)
+                busyInWindow: $0.lifetime.launch.busyInWindow, stalls: $0.stallDurations,
+                omittedStalls: $0.lifetime.omittedStalls, end: $0.lifetime.end.kind)
         }
+        omittedLifetimes = max(0, trace.lifetimeCount - lifetimes.count)
         violations = trace.violations
     }
 
@@ -89,6 +95,8 @@ public struct RunFacts: Sendable, Hashable {
             var rows: [LifetimeRow] = []
             let result = Result { () throws(TraceError) in
                 try TraceInputs.analyze(path: path, options: options, prefetch: alone) { metadata, lifetime, violations, omitted in
+                    // The first lifetimes, as an analysis keeps them; the trace's row counts them all.
+                    guard rows.count < options.lifetimeLimit else { return }
                     rows.append(LifetimeRow(
                         path: path, metadata: metadata, lifetime: lifetime, violations: violations, omitted: omitted))
                 }

@@ -45,7 +45,7 @@ public struct RunMetric: Sendable, Hashable {
 
     /// Stalls per lifetime.
     public static let stallCount = RunMetric(key: "stalls.count", summary: "stalls per lifetime", unit: .count) { run in
-        run.lifetimes.map { Int64($0.stalls.count) }
+        run.lifetimes.map { Int64($0.stalls.count + $0.omittedStalls) }
     }
 
     /// Each stall's duration.

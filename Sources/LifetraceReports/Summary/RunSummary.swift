@@ -108,16 +108,24 @@ public struct RunSummary: Sendable {
     }
 
     /// The number of lifetimes.
-    public var lifetimeCount: Int { runs.reduce(0) { $0 + $1.lifetimes.count } }
+    public var lifetimeCount: Int { runs.reduce(0) { $0 + $1.lifetimes.count + $1.omittedLifetimes } }
 
     /// The number of events.
     public var eventCount: Int { runs.reduce(0) { $0 + $1.eventCount } }
+
+    /// Past ``CappedCounts/lifetimeLimit`` lifetimes in a trace, where its statistics come from.
+    private var statisticsNote: String {
+        let capped = runs.count { $0.omittedLifetimes > 0 }
+        guard capped > 0 else { return "" }
+        return "; the statistics of \(plural(capped, "trace")) come from the first \(CappedCounts.lifetimeLimit) lifetimes of each"
+    }
 
     /// The headline: traces, lifetimes, events, and traces with violations.
     public var headline: String {
         let failing = runs.count { !$0.violations.isEmpty }
         return "\(plural(runs.count, "trace")), \(plural(lifetimeCount, "lifetime")), \(plural(eventCount, "event")); "
             + "\(failing) with violations"
+            + statisticsNote
             + (unreadable.isEmpty ? "" : "; \(plural(unreadable.count, "trace")) could not be read")
     }
 

@@ -17,6 +17,9 @@ public enum ReplayTranscript {
     ) throws {
         func line(_ text: String) throws { try show(TerminalText.escaped(text)) }
         var source = try TraceFile.open(path: path)
+        // A replay lists events, not lifetimes: no report is kept.
+        var options = options
+        options.keepsLifetimes = false
         var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         var origin: Int64?
         while let event = try source.next() {
@@ -38,6 +41,7 @@ public enum ReplayTranscript {
             try line("\(omitted) more violations were found and not shown: an analysis keeps the first "
                 + "\(options.violationLimit) of a trace in full")
         }
+        for note in analyzer.cappedCounts.notes { try line("note: \(note)") }
     }
 }
 
@@ -56,6 +60,7 @@ extension ReplayStep {
         for scene in scenes {
             parts.append("scene \(scene.scene) \(scene.app?.name ?? "?")/\(scene.system?.name ?? "?")")
         }
+        if omittedScenes > 0 { parts.append("\(omittedScenes) more scene\(omittedScenes == 1 ? "" : "s")") }
         let padding = String(repeating: " ", count: max(0, 12 - time.count))
         return padding + time + "  " + parts.joined(separator: "  |  ")
     }

@@ -37,7 +37,7 @@ public struct TraceReport: Sendable {
 
     /// The text form.
     public var text: String {
-        var lines = ["Trace \(analysis.path): \(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime"))"]
+        var lines = ["Trace \(analysis.path): \(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime"))"]
         if !analysis.metadata.isEmpty {
             lines.append("Metadata: " + analysis.metadata.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
         }
@@ -46,7 +46,7 @@ public struct TraceReport: Sendable {
             lines.append("")
             lines.append("Lifetime \(lifetime.index + 1): \(launchTitle(lifetime.launch, origin: analysis.origin))")
             for (label, value) in launchRows(lifetime) { lines.append("  \(label): \(value)") }
-            if lifetime.stalls.isEmpty {
+            if lifetime.stallCount == 0 {
                 lines.append("  Stalls (>= \(DurationFormat.fixed.string(options.stallThreshold))): none")
             } else {
                 lines.append("  Stalls (>= \(DurationFormat.fixed.string(options.stallThreshold))):")
@@ -54,6 +54,7 @@ public struct TraceReport: Sendable {
                     lines.append("    \(stallStart(stall))  \(DurationFormat.fixed.string(stall.duration))"
                         + (stall.unfinished ? " (unfinished)" : "") + "  " + blameText(stall))
                 }
+                if lifetime.omittedStalls > 0 { lines.append("    \(omittedStallsText(lifetime))") }
             }
             lines.append("  Time in states (\(lifetime.timeInStates.view.rawValue) view): " + statesText(lifetime.timeInStates))
             lines.append("  End: \(lifetime.end.phrase)")
@@ -66,23 +67,30 @@ public struct TraceReport: Sendable {
             }
         }
         if let note = analysis.omittedNote { lines += ["", "Note: \(note)."] }
+        for note in analysis.capNotes { lines += ["", "Note: \(note)."] }
         // Each line is one line: a trace's names cannot add lines or control the terminal.
-        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
+        var text = ""
+        for line in lines {
+            text += TerminalText.escaped(line)
+            text += "\n"
+        }
+        return text
     }
 
     /// The Markdown form.
     public var markdown: String {
         var lines = ["# Lifetrace report: \(MarkdownText.code(analysis.path, inTable: false))", ""]
-        lines.append("\(analysis.eventCount) events, \(plural(analysis.lifetimes.count, "lifetime")), "
+        lines.append("\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).")
         if let note = analysis.omittedNote { lines += ["", MarkdownText.prose(note) + "."] }
+        for note in analysis.capNotes { lines += ["", MarkdownText.prose(note) + "."] }
         for lifetime in analysis.lifetimes {
             lines += ["", "## Lifetime \(lifetime.index + 1): \(MarkdownText.prose(launchTitle(lifetime.launch, origin: analysis.origin)))", "", "| | |", "| --- | --- |"]
             for (label, value) in launchRows(lifetime) { lines.append("| \(label) | \(cell(value)) |") }
             lines.append("| Time in states (\(lifetime.timeInStates.view.rawValue) view) | \(cell(statesText(lifetime.timeInStates))) |")
             lines.append("| End | \(cell(lifetime.end.phrase)) |")
             lines += ["", "### Stalls (>= \(DurationFormat.fixed.string(options.stallThreshold)))", ""]
-            if lifetime.stalls.isEmpty {
+            if lifetime.stallCount == 0 {
                 lines.append("None.")
             } else {
                 lines += ["| start | duration | blame |", "| --- | --- | --- |"]
@@ -90,6 +98,7 @@ public struct TraceReport: Sendable {
                     lines.append("| \(stallStart(stall)) | \(DurationFormat.fixed.string(stall.duration))"
                         + (stall.unfinished ? " (unfinished)" : "") + " | \(cell(blameText(stall))) |")
                 }
+                if lifetime.omittedStalls > 0 { lines += ["", MarkdownText.prose(omittedStallsText(lifetime))] }
             }
             lines += ["", "### How it ended", ""]
             for fact in lifetime.end.facts { lines.append("- \(MarkdownText.prose(fact))") }
@@ -102,6 +111,11 @@ public struct TraceReport: Sendable {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The line under a lifetime's stalls when it has more than it lists.
+    func omittedStallsText(_ lifetime: LifetimeReport) -> String {
+        "\(lifetime.omittedStalls) more stall\(lifetime.omittedStalls == 1 ? "" : "s") not listed (\(lifetime.stallCount) in all)"
     }
 
     /// The heading of a lifetime: the launch kind with its reason, pid and time.

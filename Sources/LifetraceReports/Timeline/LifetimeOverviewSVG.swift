@@ -93,7 +93,7 @@ public struct LifetimeOverviewSVG {
     func facts(_ lifetime: LifetimeReport, length: Int64) -> String {
         var text = "\(DurationFormat.fixed.string(length)); \(lifetime.launch.kind.rawValue) launch"
         if let duration = lifetime.launch.duration { text += " \(DurationFormat.fixed.string(duration))" }
-        if !lifetime.stalls.isEmpty { text += ", \(plural(lifetime.stalls.count, "stall"))" }
+        if lifetime.stallCount > 0 { text += ", \(plural(lifetime.stallCount, "stall"))" }
         return text
     }
 
