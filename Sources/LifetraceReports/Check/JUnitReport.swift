@@ -51,7 +51,7 @@ public struct JUnitReport: Sendable {
             if incomplete {
                 // A trace read only in part: an error (the test could not run), not a pass.
                 let problems = analysis.issues.map(\.description).joined(separator: "\n")
-                output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"trace-integrity\">\n"
+                output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(Rule.traceIntegrityID)\">\n"
                     + "      <error type=\"incomplete\" message=\"not read whole, so not checked whole\">"
                     + "\(escape(problems))</error>\n    </testcase>\n"
             }

@@ -107,10 +107,12 @@ extension RuleCheck {
         case .maxCount(let selector, let limit):
             guard selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) else { return }
             stretch.matches += 1
-            guard stretch.matches == limit + 1 else { return }
+            // `matches - 1` rather than `limit + 1`: the count is at least 1 here, while the
+            // limit may be as large as the file allows.
+            guard stretch.matches - 1 == limit else { return }
             let stretch = stretch
             findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                "\(message): \(describe(occurrence, symbols: symbols)) is match \(limit + 1) of \(selector) in \(stretchText(stretch)); "
+                "\(message): \(describe(occurrence, symbols: symbols)) is match \(stretch.matches) of \(selector) in \(stretchText(stretch)); "
                     + "expected at most \(limit)."
             }
         case .precedence(let first, let then):
