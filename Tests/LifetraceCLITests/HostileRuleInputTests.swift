@@ -56,4 +56,60 @@ import Testing
             #expect(result.output.isEmpty)
         }
     }
+
+    /// Four names, two pairs of canonically equivalent strings: `cafe` + U+0301 and U+00E9,
+    /// U+212B ANGSTROM SIGN and U+00C5.
+    static let equivalentNames = ["cafe\u{301}", "caf\u{E9}", "\u{212B}", "\u{C5}"]
+
+    static var equivalentNamesTrace: String {
+        var lines = [#"{"ts":0,"type":"launch","reason":"user"}"#]
+        for (index, name) in equivalentNames.enumerated() { lines.append(#"{"ts":\#(index + 10),"type":"mark","name":"\#(name)"}"#) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("names that are canonically equivalent stay apart, byte for byte, through import and dump")
+    func canonicallyEquivalentNamesRoundTrip() throws {
+        let workspace = try Workspace()
+        let text = Self.equivalentNamesTrace
+        let trace = try workspace.write("names.jsonl", text)
+        let binary = workspace.path + "/names.ltrace"
+        #expect(try LifetraceCommand.run(["import", trace, "-o", binary]).status == 0)
+        let dumped = try LifetraceCommand.run(["dump", binary])
+        #expect(dumped.status == 0)
+        #expect(Array(dumped.output.utf8) == Array(text.utf8), "\(dumped.output.unicodeScalars.map { String($0.value, radix: 16) })")
+        // The JSONL reader and writer alone: dump of the text form.
+        let again = try LifetraceCommand.run(["dump", trace])
+        #expect(Array(again.output.utf8) == Array(text.utf8))
+    }
+
+    @Test("a rule's name matches by bytes: `café` does not match cafe + U+0301, nor U+212B U+00C5; a glob matches each as written")
+    func selectorsCompareBytes() throws {
+        let workspace = try Workspace()
+        let lines = [#"{"ts":0,"type":"launch","reason":"user"}"#, #"{"ts":10,"type":"mark","name":"cafe\#u{301}"}"#,
+            #"{"ts":20,"type":"mark","name":"\#u{212B}"}"#]
+        let trace = try workspace.write("t.jsonl", lines.joined(separator: "\n") + "\n")
+        let exact = try workspace.write("exact.yml", "rules:\n  - id: a\n    never: mark caf\u{E9}\n  - id: b\n    never: mark \u{C5}\n")
+        let result = try HostileInputTests.run(["check", "--rules", exact, trace], in: workspace, expect: 0)
+        #expect(result.output.contains("0 failed"), "\(result.output)")
+        let globs = try workspace.write("globs.yml", "rules:\n  - id: a\n    never: mark cafe\u{301}*\n  - id: b\n    never: mark *\u{212B}\n")
+        let failed = try HostileInputTests.run(["check", "--rules", globs, trace], in: workspace, expect: 1)
+        #expect(failed.output.contains("error[a]") && failed.output.contains("error[b]"), "\(failed.output)")
+    }
+
+    @Test("a glob against a name at the file limits (1 MiB rule file, 1 MiB JSONL line) is matched in linear time")
+    func globAtTheFileLimits() throws {
+        let workspace = try Workspace()
+        // `*aaa…ab*` against `aaa…a`: every place the search could start almost matches. Matched
+        // piece by piece from each place, the cost is the product of the lengths (10^12 byte
+        // comparisons here, hours); matched in linear time, milliseconds.
+        let pattern = String(repeating: "a", count: (1 << 20) - 100) + "b"
+        let rules = try workspace.write("glob.yml", "rules:\n  - id: a\n    never: mark *\(pattern)*\n")
+        let name = String(repeating: "a", count: (1 << 20) - 100)
+        let trace = try workspace.write(
+            "t.jsonl", #"{"ts":0,"type":"launch","reason":"user"}"# + "\n" + #"{"ts":10,"type":"mark","name":""# + name + "\"}\n")
+        let result = try HostileInputTests.run(["check", "--rules", rules, trace], in: workspace, expect: 0)
+        #expect(result.output.contains("0 failed"), "\(result.output)\(result.error)")
+        let matching = try workspace.write("t2.jsonl", #"{"ts":0,"type":"launch","reason":"user"}"# + "\n" + #"{"ts":10,"type":"mark","name":"x"# + pattern + "y\"}\n")
+        _ = try HostileInputTests.run(["check", "--rules", rules, matching], in: workspace, expect: 1)
+    }
 }
