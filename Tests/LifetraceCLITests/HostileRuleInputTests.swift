@@ -112,4 +112,32 @@ import Testing
         let matching = try workspace.write("t2.jsonl", #"{"ts":0,"type":"launch","reason":"user"}"# + "\n" + #"{"ts":10,"type":"mark","name":"x"# + pattern + "y\"}\n")
         _ = try HostileInputTests.run(["check", "--rules", rules, matching], in: workspace, expect: 1)
     }
+
+    /// U+2028, U+2029 and U+0085: line breaks to `str.splitlines()`, not to JSON.
+    static let separators = "line\u{2028}paragraph\u{2029}next\u{85}end"
+
+    @Test("ndjson rows and JSON reports escape U+2028, U+2029 and U+0085; the trace's JSONL keeps them raw, byte for byte")
+    func lineSeparatorsInRows() throws {
+        let workspace = try Workspace()
+        let text = #"{"type":"meta","note":"\#(Self.separators)"}"# + "\n" + #"{"ts":0,"type":"launch","reason":"user"}"# + "\n"
+            + #"{"ts":10,"type":"mark","name":"\#(Self.separators)"}"# + "\n"
+        let trace = try workspace.write("s.jsonl", text)
+        for format in ["ndjson", "json"] {
+            let rows = try HostileInputTests.run(["report", "--format", format, trace], in: workspace, expect: 0)
+            for separator in ["\u{2028}", "\u{2029}", "\u{85}"] {
+                #expect(!rows.output.contains(separator), "\(format) writes U+\(String(separator.unicodeScalars.first!.value, radix: 16)) raw")
+            }
+            if format == "ndjson" {
+                // What a line-splitting reader sees: each line is one whole row.
+                let lines = rows.output.split(whereSeparator: \.isNewline)
+                #expect(lines.count == 2)
+                for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
+                let row = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+                let metadata = row?["metadata"] as? [String: Any]
+                #expect((metadata?["note"] as? String).map { Array($0.utf8) } == Array(Self.separators.utf8))
+            }
+        }
+        let dumped = try LifetraceCommand.run(["dump", trace])
+        #expect(Array(dumped.output.utf8) == Array(text.utf8))
+    }
 }
