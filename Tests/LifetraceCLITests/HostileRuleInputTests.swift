@@ -140,4 +140,23 @@ import Testing
         let dumped = try LifetraceCommand.run(["dump", trace])
         #expect(Array(dumped.output.utf8) == Array(text.utf8))
     }
+
+    @Test("JUnit replaces the characters XML 1.0 forbids (U+FFFE, U+FFFF, C0 controls) and expat reads the file")
+    func junitForbiddenCharacters() throws {
+        let workspace = try Workspace()
+        let name = "bad\u{FFFE}\u{FFFF}\u{1}\u{1F}tab\tcr\rlf\nend"
+        let line = #"{"ts":10,"type":"mark","name":"bad\uFFFE\uFFFF\u0001\u001Ftab\tcr\rlf\nend"}"#
+        let trace = try workspace.write("t\u{FFFF}\u{FFFE}.jsonl", #"{"ts":0,"type":"launch","reason":"user"}"# + "\n" + line + "\n")
+        let rules = try workspace.write("r.yml", "rules:\n  - id: a\n    never: mark bad*\n")
+        let junit = try HostileInputTests.run(["check", "--rules", rules, trace, "--format", "junit"], in: workspace, expect: 1)
+        #expect(!junit.output.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF || ($0.value < 0x20 && $0 != "\n") })
+        let script = "import sys, xml.parsers.expat\np = xml.parsers.expat.ParserCreate()\ntexts = []\n"
+            + "p.CharacterDataHandler = texts.append\np.Parse(sys.stdin.buffer.read(), True)\nsys.stdout.write(''.join(texts))\n"
+        let python = try #require(ChildProcess.onPath("python3"))
+        let parsed = try ChildProcess.run(python, ["-c", script], input: Data(junit.output.utf8))
+        #expect(parsed.status == 0, "expat: \(parsed.error)")
+        // Tab, CR and LF survive as references; the rest became U+FFFD.
+        #expect(parsed.output.contains("bad\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}tab\tcr\rlf\nend"), "\(parsed.output)")
+        _ = name
+    }
 }
