@@ -159,4 +159,27 @@ import Testing
         #expect(parsed.output.contains("bad\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}tab\tcr\rlf\nend"), "\(parsed.output)")
         _ = name
     }
+
+    @Test("a budget on a metric no candidate measured fails with a line saying so; so does --max-regression; no stall meets a stall budget")
+    func budgetWithoutCandidateSamples() throws {
+        let workspace = try Workspace()
+        let baseline = SampleTraces.directory.deletingLastPathComponent().appendingPathComponent("launches/baseline").path
+        // Runs cut before their first frame: a launch, but no launch duration.
+        var cut: [String] = []
+        for run in ["run-01", "run-02"] {
+            let lines = try String(contentsOfFile: baseline + "/\(run).jsonl", encoding: .utf8).split(separator: "\n").prefix(8)
+            cut.append(try workspace.write("\(run)-cut.jsonl", lines.joined(separator: "\n") + "\n"))
+        }
+        let budget = try HostileInputTests.run(
+            ["diff", "--allow-more-violations", "--budget", "launch.cold.p50=400ms", baseline, "--"] + cut, in: workspace, expect: 1)
+        #expect(budget.output.contains("FAIL launch.cold.p50 <= 400 ms: no candidate sample of launch.cold (the baseline has 8); "
+            + "a budget is not met by nothing"), "\(budget.output)")
+        let regression = try HostileInputTests.run(
+            ["diff", "--allow-more-violations", "--max-regression", "10%", baseline, "--"] + cut, in: workspace, expect: 1)
+        #expect(regression.output.contains("FAIL launch.cold median +10% at most: no candidate sample (the baseline has 8)"), "\(regression.output)")
+        // No stall in the candidates is within any stall budget.
+        let stalls = try HostileInputTests.run(
+            ["diff", "--allow-more-violations", "--budget", "stalls.duration.max=1ms", baseline, "--"] + cut, in: workspace, expect: 0)
+        #expect(stalls.output.contains("ok   stalls.duration.max <= 1 ms: no candidate samples"), "\(stalls.output)")
+    }
 }
