@@ -182,4 +182,14 @@ import Testing
             ["diff", "--allow-more-violations", "--budget", "stalls.duration.max=1ms", baseline, "--"] + cut, in: workspace, expect: 0)
         #expect(stalls.output.contains("ok   stalls.duration.max <= 1 ms: no candidate samples"), "\(stalls.output)")
     }
+
+    @Test("an event that does not fit in a chunk is an error at its line in the input, like every JSONL error")
+    func importEventTooLarge() throws {
+        let workspace = try Workspace()
+        let trace = try workspace.write("big.jsonl", #"{"ts":0,"type":"launch","reason":"user"}"# + "\n"
+            + #"{"ts":10,"type":"mark","name":""# + String(repeating: "a", count: 8000) + "\"}\n")
+        let result = try HostileInputTests.run(
+            ["import", trace, "-o", workspace.path + "/out.ltrace", "--chunk-size", "4096"], in: workspace, expect: 2)
+        HostileInputTests.expectOneLine(result, containing: "big.jsonl:2:1: an event with its strings does not fit in a chunk of the output")
+    }
 }
