@@ -192,4 +192,37 @@ import Testing
             ["import", trace, "-o", workspace.path + "/out.ltrace", "--chunk-size", "4096"], in: workspace, expect: 2)
         HostileInputTests.expectOneLine(result, containing: "big.jsonl:2:1: an event with its strings does not fit in a chunk of the output")
     }
+
+    @Test("check DIR: an entry it finds but cannot read (a dangling link, a path past PATH_MAX) is an error for that path, exit 2")
+    func checkDirectoryUnreadableEntries() throws {
+        let workspace = try Workspace()
+        try workspace.write("good.jsonl", Self.markTrace)
+        try FileManager.default.createSymbolicLink(atPath: workspace.path + "/dangling.ltrace", withDestinationPath: "/nonexistent/x.ltrace")
+        let dangling = try HostileInputTests.run(["check", workspace.path], in: workspace, expect: 2)
+        #expect(dangling.error.contains("dangling.ltrace: cannot open"), "\(dangling.error)")
+        #expect(dangling.output.contains("1 trace could not be read"), "\(dangling.output)")
+        try FileManager.default.removeItem(atPath: workspace.path + "/dangling.ltrace")
+
+        // Twenty directories of 250 characters: a path of about 5,000 bytes, past PATH_MAX, made
+        // one directory at a time relative to the last.
+        var descriptor = open(workspace.path, O_RDONLY | O_DIRECTORY)
+        let component = String(repeating: "d", count: 250)
+        for _ in 0..<20 {
+            #expect(mkdirat(descriptor, component, 0o755) == 0)
+            let next = openat(descriptor, component, O_RDONLY | O_DIRECTORY)
+            close(descriptor)
+            descriptor = next
+        }
+        let file = openat(descriptor, "deep.jsonl", O_WRONLY | O_CREAT, 0o644)
+        let bytes = Array(Self.markTrace.utf8)
+        #expect(write(file, bytes, bytes.count) == bytes.count)
+        close(file)
+        close(descriptor)
+        let deep = try LifetraceCommand.run(["check", workspace.path])
+        #expect(deep.status == 2, "\(deep.output)")
+        #expect(deep.error.contains("/deep.jsonl: cannot open: File name too long"), "\(deep.error.suffix(200))")
+        // Removed from the inside out: the workspace's own removal cannot reach that deep.
+        let removal = try ChildProcess.run("/bin/rm", ["-rf", workspace.path + "/" + component])
+        #expect(removal.status == 0)
+    }
 }
