@@ -23,6 +23,15 @@ let package = Package(
         .executableTarget(name: "ReportFuzzer", dependencies: ["PipelineHarness"]),
         .executableTarget(name: "ExportFuzzer", dependencies: ["PipelineHarness"]),
         .executableTarget(
+            name: "RuleFileFuzzer",
+            dependencies: [
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceAnalysis", package: "lifetrace"),
+                .product(name: "LifetraceReports", package: "lifetrace"),
+                .product(name: "LifetraceRules", package: "lifetrace"),
+            ]
+        ),
+        .executableTarget(
             name: "BinaryFuzzer",
             dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]
         ),
