@@ -165,7 +165,6 @@ import Testing
     @Test("JUnit replaces the characters XML 1.0 forbids (U+FFFE, U+FFFF, C0 controls) and expat reads the file")
     func junitForbiddenCharacters() throws {
         let workspace = try Workspace()
-        let name = "bad\u{FFFE}\u{FFFF}\u{1}\u{1F}tab\tcr\rlf\nend"
         let line = #"{"ts":10,"type":"mark","name":"bad\uFFFE\uFFFF\u0001\u001Ftab\tcr\rlf\nend"}"#
         let trace = try workspace.write("t\u{FFFF}\u{FFFE}.jsonl", #"{"ts":0,"type":"launch","reason":"user"}"# + "\n" + line + "\n")
         let rules = try workspace.write("r.yml", "rules:\n  - id: a\n    never: mark bad*\n")
@@ -178,7 +177,6 @@ import Testing
         #expect(parsed.status == 0, "expat: \(parsed.error)")
         // Tab, CR and LF survive as references; the rest became U+FFFD.
         #expect(parsed.output.contains("bad\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}tab\tcr\rlf\nend"), "\(parsed.output)")
-        _ = name
     }
 
     @Test("a budget on a metric no candidate measured fails with a line saying so; so does --max-regression; no stall meets a stall budget")

@@ -153,13 +153,14 @@ def run_lifetrace(binary, pending, analysis):
             try:
                 rows += batch_rows(binary, [(local, path)], analysis)
             except BadRows as error:
-                rows.append({"schema": ROW_SCHEMA, "row": "error", "path": path, "error": "%s: %s" % (path, error)})
+                rows.append({"schema": ROW_SCHEMA_VERSION, "row": "error", "path": path, "error": "%s: %s" % (path, error)})
     for local, _ in pending:
         os.unlink(local)
     yield from rows
 
 
-ROW_SCHEMA = 1
+# The rows' schema version (docs/JSON.md, "Rows"), for the error rows the job makes itself.
+ROW_SCHEMA_VERSION = 1
 
 
 class BadRows(Exception):

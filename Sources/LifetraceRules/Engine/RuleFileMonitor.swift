@@ -81,8 +81,11 @@ struct Interest {
     private var users: [[(check: Int32, kinds: UInt32)]] = []
     /// The rules concerned, per kind and answer of the index (`kind << 32 | answer`).
     private var concerned: [UInt64: [Int32]] = [:]
-    /// The most lists of concerned rules remembered.
-    static let concernedLimit = 1 << 16
+    /// The rule numbers the remembered lists hold together.
+    private var concernedStored = 0
+    /// The most rule numbers the remembered lists hold together (4 MiB); past it a list is
+    /// worked out again each time.
+    static let concernedLimit = 1 << 20
 
     /// Compiles the names of `checks` and gives each its pattern ids.
     init(_ checks: inout [RuleCheck]) {
@@ -137,7 +140,10 @@ struct Interest {
         var unique: [Int32] = []
         unique.reserveCapacity(list.count)
         for check in list where unique.last != check { unique.append(check) }
-        if answer != nil, concerned.count < Self.concernedLimit { concerned[key] = unique }
+        if answer != nil, concernedStored + unique.count + 1 <= Self.concernedLimit {
+            concerned[key] = unique
+            concernedStored += unique.count + 1
+        }
         return unique
     }
 }
