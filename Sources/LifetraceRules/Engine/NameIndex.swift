@@ -24,6 +24,10 @@ struct NameIndex {
     /// The most pattern ids the remembered answers hold together.
     static let storageLimit = 1 << 20
 
+    /// The bounds of this index (the limits above, smaller in tests of what lies past them).
+    private let rememberedSymbols: Int
+    private let rememberedIDs: Int
+
     private struct Glob {
         var id: Int32
         var pattern: NamePattern
@@ -45,7 +49,9 @@ struct NameIndex {
     private var answerIndex: [[Int32]: UInt32] = [[]: 0]
     private var stored = 0
 
-    init() {
+    init(symbolLimit: Int = NameIndex.symbolLimit, storageLimit: Int = NameIndex.storageLimit) {
+        rememberedSymbols = symbolLimit
+        rememberedIDs = storageLimit
         let groups = Group.allCases.count
         exact = Array(repeating: [:], count: groups)
         globs = Array(repeating: [:], count: groups)
@@ -87,17 +93,17 @@ struct NameIndex {
         }
         found.sort()
         var answer = answerIndex[found]
-        if answer == nil, stored + found.count <= Self.storageLimit {
+        if answer == nil, stored + found.count <= rememberedIDs {
             answer = UInt32(answers.count)
             answers.append(PatternMatches(found))
             answerIndex[found] = answer
             stored += found.count
         }
         guard let answer else { return (PatternMatches(found), nil) }
-        if slot < Self.symbolLimit {
+        if slot < rememberedSymbols {
             if slot >= known[group.rawValue].count {
                 // Grown geometrically, but never past the limit.
-                let size = min(Self.symbolLimit, max(slot + 1, known[group.rawValue].count * 2))
+                let size = min(rememberedSymbols, max(slot + 1, known[group.rawValue].count * 2))
                 known[group.rawValue] += [UInt32](repeating: 0, count: size - known[group.rawValue].count)
             }
             known[group.rawValue][slot] = answer + 1
