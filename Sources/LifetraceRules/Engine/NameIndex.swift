@@ -76,12 +76,12 @@ struct NameIndex {
     /// The patterns of `group` that `symbol` matches, and the answer's number (nil when it could
     /// not be remembered).
     mutating func matches(_ symbol: Symbol, in group: Group, symbols: SymbolTable) -> (PatternMatches, answer: UInt32?) {
-        guard let text = symbols.string(symbol) else { return (answers[0], 0) }
         let slot = Int(symbol.rawValue)
         if slot < known[group.rawValue].count, known[group.rawValue][slot] != 0 {
             let answer = known[group.rawValue][slot] - 1
             return (answers[Int(answer)], answer)
         }
+        guard let text = symbols.string(symbol) else { return (answers[0], 0) }
         let bytes = Array(text.utf8)
         var found: [Int32] = []
         if let id = exact[group.rawValue][bytes] { found.append(id) }
