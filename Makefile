@@ -7,7 +7,7 @@ BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
 SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
-.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions clean
+.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions fuzz-rules clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -61,12 +61,12 @@ demo: deps
 bench: deps
 	$(SWIFT) package --package-path Benchmarks benchmark
 
-# Fuzzes the JSONL importer, the binary reader, and the whole pipeline after them (reports,
-# exports) for FUZZ_SECONDS each, one target at a time (docs/FUZZING.md); the committed seeds are
+# Fuzzes the JSONL importer, the binary reader, the whole pipeline after them (reports,
+# exports) and rule files for FUZZ_SECONDS each, one target at a time (docs/FUZZING.md); the committed seeds are
 # copied so that the inputs libFuzzer finds stay out of the repository.
 FUZZ_SECONDS ?= 600
 FUZZ_BIN = $$(cd Fuzz && $(SWIFT) build --sanitize=fuzzer --show-bin-path)
-fuzz: fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions
+fuzz: fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions fuzz-rules
 
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build --sanitize=fuzzer
@@ -95,6 +95,11 @@ fuzz-regions: fuzz-build
 	@mkdir -p .build/fuzz/regions && cp Fuzz/Corpus/region/* .build/fuzz/regions/
 	$(FUZZ_BIN)/RegionFuzzer .build/fuzz/regions \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 -rss_limit_mb=1024
+
+fuzz-rules: fuzz-build
+	@mkdir -p .build/fuzz/rules && cp Fuzz/Corpus/rules/* .build/fuzz/rules/
+	$(FUZZ_BIN)/RuleFileFuzzer .build/fuzz/rules -dict=Fuzz/rules.dict \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=20 -rss_limit_mb=1024
 
 clean:
 	rm -rf .build $(DEMO_DIR)

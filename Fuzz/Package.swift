@@ -34,6 +34,15 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "RuleFileFuzzer",
+            dependencies: [
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceAnalysis", package: "lifetrace"),
+                .product(name: "LifetraceReports", package: "lifetrace"),
+                .product(name: "LifetraceRules", package: "lifetrace"),
+            ]
+        ),
+        .executableTarget(
             name: "BinaryFuzzer",
             dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]
         ),

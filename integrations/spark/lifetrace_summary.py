@@ -142,7 +142,32 @@ def analyse_partition(binary_name, batch, analysis):
 
 def run_lifetrace(binary, pending, analysis):
     """Runs one lifetrace process over a batch of local copies and yields their rows under the
-    traces' own paths; the copies are removed afterwards."""
+    traces' own paths; the copies are removed afterwards. When the batch's output cannot be read
+    as rows, each trace is analysed alone, and one whose rows still cannot be read becomes an
+    error row: one bad trace never fails the job."""
+    try:
+        rows = batch_rows(binary, pending, analysis)
+    except BadRows:
+        rows = []
+        for local, path in pending:
+            try:
+                rows += batch_rows(binary, [(local, path)], analysis)
+            except BadRows as error:
+                rows.append({"schema": ROW_SCHEMA_VERSION, "row": "error", "path": path, "error": "%s: %s" % (path, error)})
+    for local, _ in pending:
+        os.unlink(local)
+    yield from rows
+
+
+# The rows' schema version (docs/JSON.md, "Rows"), for the error rows the job makes itself.
+ROW_SCHEMA_VERSION = 1
+
+
+class BadRows(Exception):
+    """lifetrace's output for a batch is not one row per line, each trace closed."""
+
+
+def batch_rows(binary, pending, analysis):
     names = dict(pending)
     command = [binary, "report", "--format", "ndjson"] + analysis + [local for local, _ in pending]
     process = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -150,19 +175,25 @@ def run_lifetrace(binary, pending, analysis):
     if process.returncode not in (0, 2) or not process.stdout:
         raise RuntimeError("lifetrace failed (exit %d): %s" % (process.returncode, process.stderr.decode(errors="replace").strip()))
     closed = set()
-    for line in process.stdout.decode("utf-8").splitlines():
-        row = json.loads(line)
-        local = row["path"]
-        row["path"] = names[local]
+    rows = []
+    # Rows end at "\n" only: str.splitlines() would also break a row at U+0085, U+2028, U+2029
+    # and other characters a JSON string may hold.
+    for number, line in enumerate(process.stdout.split(b"\n")[:-1] if process.stdout.endswith(b"\n") else process.stdout.split(b"\n")):
+        try:
+            row = json.loads(line.decode("utf-8"))
+            local = row["path"]
+            row["path"] = names[local]
+        except (ValueError, KeyError, TypeError) as error:
+            raise BadRows("row %d of lifetrace's output cannot be read: %s" % (number + 1, str(error).splitlines()[0]))
         if row.get("error"):
             row["error"] = row["error"].replace(local, names[local])
         if row["row"] != "lifetime":
             closed.add(local)
-        yield row
-    for local, _ in pending:
-        os.unlink(local)
+        rows.append(row)
+    for local, path in pending:
         if local not in closed:
-            raise RuntimeError("lifetrace wrote no closing row for %s" % names[local])
+            raise BadRows("lifetrace wrote no closing row for %s" % path)
+    return rows
 
 
 def read_rows(spark, arguments):

@@ -90,6 +90,19 @@ def main():
             list(pool.map(synthesize, range(1, arguments.traces + 1)))
         with open(os.path.join(traces, "not-a-trace.ltrace"), "wb") as file:
             file.write(b"this file is not a trace\n")
+        # Line breaks to str.splitlines() inside JSON strings: U+2028, U+2029, U+0085.
+        separators = "line\u2028paragraph\u2029next\u0085end"
+        with open(os.path.join(traces, "separators.jsonl"), "w", encoding="utf-8") as file:
+            file.write(json.dumps({"type": "meta", "note": separators}, ensure_ascii=False) + "\n")
+            file.write('{"ts":0,"type":"launch","reason":"user"}\n')
+            file.write(json.dumps({"ts": 10, "type": "mark", "name": separators}, ensure_ascii=False) + "\n")
+        rows = subprocess.run([binary, "report", "--format", "ndjson", os.path.join(traces, "separators.jsonl")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        raw = [name for name, code in (("U+2028", "\u2028"), ("U+2029", "\u2029"), ("U+0085", "\u0085"))
+               if code.encode() in rows.stdout]
+        check("report --format ndjson escapes U+2028, U+2029 and U+0085 (the rows split with splitlines() too)",
+              ["written raw: " + ", ".join(raw)] if raw or rows.returncode != 0 else
+              [] if len(rows.stdout.decode().splitlines()) == 2 else ["%d lines" % len(rows.stdout.decode().splitlines())])
 
         print("      traces made at " + elapsed())
         expected, status = lifetrace_json(binary, [traces])

@@ -33,17 +33,56 @@ public enum TraceInputs {
         return files
     }
 
+    /// The traces under `directory`, recursively, in name order.
+    ///
+    /// The walk goes from directory descriptor to directory descriptor (`openat`), so that it
+    /// reaches entries whose whole path is longer than PATH_MAX. Regular files only: opening a
+    /// FIFO found in a directory would wait for a writer. An entry that cannot be looked at or
+    /// read (a dangling symbolic link, a path longer than PATH_MAX, a directory without
+    /// permission) is kept: opening it fails with its own error, so the command names it and
+    /// exits 2 instead of judging the directory without it. Symbolic links to directories are not
+    /// followed (a link can make a cycle).
     private static func traces(in directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard extensions.contains(where: { relative.hasSuffix($0) }) else { continue }
-            let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
-            // Regular files only: opening a FIFO found in a directory would wait for a writer.
-            var info = stat()
-            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { found.append(path) }
-        }
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [directory] }
+        walk(descriptor, path: base, into: &found)
         return found.sorted()
+    }
+
+    private static func walk(_ descriptor: Int32, path: String, into found: inout [String]) {
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            found.append(path)
+            return
+        }
+        defer { closedir(stream) }
+        let parent = dirfd(stream)
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            let full = path + "/" + name
+            let isTrace = extensions.contains { name.hasSuffix($0) }
+            var info = stat()
+            guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                if isTrace { found.append(full) }
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                let child = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+                if child < 0 { found.append(full) } else { walk(child, path: full, into: &found) }
+            case S_IFLNK:
+                guard isTrace else { continue }
+                // A link to a regular file is that file; a dangling link cannot be read.
+                if fstatat(parent, name, &info, 0) != 0 || info.st_mode & S_IFMT == S_IFREG { found.append(full) }
+            case S_IFREG:
+                if isTrace { found.append(full) }
+            default:
+                continue
+            }
+        }
     }
 
     /// Opens and analyses the trace at `path`.

@@ -36,6 +36,13 @@ public struct Rule: Sendable, Hashable, Comparable {
         self.init(rule)
     }
 
+    /// The test case JUnit adds for a trace not read whole, beside the rules' own: an id no
+    /// rule may take, so that no two test cases of a suite share a name.
+    public static let traceIntegrityID = "trace-integrity"
+
+    /// Ids that name something other than a rule in the reports; a rule file may not use them.
+    public static let reservedIDs: Set<String> = [traceIntegrityID]
+
     /// Every built-in rule, in table order.
     public static var allCases: [Rule] { BuiltInRule.allCases.map(Rule.init) }
 

@@ -25,7 +25,7 @@ public struct SymbolTable: Sendable {
     @usableFromInline
     internal var strings: [String] = [""]
     @usableFromInline
-    internal var index: [String: Symbol] = [:]
+    internal var index: [NameBytes: Symbol] = [:]
     // Lazily filled: the known callback behind each symbol (0 = not yet looked up, 1 = custom).
     @usableFromInline
     internal var callbacks: [UInt8] = [1]
@@ -37,20 +37,22 @@ public struct SymbolTable: Sendable {
     public var count: Int { strings.count }
 
     /// The symbol for `string`, adding it if it is new. The empty string is a symbol of its own,
-    /// distinct from ``Symbol/none``.
+    /// distinct from ``Symbol/none``. Strings are told apart by their UTF-8 bytes, not by
+    /// Swift's `String` equality: `cafe\u{301}` and `café` are canonically equivalent but two
+    /// names, and each comes back out exactly as it went in.
     @inlinable
     public mutating func intern(_ string: String) -> Symbol {
-        if let symbol = index[string] { return symbol }
+        if let symbol = index[NameBytes(string)] { return symbol }
         let symbol = Symbol(rawValue: UInt32(strings.count))
         strings.append(string)
-        callbacks.append(CallbackName(rawValue: string).map { $0.symbolCode } ?? 1)
-        index[string] = symbol
+        callbacks.append(CallbackName(bytesOf: string).map { $0.symbolCode } ?? 1)
+        index[NameBytes(string)] = symbol
         return symbol
     }
 
-    /// The symbol for `string` if the table has it.
+    /// The symbol for `string` if the table has it (the same bytes).
     @inlinable
-    public func lookup(_ string: String) -> Symbol? { index[string] }
+    public func lookup(_ string: String) -> Symbol? { index[NameBytes(string)] }
 
     /// The string behind `symbol`; the empty string for ``Symbol/none``.
     @inlinable
@@ -70,7 +72,34 @@ public struct SymbolTable: Sendable {
     }
 }
 
+/// A string as a key compared and hashed by its UTF-8 bytes.
+@usableFromInline
+struct NameBytes: Hashable, Sendable {
+    @usableFromInline
+    let string: String
+
+    @inlinable
+    init(_ string: String) { self.string = string }
+
+    @inlinable
+    static func == (lhs: NameBytes, rhs: NameBytes) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        var string = self.string
+        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
 extension CallbackName {
+    /// The callback whose name is exactly the bytes of `string` (`CallbackName(rawValue:)`
+    /// compares by canonical equivalence, which would take U+212A KELVIN SIGN for `K`).
+    @inlinable
+    init?(bytesOf string: String) {
+        guard let callback = CallbackName(rawValue: string), callback.rawValue.utf8.elementsEqual(string.utf8) else { return nil }
+        self = callback
+    }
+
     @usableFromInline
     internal static let ordered: [CallbackName] = allCases
 

@@ -20,6 +20,13 @@ public struct JSONLTraceReader: TraceEventSource {
     /// Always empty: every problem in a text trace stops the reading with an error.
     public var issues: [TraceError] { [] }
 
+    /// The input's name, as errors give it.
+    public var name: String { lines.name }
+
+    /// The number of the line read last (1-based): the line of the event ``next()`` returned
+    /// last, unless that was the end of a `callback` shorthand.
+    public var lineNumber: Int { lines.lineNumber }
+
     private var lines: JSONLLineReader
     private let decoder: JSONLLineDecoder
     private var pendingEnds = PendingCallbackEnds()

@@ -121,15 +121,28 @@ public final class JSONLTraceWriter {
     /// Appends `string` as a JSON string in canonical escaping: the one JSON string escaper of
     /// the package, also used by the JSON reports and the Chrome JSON export. Escapes `"`, `\`
     /// and the control characters U+0000 to U+001F, nothing else (not `/`, not non-ASCII).
-    package static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
+    ///
+    /// With `lineSeparators`, also U+0085 NEXT LINE, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH
+    /// SEPARATOR, as `\u0085`, `\u2028`, `\u2029`: the JSON reports and rows do, because readers
+    /// that split text into lines (Python's `str.splitlines()`, JavaScript before ES2019) break a
+    /// line at them; the trace's own text form does not, so that `import` and `dump` give canonical
+    /// text back byte for byte (docs/JSONL.md).
+    package static func appendQuoted(_ string: String, lineSeparators: Bool = false, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         let utf8 = string.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // 0xC2 and 0xE2 lead the UTF-8 of U+0085 and of U+2028/U+2029.
+        if !utf8.contains(where: {
+            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (lineSeparators && ($0 == 0xC2 || $0 == 0xE2))
+        }) {
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for byte in utf8 {
+        let hex = Array("0123456789abcdef".utf8)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            utf8.formIndex(after: &index)
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
@@ -139,10 +152,20 @@ public final class JSONLTraceWriter {
             case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
             case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: #"\u00"#.utf8)
                 bytes.append(hex[Int(byte >> 4)])
                 bytes.append(hex[Int(byte & 0xF)])
+            case 0xC2 where lineSeparators && index != utf8.endIndex && utf8[index] == 0x85:
+                utf8.formIndex(after: &index)
+                bytes.append(contentsOf: #"\u0085"#.utf8)
+            case 0xE2 where lineSeparators && index != utf8.endIndex && utf8[index] == 0x80:
+                let second = utf8.index(after: index)
+                if second != utf8.endIndex, utf8[second] == 0xA8 || utf8[second] == 0xA9 {
+                    bytes.append(contentsOf: (utf8[second] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
+                    index = utf8.index(after: second)
+                } else {
+                    bytes.append(byte)
+                }
             default: bytes.append(byte)
             }
         }

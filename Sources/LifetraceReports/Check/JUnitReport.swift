@@ -51,7 +51,7 @@ public struct JUnitReport: Sendable {
             if incomplete {
                 // A trace read only in part: an error (the test could not run), not a pass.
                 let problems = analysis.issues.map(\.description).joined(separator: "\n")
-                output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"trace-integrity\">\n"
+                output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(Rule.traceIntegrityID)\">\n"
                     + "      <error type=\"incomplete\" message=\"not read whole, so not checked whole\">"
                     + "\(escape(problems))</error>\n    </testcase>\n"
             }
@@ -86,21 +86,28 @@ public struct JUnitReport: Sendable {
         return output
     }
 
-    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold.
-    func escape(_ text: String) -> String {
+    /// Escapes text for XML attributes and content: the markup characters as entities, line
+    /// breaks and tabs as character references (an attribute would turn them into spaces), and
+    /// every character XML 1.0 cannot hold at all, not even as a reference (the C0 controls but
+    /// tab, LF and CR; U+FFFE; U+FFFF), as U+FFFD REPLACEMENT CHARACTER. Lone surrogates cannot
+    /// occur in a Swift string. The one XML escaper of the package.
+    static func escape(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "\n": output += "&#10;"
-            case let control where control.value < 0x20 && control != "\t" && control != "\r":
-                continue
+            switch scalar.value {
+            case 0x26: output += "&amp;"
+            case 0x3C: output += "&lt;"
+            case 0x3E: output += "&gt;"
+            case 0x22: output += "&quot;"
+            case 0x0A: output += "&#10;"
+            case 0x0D: output += "&#13;"
+            case 0x09: output += "&#9;"
+            case 0..<0x20, 0xFFFE, 0xFFFF: output.unicodeScalars.append("\u{FFFD}")
             default: output.unicodeScalars.append(scalar)
             }
         }
         return output
     }
+
+    func escape(_ text: String) -> String { Self.escape(text) }
 }

@@ -116,7 +116,15 @@ public struct RunComparison: Sendable {
             let row = rows.first { $0.metric == budget.metric }
             let description = "\(budget.key) <= \(budget.metric.format(budget.limit))"
             guard let row, let value = budget.statistic.value(row.candidate) else {
-                checks.append(Check(description: description, failed: false, detail: "no candidate samples"))
+                // No sample is not a pass: runs cut before their first frame have no launch
+                // duration at all. Only where no sample means nothing happened (no stall) is the
+                // budget met.
+                let met = budget.metric.noSampleMeansNone
+                let baseline = row.map { " (the baseline has \($0.baseline.count))" } ?? ""
+                checks.append(Check(
+                    description: description, failed: !met,
+                    detail: met ? "no candidate samples: no \(budget.metric.summary)"
+                        : "no candidate sample of \(budget.metric.key)\(baseline); a budget is not met by nothing"))
                 continue
             }
             // An absolute budget holds whatever the baseline did: over is over. Significance is
@@ -127,6 +135,13 @@ public struct RunComparison: Sendable {
             checks.append(Check(description: description, failed: failed, detail: detail))
         }
         if let limit = gate.maxRegression {
+            // A metric the baseline measured and no candidate did: the regression cannot be
+            // measured, and a gate never passes what it could not measure.
+            for row in rows where row.baseline.count >= minimumRunsToGate && row.candidate.count == 0 && !row.metric.noSampleMeansNone {
+                checks.append(Check(
+                    description: "\(row.metric.key) median +\(DecimalText.compact(limit))% at most", failed: true,
+                    detail: "no candidate sample (the baseline has \(row.baseline.count))"))
+            }
             for row in rows where row.test != nil {
                 guard let change = row.medianChange else { continue }
                 let failed = change > limit && row.isRegression

@@ -43,9 +43,10 @@ public indirect enum JSONValue: Sendable, Hashable {
         JSONOutput.write(to: &output, indent: indent, level: level) { $0.value(self) }
     }
 
-    /// Writes `string` as a JSON string literal (RFC 8259), with the trace writer's escaper.
+    /// Writes `string` as a JSON string literal (RFC 8259), with the trace writer's escaper,
+    /// U+0085, U+2028 and U+2029 escaped too: the rows are read line by line (docs/JSON.md).
     static func writeString(_ string: String, to output: inout [UInt8]) {
-        JSONLTraceWriter.appendQuoted(string, to: &output)
+        JSONLTraceWriter.appendQuoted(string, lineSeparators: true, to: &output)
     }
 }
 

@@ -58,6 +58,12 @@ public struct RunMetric: Sendable, Hashable {
         [Int64(run.violations.reduce(0) { $0 + $1.count })]
     }
 
+    /// Whether a run without samples of the metric is a run where nothing it measures happened
+    /// (no stall: no stall duration), rather than one that could not be measured (no launch
+    /// duration in a run cut before its first frame). A budget on a metric with no candidate
+    /// sample fails unless this holds.
+    public var noSampleMeansNone: Bool { self == .stallDuration }
+
     /// Every metric, in report order.
     public static let all: [RunMetric] =
         LaunchKind.allCases.map(launch) + LaunchKind.allCases.map(busy) + [stallCount, stallDuration, violationCount]

@@ -17,6 +17,10 @@ struct Occurrence {
     var key: Int64 = .min
     /// A stall's length (ns).
     var duration: Int64 = 0
+    /// The patterns of the rules' names that `name` matches, and those that `scene` matches
+    /// (set by the monitor before the rules take the occurrence).
+    var names = PatternMatches.none
+    var scenes = PatternMatches.none
     /// The interval that begins or ends here, as the analyzer follows it (nil for instants).
     var interval: EdgeInterval?
 }

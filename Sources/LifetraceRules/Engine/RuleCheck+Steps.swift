@@ -63,15 +63,15 @@ extension RuleCheck {
     private mutating func take(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
         guard kinds & occurrence.kind.bit != 0 else { return }
         if case .between(let from, let to) = rule.scope {
-            if open != nil, let to, to.matches(occurrence, slot: 3, cache: &nameCache, symbols: symbols) {
+            if open != nil, let to, to.matches(occurrence, slot: 3, ids: patternIDs) {
                 close(at: occurrence.timestamp, by: occurrence.event, judged: true, symbols: symbols, findings: &findings)
-                if from.matches(occurrence, slot: 2, cache: &nameCache, symbols: symbols) {
+                if from.matches(occurrence, slot: 2, ids: patternIDs) {
                     open = Stretch(start: occurrence.timestamp, startEvent: occurrence.event)
                 }
                 return
             }
             if open == nil {
-                if from.matches(occurrence, slot: 2, cache: &nameCache, symbols: symbols) {
+                if from.matches(occurrence, slot: 2, ids: patternIDs) {
                     open = Stretch(start: occurrence.timestamp, startEvent: occurrence.event)
                     return
                 }
@@ -96,25 +96,27 @@ extension RuleCheck {
     private mutating func judge(_ occurrence: Occurrence, in stretch: inout Stretch, symbols: SymbolTable, findings: inout RuleFindings) {
         switch rule.pattern {
         case .never(let selector):
-            guard !stretch.reported, selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) else { return }
+            guard !stretch.reported, selector.matches(occurrence, slot: 0, ids: patternIDs) else { return }
             stretch.reported = true
             let stretch = stretch
             findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
                 "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText(stretch)); expected no \(selector) there."
             }
         case .require(let selector):
-            if selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) { stretch.matches += 1 }
+            if selector.matches(occurrence, slot: 0, ids: patternIDs) { stretch.matches += 1 }
         case .maxCount(let selector, let limit):
-            guard selector.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) else { return }
+            guard selector.matches(occurrence, slot: 0, ids: patternIDs) else { return }
             stretch.matches += 1
-            guard stretch.matches == limit + 1 else { return }
+            // `matches - 1` rather than `limit + 1`: the count is at least 1 here, while the
+            // limit may be as large as the file allows.
+            guard stretch.matches - 1 == limit else { return }
             let stretch = stretch
             findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                "\(message): \(describe(occurrence, symbols: symbols)) is match \(limit + 1) of \(selector) in \(stretchText(stretch)); "
+                "\(message): \(describe(occurrence, symbols: symbols)) is match \(stretch.matches) of \(selector) in \(stretchText(stretch)); "
                     + "expected at most \(limit)."
             }
         case .precedence(let first, let then):
-            if !stretch.sawFirst, !stretch.reported, then.matches(occurrence, slot: 1, cache: &nameCache, symbols: symbols) {
+            if !stretch.sawFirst, !stretch.reported, then.matches(occurrence, slot: 1, ids: patternIDs) {
                 stretch.reported = true
                 let stretch = stretch
                 findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
@@ -122,14 +124,14 @@ extension RuleCheck {
                         + "expected \(first) first."
                 }
             }
-            if first.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) { stretch.sawFirst = true }
+            if first.matches(occurrence, slot: 0, ids: patternIDs) { stretch.sawFirst = true }
         case .response(let after, let expect, let within):
-            if expect.matches(occurrence, slot: 1, cache: &nameCache, symbols: symbols) {
+            if expect.matches(occurrence, slot: 1, ids: patternIDs) {
                 if let within { reportLate(in: &stretch, within: within, answer: occurrence, symbols: symbols, findings: &findings) }
                 stretch.pending.removeAll(keepingCapacity: true)
                 stretch.pendingOverflow = 0
             }
-            if after.matches(occurrence, slot: 0, cache: &nameCache, symbols: symbols) {
+            if after.matches(occurrence, slot: 0, ids: patternIDs) {
                 if stretch.pending.count < Stretch.pendingLimit {
                     stretch.pending.append(occurrence.event)
                 } else {
@@ -201,7 +203,6 @@ extension RuleCheck {
         _ interval: RuleInterval, limit: Int64, _ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings
     ) {
         let begins: OccurrenceKind
-        let name: NamePattern
         switch interval {
         case .stall:
             guard occurrence.duration > limit,
@@ -213,13 +214,13 @@ extension RuleCheck {
                     + "\(when(stall.timestamp)); expected no stall longer than \(DurationFormat.fixed.string(limit))."
             }
             return
-        case .callback(let pattern): begins = .callback; name = pattern
-        case .signpost(let pattern): begins = .signpost; name = pattern
-        case .bgtask(let pattern): begins = .bgtaskBegin; name = pattern
+        case .callback: begins = .callback
+        case .signpost: begins = .signpost
+        case .bgtask: begins = .bgtaskBegin
         case .launch, .state: return
         }
         // Only the analyzer's intervals count: an end that matched nothing open has none.
-        guard let followed = occurrence.interval, nameCache.matches(name, occurrence.name, slot: 0, symbols: symbols) else { return }
+        guard let followed = occurrence.interval, occurrence.names.contains(patternIDs[0]) else { return }
         if occurrence.kind == begins {
             if open != nil, intervals.count < Self.intervalLimit {
                 intervals.append(OpenInterval(begin: occurrence.event, interval: followed))

@@ -19,8 +19,9 @@ struct RuleCheck {
     var lifetimeStart: Int64 = 0
     /// Whether the lifetime's launch window is still open.
     var inLaunch = false
-    /// Name matches by symbol, per selector slot: 0 and 1 the pattern's, 2 and 3 the scope's.
-    var nameCache = NameCache()
+    /// The ids in the monitor's ``NameIndex`` of the names of its selectors, per slot: 0 and 1
+    /// the pattern's (or the `max-duration` interval's), 2 and 3 the scope's; 4 to 7 their scenes.
+    var patternIDs = PatternSlots()
     /// A state scope's states, a bit per ``LifecycleState`` raw value (0 for other scopes).
     let scopeStates: UInt32
     /// The state a `max-duration` of `state NAME` watches.
@@ -91,34 +92,25 @@ extension RuleInterval {
     }
 }
 
-/// Whether names match a selector's pattern, remembered per symbol: a name is matched once
-/// per trace, not once per event.
-struct NameCache {
-    /// Per slot, per symbol: 0 unknown, 1 matches, 2 does not.
-    private var slots = [[UInt8]](repeating: [], count: 8)
+/// A rule's pattern ids in the monitor's ``NameIndex``, per selector slot (-1: none).
+struct PatternSlots {
+    private var ids: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1)
 
-    mutating func matches(_ pattern: NamePattern, _ symbol: Symbol, slot: Int, symbols: SymbolTable) -> Bool {
-        let index = Int(symbol.rawValue)
-        if index < slots[slot].count, slots[slot][index] != 0 { return slots[slot][index] == 1 }
-        let result = symbols.string(symbol).map(pattern.matches) ?? false
-        // Symbols are small dense numbers; a table beyond a million entries is not worth keeping.
-        if index < 1 << 20 {
-            if index >= slots[slot].count { slots[slot] += [UInt8](repeating: 0, count: index + 1 - slots[slot].count) }
-            slots[slot][index] = result ? 1 : 2
-        }
-        return result
+    subscript(slot: Int) -> Int32 {
+        get { withUnsafeBytes(of: ids) { $0.load(fromByteOffset: slot * 4, as: Int32.self) } }
+        set { withUnsafeMutableBytes(of: &ids) { $0.storeBytes(of: newValue, toByteOffset: slot * 4, as: Int32.self) } }
     }
 }
 
 extension Selector {
-    /// Whether `occurrence` matches; `slot` picks the name cache.
-    func matches(_ occurrence: Occurrence, slot: Int, cache: inout NameCache, symbols: SymbolTable) -> Bool {
+    /// Whether `occurrence` matches; `slot` picks the selector's pattern ids in `ids`.
+    func matches(_ occurrence: Occurrence, slot: Int, ids: PatternSlots) -> Bool {
         guard kinds & occurrence.kind.bit != 0 else { return false }
         if let state, occurrence.state != state { return false }
         if let thread, occurrence.thread.isMain != (thread == .main) { return false }
-        if let name, !cache.matches(name, occurrence.name, slot: slot, symbols: symbols) { return false }
-        if let scene {
-            guard !occurrence.scene.isNone, cache.matches(scene, occurrence.scene, slot: slot + 4, symbols: symbols) else { return false }
+        if name != nil, !occurrence.names.contains(ids[slot]) { return false }
+        if scene != nil {
+            guard !occurrence.scene.isNone, occurrence.scenes.contains(ids[slot + 4]) else { return false }
         }
         return true
     }

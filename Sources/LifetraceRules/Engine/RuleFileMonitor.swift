@@ -21,25 +21,14 @@ final class RuleFileMonitor: RuleMonitor {
     /// The occurrence kinds any rule looks at.
     private let kinds: UInt32
     let looksAtFrames: Bool
-    /// Per ``NamedKind``: the names its selectors and intervals look for, or nil when one
-    /// takes any name.
-    private let names: [[NamePattern]?]
 
     init(rules: [FileRule]) {
-        let checks = rules.map(RuleCheck.init)
+        var checks = rules.map(RuleCheck.init)
         state = .allocate(capacity: 1)
-        state.initialize(to: State(checks: checks, interest: Interest(checks)))
+        state.initialize(to: State(checks: [], interest: Interest(&checks)))
+        state.pointee.checks = checks
         kinds = checks.reduce(0) { $0 | $1.kinds }
         looksAtFrames = kinds & OccurrenceKind.frame.bit != 0
-        var names = [[NamePattern]?](repeating: [], count: NamedKind.allCases.count)
-        for check in checks {
-            for (kinds, name) in check.rule.looks {
-                for kind in NamedKind.allCases where kinds & kind.occurrences != 0 {
-                    if let name { names[kind.rawValue]?.append(name) } else { names[kind.rawValue] = nil }
-                }
-            }
-        }
-        self.names = names
     }
 
     deinit {
@@ -50,9 +39,7 @@ final class RuleFileMonitor: RuleMonitor {
     /// Whether any rule looks at `kind` named `name` (the analyzer remembers the answer).
     func looks(at kind: NamedKind, named name: Symbol, symbols: SymbolTable) -> Bool {
         guard kinds & kind.occurrences != 0 else { return false }
-        guard let patterns = names[kind.rawValue] else { return true }
-        guard let text = symbols.string(name) else { return false }
-        return patterns.contains { $0.matches(text) }
+        return state.pointee.interest.looks(at: kind, named: name, symbols: symbols)
     }
 
     func take(_ edges: ArraySlice<LifecycleEdge>, cause: TraceEvent, symbols: SymbolTable, findings: inout RuleFindings) {
@@ -60,20 +47,15 @@ final class RuleFileMonitor: RuleMonitor {
         let state = self.state
         state.pointee.adapter.steps(edges, cause: cause) { step in
             switch step {
-            case .occurrence(let occurrence), .intervalEnded(let occurrence):
-                let bit = occurrence.kind.bit
-                guard kinds & bit != 0 else { return }
+            case .occurrence(var occurrence), .intervalEnded(var occurrence):
+                guard kinds & occurrence.kind.bit != 0 else { return }
                 // Only the rules a selector of which can match the occurrence's kind and name.
-                var concerned = state.pointee.interest.checks(occurrence, symbols: symbols)
-                while concerned != 0 {
-                    let index = concerned.trailingZeroBitCount
-                    concerned &= concerned - 1
-                    state.pointee.checks[index].take(step, symbols: symbols, findings: &findings)
-                }
-                if state.pointee.checks.count > Interest.limit {
-                    for index in Interest.limit..<state.pointee.checks.count where state.pointee.checks[index].kinds & bit != 0 {
-                        state.pointee.checks[index].take(step, symbols: symbols, findings: &findings)
-                    }
+                let concerned = state.pointee.interest.checks(&occurrence, symbols: symbols)
+                guard !concerned.isEmpty else { return }
+                let resolved: RuleStep
+                if case .occurrence = step { resolved = .occurrence(occurrence) } else { resolved = .intervalEnded(occurrence) }
+                for index in concerned {
+                    state.pointee.checks[Int(index)].take(resolved, symbols: symbols, findings: &findings)
                 }
             default:
                 for index in state.pointee.checks.indices {
@@ -86,51 +68,83 @@ final class RuleFileMonitor: RuleMonitor {
 
 /// Which rules an occurrence can concern, by its kind and name: a rule none of whose selectors
 /// (and no `max-duration` interval) takes that kind with that name is not handed it, as it could
-/// do nothing with it. Names are matched once per kind and symbol of the trace.
+/// do nothing with it. Names are matched once per group and symbol of the trace, by the
+/// ``NameIndex`` shared by all rules; the rules concerned are remembered per kind and answer.
 struct Interest {
-    /// The rules followed one by one, as bits of a mask; those beyond are handed every
-    /// occurrence of a kind they look at.
-    static let limit = 63
-    /// Per kind: the rules that look at it with any name.
-    private var anyName: [UInt64]
-    /// Per kind: the rules that look at it with a name pattern, and the pattern.
-    private var named: [[(check: Int, name: NamePattern)]]
-    /// Per kind, per symbol: the rules concerned, with bit 63 set once known (0: not asked yet).
-    private var known: [[UInt64]]
+    /// The compiled name patterns of every rule.
+    private var index = NameIndex()
+    /// Per kind: the rules that look at it with any name, in order.
+    private var anyName: [[Int32]]
+    /// Per group: whether a rule looks at its kinds with any name.
+    private var anyNameInGroup: [Bool]
+    /// Per pattern id: the rules that use it, and the kinds they look at with it.
+    private var users: [[(check: Int32, kinds: UInt32)]] = []
+    /// The rules concerned, per kind and answer of the index (`kind << 32 | answer`).
+    private var concerned: [UInt64: [Int32]] = [:]
+    /// The rule numbers the remembered lists hold together.
+    private var concernedStored = 0
+    /// The most rule numbers the remembered lists hold together (4 MiB); past it a list is
+    /// worked out again each time.
+    static let concernedLimit = 1 << 20
 
-    init(_ checks: [RuleCheck]) {
-        let kindCount = OccurrenceKind.allCases.count
-        anyName = Array(repeating: 0, count: kindCount)
-        named = Array(repeating: [], count: kindCount)
-        known = Array(repeating: [], count: kindCount)
-        for (index, check) in checks.enumerated().prefix(Self.limit) {
-            for (kinds, name) in check.rule.looks {
-                for kind in OccurrenceKind.allCases where kinds & kind.bit != 0 {
-                    if let name, kind.takesName, kind != .state {
-                        named[Int(kind.rawValue)].append((index, name))
+    /// Compiles the names of `checks` and gives each its pattern ids.
+    init(_ checks: inout [RuleCheck]) {
+        anyName = Array(repeating: [], count: OccurrenceKind.allCases.count)
+        anyNameInGroup = Array(repeating: false, count: NameIndex.Group.allCases.count)
+        for number in checks.indices {
+            for look in checks[number].rule.looks {
+                for kind in OccurrenceKind.allCases where look.kinds & kind.bit != 0 {
+                    if let name = look.name, let group = NameIndex.Group(kind) {
+                        let id = index.id(name, in: group)
+                        checks[number].patternIDs[look.slot] = id
+                        if users.count <= Int(id) { users += Array(repeating: [], count: Int(id) + 1 - users.count) }
+                        if let at = users[Int(id)].firstIndex(where: { $0.check == Int32(number) }) {
+                            users[Int(id)][at].kinds |= kind.bit
+                        } else {
+                            users[Int(id)].append((Int32(number), kind.bit))
+                        }
                     } else {
-                        anyName[Int(kind.rawValue)] |= 1 << UInt64(index)
+                        if anyName[Int(kind.rawValue)].last != Int32(number) { anyName[Int(kind.rawValue)].append(Int32(number)) }
+                        if let group = NameIndex.Group(kind) { anyNameInGroup[group.rawValue] = true }
                     }
+                }
+                if let scene = look.scene {
+                    checks[number].patternIDs[look.slot + 4] = index.id(scene, in: .scene)
                 }
             }
         }
     }
 
-    /// The rules concerned by `occurrence`, a bit each.
-    mutating func checks(_ occurrence: Occurrence, symbols: SymbolTable) -> UInt64 {
-        let kind = Int(occurrence.kind.rawValue)
-        guard !named[kind].isEmpty else { return anyName[kind] }
-        let symbol = Int(occurrence.name.rawValue)
-        if symbol < known[kind].count, known[kind][symbol] != 0 { return known[kind][symbol] & ~(1 << 63) }
-        var mask = anyName[kind]
-        let text = symbols.string(occurrence.name)
-        for (check, name) in named[kind] where text.map(name.matches) ?? false { mask |= 1 << UInt64(check) }
-        // Symbols are small dense numbers; past a million names the question is asked each time.
-        if symbol < 1 << 20 {
-            if symbol >= known[kind].count { known[kind] += [UInt64](repeating: 0, count: symbol + 1 - known[kind].count) }
-            known[kind][symbol] = mask | 1 << 63
+    /// Whether a rule looks at `kind` named `name`.
+    mutating func looks(at kind: NamedKind, named name: Symbol, symbols: SymbolTable) -> Bool {
+        let group = NameIndex.Group(kind)
+        if anyNameInGroup[group.rawValue] { return true }
+        return !index.matches(name, in: group, symbols: symbols).0.isEmpty
+    }
+
+    /// The rules concerned by `occurrence`, in order, after setting the patterns its name and
+    /// scene match.
+    mutating func checks(_ occurrence: inout Occurrence, symbols: SymbolTable) -> [Int32] {
+        let kind = occurrence.kind
+        guard let group = NameIndex.Group(kind) else { return anyName[Int(kind.rawValue)] }
+        if !occurrence.scene.isNone { occurrence.scenes = index.matches(occurrence.scene, in: .scene, symbols: symbols).0 }
+        let (matches, answer) = index.matches(occurrence.name, in: group, symbols: symbols)
+        occurrence.names = matches
+        let key = UInt64(kind.rawValue) << 32 | UInt64(answer ?? 0)
+        if let answer, let known = concerned[key] ?? (answer == 0 ? anyName[Int(kind.rawValue)] : nil) { return known }
+        var list = anyName[Int(kind.rawValue)]
+        for id in matches.all {
+            for user in users[Int(id)] where user.kinds & kind.bit != 0 { list.append(user.check) }
         }
-        return mask
+        list.sort()
+        var unique: [Int32] = []
+        unique.reserveCapacity(list.count)
+        for check in list where unique.last != check { unique.append(check) }
+        if answer != nil, concernedStored + unique.count + 1 <= Self.concernedLimit {
+            concerned[key] = unique
+            concernedStored += unique.count + 1
+        }
+        return unique
     }
 }
 
@@ -149,14 +163,16 @@ extension NamedKind {
 extension FileRule {
     /// What the rule looks at: the kinds of each of its selectors (the pattern's and the scope's)
     /// and of its `max-duration` interval, with the name each takes (nil: any).
-    var looks: [(kinds: UInt32, name: NamePattern?)] {
-        var selectors = self.selectors
-        if case .between(let from, let to) = scope { selectors += [from] + (to.map { [$0] } ?? []) }
-        var looks = selectors.map { (kinds: $0.kinds, name: $0.name) }
+    var looks: [(kinds: UInt32, name: NamePattern?, scene: NamePattern?, slot: Int)] {
+        var looks = selectors.enumerated().map { (kinds: $1.kinds, name: $1.name, scene: $1.scene, slot: $0) }
+        if case .between(let from, let to) = scope {
+            looks.append((from.kinds, from.name, from.scene, 2))
+            if let to { looks.append((to.kinds, to.name, to.scene, 3)) }
+        }
         if case .maxDuration(let interval, _) = pattern {
             switch interval {
-            case .callback(let name), .signpost(let name), .bgtask(let name): looks.append((interval.kinds, name))
-            case .stall: looks.append((interval.kinds, nil))
+            case .callback(let name), .signpost(let name), .bgtask(let name): looks.append((interval.kinds, name, nil, 0))
+            case .stall: looks.append((interval.kinds, nil, nil, 0))
             case .launch, .state: break
             }
         }

@@ -8,6 +8,9 @@ import Yams
 public enum RuleFileParser {
     /// The most rules all files together may hold.
     public static let maximumRules = 1000
+    /// The largest `max-count` limit: 2^60, the bound of every other number a rule holds
+    /// (durations, docs/RELIABILITY.md), far past the events any trace holds.
+    public static let maximumCount = 1 << 60
     /// The largest rule file read (bytes).
     public static let maximumFileSize = 1 << 20
 
@@ -198,7 +201,12 @@ private struct Reader {
             let fields = try mapping(node, what: "`max-count`", keys: ["of", "limit"])
             guard let of = fields["of"], let limitNode = fields["limit"] else { throw error(node, "`max-count` needs `of` and `limit`") }
             let text = try string(limitNode, what: "`limit`")
-            guard let limit = Int(text), limit >= 0 else { throw error(limitNode, "`limit`: \"\(text)\" is not a whole number of 0 or more") }
+            guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), !text.isEmpty else {
+                throw error(limitNode, "`limit`: \"\(text)\" is not a whole number from 0 to 2^60")
+            }
+            guard let limit = Int(text), limit <= RuleFileParser.maximumCount else {
+                throw error(limitNode, "`limit`: \(text) is more than 2^60 (\(RuleFileParser.maximumCount)); a count limit is a whole number from 0 to 2^60")
+            }
             return .maxCount(of: try selector(of, what: "`of`"), limit: limit)
         }
     }
@@ -211,6 +219,9 @@ private struct Reader {
             id.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
         else { throw error(idNode, "the id \"\(id)\" is not of the form [a-z][a-z0-9-]*") }
         guard BuiltInRule(rawValue: id) == nil else { throw error(idNode, "the id \"\(id)\" is a built-in rule's") }
+        guard !Rule.reservedIDs.contains(id) else {
+            throw error(idNode, "the id \"\(id)\" is reserved (the reports use it for a trace not read whole)")
+        }
         guard ids.insert(id).inserted else { throw error(idNode, "the id \"\(id)\" is used by another rule") }
         var severity = Severity.error
         if let node = fields["severity"] {

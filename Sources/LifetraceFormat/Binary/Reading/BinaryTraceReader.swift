@@ -63,7 +63,11 @@ public struct BinaryTraceReader: TraceEventSource {
         try self.init(input: TraceInput(bytes: bytes, name: name), codec: codec, options: options)
     }
 
+    /// The input's name, as errors give it.
+    public let name: String
+
     init(input: TraceInput, codec: some TraceCodec, options: Options) throws(TraceError) {
+        name = input.name
         let header = try ChunkGroupReader.readHeader(from: input, limit: min(options.maxChunkSize, BinaryTraceFormat.hardMaxChunkSize))
         metadata = header.metadata
         summary.majorVersion = header.major

@@ -133,6 +133,10 @@ public final class TraceWriter {
         if stream == runStream { runLength &+= 1 } else { startRun(of: stream) }
     }
 
+    /// The message of the error for an event that does not fit in a chunk; a copy of a trace
+    /// gives it again at the event's place in the input (``AnyTraceSource/copyEvents(to:)``).
+    public static let eventTooLarge = "an event with its strings does not fit in a chunk"
+
     // `append` for an event that does not fit in its stream's chunk. Kept out of `append`, which
     // would otherwise inline a second copy of the encoder's append and spill more registers.
     @inline(never)
@@ -146,7 +150,7 @@ public final class TraceWriter {
             }
         }
         try checkOpen()
-        throw TraceError(.limitExceeded, file: name, "an event with its strings does not fit in a chunk")
+        throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
     }
 
     /// Writes the pending chunks of all streams as one flush group.
