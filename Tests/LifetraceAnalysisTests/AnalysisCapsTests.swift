@@ -64,6 +64,35 @@ struct AnalysisCapsTests {
         #expect(analysis.capNotes.contains { $0.hasPrefix("700 more stalls were found and not listed") })
     }
 
+    @Test("stalls past the cap during a prewarm are neither launch stalls nor hangs, as the kept ones")
+    func stallsPastLimitDuringPrewarm() {
+        func trace(prewarm: Bool) -> TraceBuilder {
+            var trace = TraceBuilder()
+            trace.launch(0, prewarm: prewarm)
+            trace.callback(1, "willFinishLaunching", duration: 5)
+            trace.callback(10, "didFinishLaunching", duration: 40)
+            // 1,100 stalls of 500 ms while the system prepares the app, then a pause of 10 s.
+            var time = 100.0
+            for _ in 0..<1100 {
+                trace.wake(time)
+                trace.sleep(time + 500)
+                time += 501
+            }
+            trace.callback(time + 10_000, "didBecomeActive", duration: 2)
+            trace.frame(time + 10_010)
+            return trace
+        }
+        let prewarmed = trace(prewarm: true).analyze()
+        #expect(prewarmed.lifetimes[0].launch.prewarm != nil)
+        #expect(prewarmed.lifetimes[0].omittedStalls == 100)
+        #expect(prewarmed.count(of: .launchStall) == 0)
+        #expect(prewarmed.count(of: .hang) == 0)
+        // Without the prewarm, the same stalls are the launch's: the kept and the counted alike.
+        let cold = trace(prewarm: false).analyze()
+        #expect(cold.count(of: .launchStall) == 1100)
+        #expect(cold.count(of: .hang) == 0)
+    }
+
     @Test("the trace's reports list at most 10,000 stalls together; each lifetime counts the rest")
     func traceStallLimit() {
         var trace = TraceBuilder()
