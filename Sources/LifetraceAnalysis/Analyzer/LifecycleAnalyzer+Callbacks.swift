@@ -66,6 +66,7 @@ extension LifecycleAnalyzer {
     /// An app-delegate lifecycle callback: `launch-sequence`, then the transition rules.
     private mutating func appCallback(_ callback: CallbackName, event: TraceEvent, decided: Bool, symbols: SymbolTable) {
         var decided = decided
+        let firstOfAppDelegate = current.launchStep == 0 && !current.appDelegateMoved
         if let problem = launchSequenceProblem(callback, event: event) {
             if !decided {
                 report(
@@ -82,6 +83,12 @@ extension LifecycleAnalyzer {
             return
         }
         if callback == .didEnterBackground && !current.wasActive { current.appDelegateBackgroundBeforeActive = true }
+        if current.scenes.isEmpty, stateUnknownAtRecordingStart(firstOfItsDelegate: firstOfAppDelegate) {
+            current.appDelegateMoved = true
+            current.lastAppTransition = callback
+            setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
+            return
+        }
         guard var state = current.app else {
             // A trace that starts mid-lifetime: the first transition tells the state.
             setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
@@ -112,6 +119,12 @@ extension LifecycleAnalyzer {
         guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
         let text = callbackText(event.callbackName, scene: scene, symbols: symbols)
         guard let state = current.scenes[index].app else {
+            setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
+            return
+        }
+        if state == .unattached && callback != .sceneWillConnect,
+            stateUnknownAtRecordingStart(firstOfItsDelegate: current.scenes[index].appChange == nil)
+        {
             setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
             return
         }

@@ -30,9 +30,11 @@ extension LifecycleAnalyzer {
                 current.pausedAfterLaunchCallbacks = true
             }
         }
+        // A callback still running on the main thread (a long sceneWillConnect of a launch, say)
+        // is the app at work, silent because it is stuck, not suspended: its stall stays whole.
         guard allowances.contains(.inferredSuspension), !current.hasStateEvents,
             event.timestamp &- silentSince >= RealIOSTimes.suspensionSilence,
-            current.effective == .background
+            current.effective == .background, stacks.slots[0].callbacks.isEmpty
         else { return }
         // The app ran no code: it was suspended from its last event to this one. A busy interval
         // still open ends where the app went silent, and the stretch in Background restarts here.
@@ -162,14 +164,19 @@ extension LifecycleAnalyzer {
         // In a scene-based app the app delegate's transitions come before or after the scenes': legal
         // from the app delegate's own state, or from the scenes' (the effective view), or a move the
         // scenes already made and the app delegate has not; and at a cold launch UIKit posts the
-        // app-level willEnterForeground although the app delegate was never in Background.
+        // app-level willEnterForeground although the app delegate was never in Background, before,
+        // between or after the scenes' own (so after sceneDidBecomeActive too): the app delegate's
+        // first transition, while the scenes are in the foreground.
         let own = current.app
         if let own, AppDelegateTransitions.deliver(callback, in: own).verdict.isLegal { return .sceneAppOrder }
         if let effective = current.effective {
             if AppDelegateTransitions.deliver(callback, in: effective).verdict.isLegal { return .sceneAppOrder }
             if effective == row.to && current.lastAppTransition != callback { return .sceneAppOrder }
         }
-        return callback == .willEnterForeground && !current.wasActive && own == .inactive ? .sceneAppOrder : nil
+        guard callback == .willEnterForeground, own == .inactive else { return nil }
+        if !current.wasActive { return .sceneAppOrder }
+        let scenesInForeground = current.effective.map { $0 == .inactive || $0 == .active } ?? false
+        return current.lastAppTransition == nil && scenesInForeground ? .sceneAppOrder : nil
     }
 
     /// Whether a scene callback the textbook judges `verdict` in `state` is allowed: the scene
@@ -200,6 +207,19 @@ extension LifecycleAnalyzer {
         else { return }
         current.abandonedAt = event.timestamp
         current.allowancesApplied.insert(.abandonedLaunch)
+    }
+
+    /// Whether the app delegate's or a scene's state at its first callback is unknown: the lifetime
+    /// began before the recorder started (`recordingStart`) and nothing of that delegate was
+    /// recorded yet, so its launch callbacks, the scene's connection and any transition before
+    /// the recording are not in the trace; its state is learnt from the callback, as for a trace
+    /// that starts mid-lifetime.
+    mutating func stateUnknownAtRecordingStart(firstOfItsDelegate: Bool) -> Bool {
+        guard firstOfItsDelegate, allowances.contains(.lateRecording), let start = platform.recordingStart,
+            let launch = current.launchTime, launch < start
+        else { return false }
+        current.allowancesApplied.insert(.lateRecording)
+        return true
     }
 
     /// The lifetime's fact naming the allowances it used, or nil when it used none.
