@@ -21,7 +21,8 @@ extension Allowance {
         AllowanceEntry(
             id: "scene-app-order",
             sequence: "in a scene-based app, the app delegate's willEnterForeground / didBecomeActive / "
-                + "willResignActive / didEnterBackground before or after the scenes' callbacks of the same transition",
+                + "willResignActive / didEnterBackground before or after the scenes' callbacks of the same transition "
+                + "(at a cold launch, willEnterForeground and didBecomeActive also after sceneDidBecomeActive)",
             sources: [
                 "Amplitude-iOS pull request 494 (https://github.com/amplitude/Amplitude-iOS/pull/494)",
                 "bugsnag-cocoa pull request 1180 and BSGRunContext.m (https://github.com/bugsnag/bugsnag-cocoa/pull/1180)",
@@ -86,7 +87,8 @@ extension Allowance {
                 "Apple, MetricKit, MXAppLaunchMetric histogrammedApplicationResumeTime "
                     + "(https://developer.apple.com/documentation/metrickit/mxapplaunchmetric)",
             ],
-            appliesWhere: "a lifetime with no system state events (an in-app recording)",
+            appliesWhere: "a lifetime with no system state events (an in-app recording), while no callback is "
+                + "running on the main thread",
             osVersions: nil,
             textbookRules: ["background-time"],
             stillViolation: "running in Background past the limit with no task while the app keeps producing "
@@ -126,11 +128,12 @@ extension Allowance {
         AllowanceEntry(
             id: "late-recording",
             sequence: "a launch event at process start, but the recorder started (recordingStart) after the launch "
-                + "callbacks: they are not in the trace",
+                + "callbacks: they are not in the trace, nor the scenes' connection and the moves made before the "
+                + "recording; the app delegate's and each scene's state is learnt from its first recorded callback",
             sources: ["sentry-cocoa SentryAppStartTracker start() (https://github.com/getsentry/sentry-cocoa)"],
             appliesWhere: "a lifetime that began before the trace's recordingStart metadata",
             osVersions: nil,
-            textbookRules: ["launch-sequence"],
+            textbookRules: ["launch-sequence", "scene-connection", "balanced-activation", "legal-transition"],
             stillViolation: "a missing launch sequence without recordingStart, or in a lifetime launched after it; "
                 + "a launch callback twice or out of order"),
     ]
