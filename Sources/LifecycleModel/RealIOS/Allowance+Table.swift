@@ -50,13 +50,17 @@ extension Allowance {
         AllowanceEntry(
             id: "background-launch",
             sequence: "a launch recorded as foreground whose first move to the foreground is willEnterForeground "
-                + "(an app without scenes), or that pauses 2 s or more before its first move to the foreground: "
-                + "a background launch (silent push, background fetch, BGTask, location) the user opened later",
+                + "(an app without scenes), or that pauses 2 s or more, or runs a BGTaskScheduler task "
+                + "(BGProcessingTask, BGAppRefreshTask), before its first move to the foreground: a background "
+                + "launch (silent push, background fetch, BGTask, location) the user opened later, or never",
             sources: [
                 "Apple, App Programming Guide for iOS: The App Life Cycle, Table 2-3 (\"An app being launched "
                     + "directly into the background enters this state instead of the inactive state\")",
                 "bugsnag-cocoa BSGRunContext.m (the application state at launch) (https://github.com/bugsnag/bugsnag-cocoa)",
                 "dd-sdk-ios, the task role at launch (https://github.com/DataDog/dd-sdk-ios)",
+                "Apple, BGTaskScheduler, register(forTaskWithIdentifier:using:launchHandler:) (\"The system runs "
+                    + "the block of code for the launch handler when it launches the app in the background\") "
+                    + "(https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:))",
             ],
             appliesWhere: "a launch that is not marked background or prewarmed (an in-app recorder that cannot "
                 + "read the task role writes foreground), or an inferred launch",

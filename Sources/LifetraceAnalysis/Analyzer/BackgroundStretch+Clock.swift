@@ -86,9 +86,10 @@ extension LifecycleAnalyzer {
             let app = current.appStretch.stop()
             closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: event, symbols: symbols)
         }
-        guard current.openTasks.count < ThreadStacks.depthLimit else { return }
         let name: Symbol
         if case .bgtaskBegin(_, let taskName) = event.payload { name = taskName } else { name = .none }
+        if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
+        guard current.openTasks.count < ThreadStacks.depthLimit else { return }
         let task = EdgeInterval(
             kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count, name: name, key: id,
             begin: event.timestamp)

@@ -93,11 +93,27 @@ extension LifecycleAnalyzer {
         }
     }
 
+    /// A `bgtask.begin` named for a BGTaskScheduler run (`BGProcessingTask:` or `BGAppRefreshTask:`,
+    /// docs/RECORDING.md) before the first move to the foreground: the system calls a task's launch
+    /// handler "when it launches the app in the background" (Apple, BGTaskScheduler,
+    /// register(forTaskWithIdentifier:using:launchHandler:)), so the launch was a background one,
+    /// as after a pause.
+    mutating func scheduledTaskBeforeForeground(_ name: Symbol, symbols: SymbolTable) {
+        guard allowances.contains(.backgroundLaunch), current.launchTime != nil, current.kind == .cold else { return }
+        let text = symbols[name]
+        if text.hasPrefix("BGProcessingTask:") || text.hasPrefix("BGAppRefreshTask:") {
+            current.pausedAfterLaunchCallbacks = true
+        }
+    }
+
     /// A scene connects before the first activation: an app-level willEnterForeground that came
     /// first, with no pause before it, was UIKit's cold-launch post in a scene-based app (it can
-    /// come before the scene's connection), not the return from a background launch.
+    /// come before the scene's connection, and so can its app-level didBecomeActive), not the return
+    /// from a background launch.
     mutating func sceneConnecting() {
-        guard current.backgroundInferredFromCallbackAlone, !current.wasActive else { return }
+        guard current.backgroundInferredFromCallbackAlone,
+            !current.scenes.contains(where: { $0.app == .inactive || $0.app == .active })
+        else { return }
         current.backgroundInferredFromCallbackAlone = false
         current.backgroundLaunchInferred = false
         current.allowancesApplied.remove(.backgroundLaunch)

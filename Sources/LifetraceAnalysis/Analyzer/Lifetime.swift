@@ -119,7 +119,8 @@ struct Lifetime {
     /// didBecomeActive or their scene forms.
     var foregroundMoved = false
     /// The app paused (no app-side event for ``RealIOSTimes/launchPause``) after didFinishLaunching
-    /// began and before the first move to the foreground.
+    /// began and before the first move to the foreground, or ran a BGTaskScheduler task's launch
+    /// handler then (the system calls it only when it launches the app in the background).
     var pausedAfterLaunchCallbacks = false
     /// The callbacks said this foreground-recorded launch was a background launch.
     var backgroundLaunchInferred = false
