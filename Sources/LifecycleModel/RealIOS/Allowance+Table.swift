@@ -133,11 +133,15 @@ extension Allowance {
             id: "late-recording",
             sequence: "a launch event at process start, but the recorder started (recordingStart) after the launch "
                 + "callbacks: they are not in the trace, nor the scenes' connection and the moves made before the "
-                + "recording; the app delegate's and each scene's state is learnt from its first recorded callback",
+                + "recording; the app delegate's and each scene's state is learnt from its first recorded callback, "
+                + "and the launch window (its first frame may precede the recording) is unknown",
             sources: ["sentry-cocoa SentryAppStartTracker start() (https://github.com/getsentry/sentry-cocoa)"],
             appliesWhere: "a lifetime that began before the trace's recordingStart metadata",
             osVersions: nil,
-            textbookRules: ["launch-sequence", "scene-connection", "balanced-activation", "legal-transition"],
+            textbookRules: [
+                "launch-sequence", "scene-connection", "balanced-activation", "legal-transition", "launch-watchdog",
+                "launch-stall",
+            ],
             stillViolation: "a missing launch sequence without recordingStart, or in a lifetime launched after it; "
                 + "a launch callback twice or out of order"),
     ]

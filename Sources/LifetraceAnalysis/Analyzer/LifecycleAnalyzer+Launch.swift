@@ -72,7 +72,13 @@ extension LifecycleAnalyzer {
         }
         let launchEnd = windowTime ?? current.abandonedAt ?? end
         let resumeText = current.resumeTime == nil ? "" : " (the user's launch, resumed from the prewarm)"
-        if launchEnd - launch > limit {
+        // The recorder started after the launch callbacks (`late-recording`): where the launch
+        // ended is not in the trace (its first frame may have come before the recording), so its
+        // length is unknown and neither the watchdog nor the launch stalls judge it.
+        let windowUnknown = launchWindowUnknown(launch: launch)
+        if windowUnknown {
+            current.allowancesApplied.insert(.lateRecording)
+        } else if launchEnd - launch > limit {
             report(
                 .launchWatchdog, at: launch + limit,
                 "The launch\(resumeText) took \(DurationFormat.fixed.string(launchEnd - launch)), from "
@@ -94,7 +100,7 @@ extension LifecycleAnalyzer {
                 witnesses: [launchEvent, exit], symbols: symbols)
         }
         for recorded in current.stalls
-        where recorded.stall.start >= launch && recorded.stall.start <= launchEnd
+        where !windowUnknown && recorded.stall.start >= launch && recorded.stall.start <= launchEnd
             && recorded.stall.duration >= options.launchStallThreshold
         {
             let stall = recorded.stall

@@ -238,6 +238,15 @@ extension LifecycleAnalyzer {
         return true
     }
 
+    /// Whether the launch at `launch` began before the recorder started and none of its launch
+    /// callbacks is in the trace: the launch window is unknown.
+    func launchWindowUnknown(launch: Int64) -> Bool {
+        guard allowances.contains(.lateRecording), let start = platform.recordingStart, launch < start,
+            current.launchEvent != nil, current.resumeTime == nil
+        else { return false }
+        return current.willFinishBegin == nil && current.didFinishEnd == nil
+    }
+
     /// The lifetime's fact naming the allowances it used, or nil when it used none.
     var allowancesFact: String? {
         let applied = Allowance.allCases.filter { current.allowancesApplied.contains($0) }
