@@ -33,7 +33,7 @@ public enum LifecycleHost {
         do {
             launchEnvironment = try HostLaunchEnvironment(environment: environment)
         } catch {
-            FileHandle.standardError.write(Data("lifecycle host: \(error.message)\n".utf8))
+            StandardError.write("lifecycle host: \(error.message)\n")
             exit(64)
         }
         let controlFD = environment[ControlChannel.environmentKey].flatMap { Int32($0) }
@@ -45,7 +45,7 @@ public enum LifecycleHost {
         do {
             recorder = try Recorder.start(options)
         } catch {
-            FileHandle.standardError.write(Data("lifecycle host: \(String(describing: error))\n".utf8))
+            StandardError.write("lifecycle host: \(String(describing: error))\n")
             exit(70)
         }
         // The main thread is busy from the process's start until its run loop first waits.
@@ -82,7 +82,7 @@ enum StandaloneSystem {
                 try application.perform(.launch(launch))
                 if !launch.background { try application.perform(.activate) }
             } catch {
-                FileHandle.standardError.write(Data("lifecycle host: \(String(describing: error))\n".utf8))
+                StandardError.write("lifecycle host: \(String(describing: error))\n")
             }
         }
         for signalNumber in [SIGTERM, SIGINT] {

@@ -43,8 +43,8 @@ struct ExportCommand: ParsableCommand {
         do throws(ExportError) {
             let summary = try TraceExporter.export(path: path, to: format, output: output, options: options)
             if output != "-" {
-                FileHandle.standardError.write(Data(
-                    "lifetrace: \(output): \(summary.eventCount) events, \(summary.recordCount) records, \(summary.violationCount) violations, \(summary.byteCount) bytes\n".utf8))
+                writeToStandardError(
+                    "lifetrace: \(output): \(summary.eventCount) events, \(summary.recordCount) records, \(summary.violationCount) violations, \(summary.byteCount) bytes\n")
             }
         } catch {
             printError(error.description)

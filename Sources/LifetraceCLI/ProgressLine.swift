@@ -20,13 +20,13 @@ final class ProgressLine: @unchecked Sendable {
         defer { lock.unlock() }
         guard done > shown else { return }
         shown = done
-        FileHandle.standardError.write(Data("\r\u{1B}[Kanalysed \(done)/\(total) traces".utf8))
+        writeToStandardError("\r\u{1B}[Kanalysed \(done)/\(total) traces")
     }
 
     /// Clears the line.
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        writeToStandardError("\r\u{1B}[K")
     }
 }
 
@@ -68,7 +68,7 @@ final class ReadingProgress: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         shown = true
-        FileHandle.standardError.write(Data("\r\u{1B}[Kreading \(name): \(percent)% of \(size >> 20) MB".utf8))
+        writeToStandardError("\r\u{1B}[Kreading \(name): \(percent)% of \(size >> 20) MB")
     }
 
     /// Stops and clears the line.
@@ -76,7 +76,7 @@ final class ReadingProgress: @unchecked Sendable {
         timer.cancel()
         lock.lock()
         defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { writeToStandardError("\r\u{1B}[K") }
     }
 
     /// The bytes this process has read so far, from `/proc/self/io`.

@@ -9,17 +9,9 @@ func printError(_ message: String) {
     writeToStandardError("lifetrace: \(TerminalText.escaped(message))\n")
 }
 
-/// Writes `text` to standard error as far as it can. A failed write (a full disk, a file size
-/// limit, a closed descriptor) is ignored: there is nowhere left to report it, and
-/// `FileHandle.write` would trap, turning the command's documented exit code into a crash.
+/// Writes `text` to standard error as far as it can (``StandardError/write(_:)``).
 func writeToStandardError(_ text: String) {
-    let file = StagedOutputFile(fileDescriptor: 2, name: "standard error")
-    do throws(TraceError) {
-        try file.write(text)
-        try file.flush()
-    } catch {
-        return
-    }
+    StandardError.write(text)
 }
 
 /// Standard output for what a command prints, buffered, with write errors reported instead of

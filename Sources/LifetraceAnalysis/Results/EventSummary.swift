@@ -81,9 +81,10 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (lhs: EventSummary, rhs: EventSummary) -> Bool {
         lhs.timestamp == rhs.timestamp && lhs.stream == rhs.stream && lhs.thread == rhs.thread
-            && lhs.type == rhs.type && lhs.name == rhs.name && lhs.scene == rhs.scene
+            && lhs.type == rhs.type && lhs.name.map(NameBytes.init) == rhs.name.map(NameBytes.init)
+            && lhs.scene.map(NameBytes.init) == rhs.scene.map(NameBytes.init)
             && lhs.state == rhs.state
-            && lhs.fields.elementsEqual(rhs.fields, by: { $0.key == $1.key && $0.value == $1.value })
+            && lhs.fields.elementsEqual(rhs.fields, by: { NameBytes($0.key) == NameBytes($1.key) && NameBytes($0.value) == NameBytes($1.value) })
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -21,71 +21,82 @@ public struct Symbol: RawRepresentable, Hashable, Sendable, Comparable {
 }
 
 /// The strings behind a trace's ``Symbol``s. Each distinct string is stored once.
+///
+/// Copies share their storage: the strings live in an append-only ``SymbolStorage`` and a table
+/// is a reference to it plus the number of strings it sees. Copying a table (a reader handing a
+/// snapshot to another thread, say) copies nothing; a copy that interns a new string while it is
+/// the storage's newest view appends in place, and one that fell behind (another copy appended
+/// since) first takes a private copy of its own strings. A snapshot is therefore never changed by
+/// later interning, and a million names cost one table, not one per snapshot.
 public struct SymbolTable: Sendable {
     @usableFromInline
-    internal var strings: [String] = [""]
-    @usableFromInline
-    internal var index: [NameBytes: Symbol] = [:]
-    // Lazily filled: the known callback behind each symbol (0 = not yet looked up, 1 = custom).
-    @usableFromInline
-    internal var callbacks: [UInt8] = [1]
+    internal var storage: SymbolStorage
+    /// The number of symbols, ``Symbol/none`` included.
+    public private(set) var count: Int
 
     /// An empty table.
-    public init() {}
-
-    /// The number of symbols, ``Symbol/none`` included.
-    public var count: Int { strings.count }
+    public init() {
+        storage = SymbolStorage()
+        count = storage.count
+    }
 
     /// The symbol for `string`, adding it if it is new. The empty string is a symbol of its own,
     /// distinct from ``Symbol/none``. Strings are told apart by their UTF-8 bytes, not by
     /// Swift's `String` equality: `cafe\u{301}` and `café` are canonically equivalent but two
     /// names, and each comes back out exactly as it went in.
-    @inlinable
     public mutating func intern(_ string: String) -> Symbol {
-        if let symbol = index[NameBytes(string)] { return symbol }
-        let symbol = Symbol(rawValue: UInt32(strings.count))
-        strings.append(string)
-        callbacks.append(CallbackName(bytesOf: string).map { $0.symbolCode } ?? 1)
-        index[NameBytes(string)] = symbol
+        if let symbol = storage.intern(string, seen: count) {
+            count = Int(symbol.rawValue) >= count ? count + 1 : count
+            return symbol
+        }
+        // Another copy appended since this one was taken: continue on a private copy.
+        storage = storage.prefix(count)
+        let symbol = storage.intern(string, seen: count)!
+        count += 1
         return symbol
     }
 
     /// The symbol for `string` if the table has it (the same bytes).
-    @inlinable
-    public func lookup(_ string: String) -> Symbol? { index[NameBytes(string)] }
+    public func lookup(_ string: String) -> Symbol? { storage.lookup(string, seen: count) }
 
     /// The string behind `symbol`; the empty string for ``Symbol/none``.
     @inlinable
-    public subscript(symbol: Symbol) -> String { strings[Int(symbol.rawValue)] }
+    public subscript(symbol: Symbol) -> String {
+        let index = Int(symbol.rawValue)
+        precondition(index < count, "symbol out of range")
+        return storage.string(at: index)
+    }
 
     /// The string behind `symbol`, or nil for ``Symbol/none``.
     @inlinable
     public func string(_ symbol: Symbol) -> String? {
-        symbol.isNone ? nil : strings[Int(symbol.rawValue)]
+        symbol.isNone ? nil : self[symbol]
     }
 
     /// The known callback that `symbol` names, or nil for a custom name or ``Symbol/none``.
     @inlinable
     public func callback(_ symbol: Symbol) -> CallbackName? {
-        let code = callbacks[Int(symbol.rawValue)]
+        let index = Int(symbol.rawValue)
+        precondition(index < count, "symbol out of range")
+        let code = storage.code(at: index)
         return code >= 2 ? CallbackName.fromSymbolCode(code) : nil
     }
 }
 
-/// A string as a key compared and hashed by its UTF-8 bytes.
-@usableFromInline
-struct NameBytes: Hashable, Sendable {
-    @usableFromInline
-    let string: String
+/// A string as a key compared and hashed by its UTF-8 bytes: names are told apart by their
+/// bytes, not by Swift's `String` equality (canonical equivalence), everywhere a name is kept.
+public struct NameBytes: Hashable, Sendable {
+    /// The string.
+    public let string: String
 
     @inlinable
-    init(_ string: String) { self.string = string }
+    public init(_ string: String) { self.string = string }
 
     @inlinable
-    static func == (lhs: NameBytes, rhs: NameBytes) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
+    public static func == (lhs: NameBytes, rhs: NameBytes) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
 
     @inlinable
-    func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         var string = self.string
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }

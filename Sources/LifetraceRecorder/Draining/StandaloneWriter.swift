@@ -91,7 +91,7 @@ final class StandaloneWriter: @unchecked Sendable {
         }
         if let failure {
             // Nothing else would tell: the app goes on, its events are no longer written.
-            FileHandle.standardError.write(Data("lifetrace recorder: stopped writing: \(failure.description)\n".utf8))
+            StandardError.write("lifetrace recorder: stopped writing: \(failure.description)\n")
         }
         finished.signal()
     }

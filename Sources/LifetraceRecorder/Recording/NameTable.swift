@@ -1,5 +1,6 @@
 import Atomics
 import Foundation
+import LifetraceFormat
 
 /// The names a process has interned in its region.
 ///
@@ -10,7 +11,8 @@ import Foundation
 final class NameTable: @unchecked Sendable {
     private let region: RecorderRegion
     private let lock = NSLock()
-    private var interned: [String: UInt32] = [:]
+    // Keyed by UTF-8 bytes: canonically equivalent names are distinct names.
+    private var interned: [NameBytes: UInt32] = [:]
     /// Words of `address << 16 | id`; 0 is an empty entry.
     private let words: UnsafeMutablePointer<UInt64.AtomicRepresentation>
     private static let bits = 12
@@ -30,9 +32,9 @@ final class NameTable: @unchecked Sendable {
     /// The id of `name`, writing it to the region the first time. 0 if the region is full.
     func intern(_ name: String) -> UInt32 {
         lock.withLock {
-            if let id = interned[name] { return id }
+            if let id = interned[NameBytes(name)] { return id }
             let id = region.writeSymbol(name)
-            if id != 0 { interned[name] = id }
+            if id != 0 { interned[NameBytes(name)] = id }
             return id
         }
     }
@@ -61,11 +63,11 @@ final class NameTable: @unchecked Sendable {
     private func insert(_ name: StaticString, address: UInt64) -> UInt32 {
         lock.withLock {
             let string = name.description
-            var id = interned[string] ?? 0
+            var id = interned[NameBytes(string)] ?? 0
             if id == 0 {
                 id = region.writeSymbol(string)
                 if id == 0 { return 0 }
-                interned[string] = id
+                interned[NameBytes(string)] = id
             }
             // Addresses above 48 bits or a full table: answer without caching.
             guard address >> 48 == 0 else { return id }

@@ -164,7 +164,7 @@ extension Recorder {
                 // Traces of earlier runs killed before they were sealed, beside this one.
                 let directory = (path as NSString).deletingLastPathComponent
                 for failure in TraceRecovery.recoverLeftovers(in: directory.isEmpty ? "." : directory, codec: codec).failures {
-                    FileHandle.standardError.write(Data("lifetrace recorder: \(failure.description)\n".utf8))
+                    StandardError.write("lifetrace recorder: \(failure.description)\n")
                 }
                 // A region that could not be recovered (a live process records to the same path)
                 // is not taken over: this run then records without one beside its trace.

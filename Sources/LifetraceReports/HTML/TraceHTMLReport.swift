@@ -46,9 +46,13 @@ public struct TraceHTMLReport {
         guard path != "-" else {
             throw TraceError(.io, file: path, "the HTML report reads the trace twice; name a file, not standard input")
         }
-        var first = try TraceFile.open(path: path)
-        var range = TimelineRange()
-        let analysis = try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range)
+        // The first pass's reader, and its symbol table, are gone before the second opens: a
+        // trace of a million names would otherwise hold two tables at once.
+        let (analysis, range) = try { () throws(TraceError) -> (TraceAnalysis, TimelineRange) in
+            var first = try TraceFile.open(path: path)
+            var range = TimelineRange()
+            return (try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range), range)
+        }()
         let strips = analysis.lifetimes.count > 1
             ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
         var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets), strips: strips)

@@ -98,7 +98,12 @@ struct JSONOutput {
     /// Writes an integer.
     mutating func value(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+        self.value(value.magnitude)
+    }
+
+    /// Writes an unsigned integer (a thread number may be past `Int64.max`).
+    mutating func value(_ value: UInt64) {
+        var magnitude = value
         guard magnitude >= 10 else {
             bytes.append(UInt8(ascii: "0") &+ UInt8(magnitude))
             return

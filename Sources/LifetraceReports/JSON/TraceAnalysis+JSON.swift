@@ -37,7 +37,7 @@ extension EventSummary {
             json.member("type", type.name)
             json.member("stream", stream.name)
             json.key("thread")
-            if let number = thread.number { json.value(Int64(number)) } else { json.value("main") }
+            if let number = thread.number { json.value(number) } else { json.value("main") }
             if let name { json.member("name", name) }
             if let state { json.member("to", state.name) }
             if let scene { json.member("scene", scene) }
