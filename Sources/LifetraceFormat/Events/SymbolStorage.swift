@@ -9,10 +9,12 @@ import Foundation
 /// (through a lock or a queue) orders the two. Appending and the name index are behind a lock.
 @usableFromInline
 final class SymbolStorage: @unchecked Sendable {
-    @usableFromInline
-    static let firstChunkShift = 6
-    @usableFromInline
-    static let chunkSlots = 32 - firstChunkShift + 1
+    // Constants as inlinable computed properties: inlined into other modules, they fold away
+    // (a `static let` there is a call to its lazy initialiser's accessor).
+    @inlinable
+    static var firstChunkShift: Int { 6 }
+    @inlinable
+    static var chunkSlots: Int { 32 - firstChunkShift + 1 }
 
     /// Per chunk, its strings and the callback code of each (0 = none, 1 = custom, 2... known).
     @usableFromInline
@@ -52,7 +54,7 @@ final class SymbolStorage: @unchecked Sendable {
         slots.deallocate()
     }
 
-    @usableFromInline
+    @inlinable
     static var firstChunkSize: Int { 1 << firstChunkShift }
 
     /// The chunk and the place in it of entry `index`.
