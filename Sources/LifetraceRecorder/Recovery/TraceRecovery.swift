@@ -4,8 +4,10 @@ import LifetraceFormat
 
 #if canImport(Glibc)
 import Glibc
+private typealias FileStatus = Glibc.stat
 #elseif canImport(Darwin)
 import Darwin
+private typealias FileStatus = Darwin.stat
 #endif
 
 /// Seals the trace of a standalone recorder that was killed: what its file holds, what its
@@ -135,7 +137,7 @@ public enum TraceRecovery {
         let committed = region.committedLength
         var readable = committed
         if committed < 0 || committed > size {
-            losses.append("the region says \(committed) bytes of the trace were written and the file holds \(size); the \(size) bytes there are were read")
+            losses.append("the region says \(committed) bytes of the trace were written and the file holds \(size); the \(size) bytes it holds were read")
             readable = size
         }
         var symbols = SymbolTable()
@@ -149,10 +151,27 @@ public enum TraceRecovery {
                 do {
                     reader = try BinaryTraceReader(descriptor: file, name: tracePath, byteLimit: readable, codec: codec)
                 } catch let error where error.kind != .io {
-                    losses.append("the trace's first \(readable) bytes have no readable header (\(error.message)); its events are lost")
+                    if readable < size {
+                        // A committed length that does not even cover the header is damage to the
+                        // region, not to the file: what the file holds is read as far as it is
+                        // valid rather than thrown away.
+                        lseek(file, 0, SEEK_SET)
+                        readable = size
+                        reader = try? BinaryTraceReader(descriptor: file, name: tracePath, byteLimit: size, codec: codec)
+                    }
+                    if reader == nil {
+                        losses.append("the trace's first \(readable) bytes have no readable header (\(error.message)); its events are lost")
+                    } else {
+                        losses.append(
+                            "the region says \(committed) bytes of the trace were written, too few for its header (\(error.message)); the file's \(size) bytes were read as far as they are valid")
+                    }
                 }
             }
-            let output = try StagedOutputFile(path: tracePath)
+            // The sealed trace keeps the trace's mode and, where the process may, its owner: a
+            // 0600 trace recovered by root stays 0600 and its owner's.
+            let original = file >= 0 ? ownership(of: file) : nil
+            let output = try StagedOutputFile(path: tracePath, mode: original?.mode)
+            if let original { _ = fchown(output.descriptor, original.owner, original.group) }
             staged = output
             let writer = try TraceWriter(
                 fileDescriptor: output.descriptor, name: tracePath,
@@ -187,9 +206,12 @@ public enum TraceRecovery {
             if fromRegion > 0 { lastTimestamp = max(lastTimestamp, pump.drainer.latestTimestamp) }
             if pump.rejectedCount > 0 {
                 losses.append(
-                    "\(pump.rejectedCount) records in the region cannot be events (an unknown or system type, or a time outside ±2^60 ns) and were dropped; a dropped event counts them")
+                    "\(pump.rejectedCount) records in the region cannot be events (an unknown or system type, a time outside ±2^60 ns, or a name the region does not hold) and were dropped; a dropped event counts them")
             }
             var fact = region.exitFact
+            if let damage = region.exitFactDamage {
+                losses.append(damage + "; the exit is inferred")
+            }
             if let stored = fact, !TraceTime.contains(stored.timestamp) {
                 losses.append("the exit the process stored is stamped \(stored.timestamp) ns, outside ±2^60 ns; the exit is inferred")
                 fact = nil
@@ -219,6 +241,13 @@ public enum TraceRecovery {
             staged?.discard()
             throw RecoveryError(.writeFailed, path: tracePath, detail: error.description)
         }
+    }
+
+    /// The permission bits and owner of the open file `descriptor`.
+    private static func ownership(of descriptor: Int32) -> (mode: mode_t, owner: uid_t, group: gid_t)? {
+        var info = FileStatus()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return (info.st_mode & 0o7777, info.st_uid, info.st_gid)
     }
 
     /// Whether `issue` only says that the part read ends, unclosed, at a frame boundary at
