@@ -224,4 +224,24 @@ import Glibc
         #expect(said.contains("will not write a trace through a symbolic link"), "\(said)")
         #expect(Hostile.bytes(victim) == Data("precious\n".utf8))
     }
+
+    @Test("a sparse region whose rings claim records in its holes is damage reported before a slot is read")
+    func sparseRegion() throws {
+        let directory = try ScratchDirectory.make("sparse-region")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/t.ltrace"
+        try Hostile.synthesized(trace, events: 200, in: directory)
+        let region = try RecorderRegion.create(
+            path: TraceRecovery.regionPath(forTrace: trace), layout: RegionLayout(ringCount: 16, ringCapacity: 4096, symbolCapacity: 4))
+        region.setProducerPID(0)
+        region.setCommittedLength(Hostile.size(trace))
+        for ring in 0..<16 {
+            Hostile.store(RingState.owned.rawValue, in: region, at: region.layout.ringHeaderOffset(ring) + RegionField.ringState)
+            Hostile.store(4096, in: region, at: region.layout.ringHeaderOffset(ring) + RegionField.ringHead)
+        }
+        let recover = try Hostile.lifetrace(["recover", trace], in: directory)
+        #expect(recover.status == 3, "\(recover.output) \(recover.error)")
+        #expect(recover.error.contains("lost: the region's rings claim 2097152 bytes of records"), "\(recover.error)")
+        #expect(!recover.error.contains("records in the region cannot be events"), "\(recover.error)")
+    }
 }

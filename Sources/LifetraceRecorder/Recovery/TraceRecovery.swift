@@ -1,3 +1,4 @@
+import Atomics
 import CRecorderSignals
 import Foundation
 import LifetraceFormat
@@ -202,7 +203,14 @@ public enum TraceRecovery {
                 }
             }
             let pump = AppStreamPump(region: region, defersCommit: true, resuming: true, notBefore: lastTimestamp)
-            let fromRegion = try pump.pumpMerged(into: writer, symbols: &symbols)
+            var fromRegion = 0
+            if let hollow = hollowRings(region, path: regionPath(forTrace: tracePath)) {
+                // Checked before a slot is read: a sparse file claiming full rings would make the
+                // drain read gigabytes of holes (memory and time that grow with the claim).
+                losses.append(hollow)
+            } else {
+                fromRegion = try pump.pumpMerged(into: writer, symbols: &symbols)
+            }
             if fromRegion > 0 { lastTimestamp = max(lastTimestamp, pump.drainer.latestTimestamp) }
             if pump.rejectedCount > 0 {
                 losses.append(
@@ -241,6 +249,24 @@ public enum TraceRecovery {
             staged?.discard()
             throw RecoveryError(.writeFailed, path: tracePath, detail: error.description)
         }
+    }
+
+    /// Why the rings of `region` (the file at `path`) cannot hold what they claim, or nil: the
+    /// slots the rings say are pending take more bytes than the file has allocated (a recorder
+    /// writes every slot it publishes, so a file whose claimed slots lie in holes is damage).
+    static func hollowRings(_ region: RecorderRegion, path: String) -> String? {
+        var info = FileStatus()
+        guard lstat(path, &info) == 0 else { return nil }
+        let allocated = Int64(info.st_blocks) * 512
+        let capacity = UInt64(region.layout.ringCapacity)
+        var claimed: Int64 = 0
+        for ring in 0..<region.layout.ringCount {
+            let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
+            let tail = region.ringAtomic(ring, RegionField.ringTail).load(ordering: .relaxed)
+            claimed += Int64(min(head &- tail, capacity)) * Int64(RegionLayout.slotSize)
+        }
+        guard claimed > allocated else { return nil }
+        return "the region's rings claim \(claimed) bytes of records and its file has \(allocated) bytes allocated (a sparse file); its records were not read"
     }
 
     /// The permission bits and owner of the open file `descriptor`.
