@@ -79,10 +79,15 @@ struct RecordCommand: ParsableCommand {
         let configuration = RecordSession.Configuration(
             executable: command[0], arguments: Array(command.dropFirst()), scenario: scenario,
             faults: faults.compactMap(RecordFault.init(name:)))
-        // The inputs of the run (the scenario, the app, the app's arguments that name files) are
-        // never replaced by the trace: refused before anything is written.
+        // The inputs of the run (the scenario, the app, the app's arguments that name files, and
+        // the files named in their option values, `--config=PATH`) are never replaced by the
+        // trace: refused before anything is written.
         do throws(TraceError) {
-            let inputs = [self.scenario, Self.executablePath(command[0])].compactMap { $0 } + command.dropFirst()
+            let arguments = command.dropFirst()
+            let optionValues = arguments.compactMap { argument in
+                argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) }
+            }
+            let inputs = [self.scenario, Self.executablePath(command[0])].compactMap { $0 } + arguments + optionValues
             try StagedOutputFile.refuseOverwriting(inputs, with: output)
         } catch {
             throw fail(error.description, code: 2)

@@ -22,8 +22,10 @@ public final class StagedOutputFile {
     /// How many bytes were written out or are buffered.
     public private(set) var byteCount: Int64 = 0
 
-    /// Creates `path` (through a temporary file beside it); `-` writes to standard output.
-    public init(path: String) throws(TraceError) {
+    /// Creates `path` (through a temporary file beside it); `-` writes to standard output. The
+    /// file gets `mode` (the mode of a file it replaces, for a command that rewrites one), else
+    /// what `open(2)` would give a new file: 0666 less the process's umask.
+    public init(path: String, mode: mode_t? = nil) throws(TraceError) {
         name = path
         var existing = stat()
         if path == "-" {
@@ -48,7 +50,8 @@ public final class StagedOutputFile {
                 let staged = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 return (opened, staged, OutputCleanup.removeOnSignal(file: staged))
             }
-            fchmod(opened, 0o644)
+            // mkstemp creates 0600 whatever the umask; the output gets the mode asked for.
+            fchmod(opened, (mode ?? (0o666 & ~Self.processUmask)) & 0o7777)
             _ = fcntl(opened, F_SETFD, FD_CLOEXEC)
             descriptor = opened
             owned = true
@@ -141,6 +144,20 @@ public final class StagedOutputFile {
                 throw TraceError(.io, file: path, "the output is also an input (\(input)); give another output path")
             }
         }
+    }
+
+    /// The process's file mode creation mask, read without changing it (Linux reports it in
+    /// /proc/self/status; elsewhere it is set and set back).
+    static var processUmask: mode_t {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        {
+            return mask
+        }
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
     }
 
     private static func failure(_ path: String, _ what: String) -> TraceError {

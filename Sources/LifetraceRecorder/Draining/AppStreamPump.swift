@@ -91,6 +91,12 @@ public final class AppStreamPump: @unchecked Sendable {
         let now = MonotonicClock.now()
         var future: Int64 = 0
         var latest = Int64.min
+        // A drainer's `dropped` record carries the counts of its ring (stamped at the ring's
+        // latest record, which may be one of those removed): it is kept, moved to now, so that
+        // the counts the trace holds are the counts reported.
+        for index in batch.indices where batch[index].type == .dropped && batch[index].timestamp > now {
+            batch[index].timestamp = now
+        }
         batch.removeAll { record in
             guard record.timestamp > now else {
                 latest = max(latest, record.timestamp)
@@ -107,13 +113,14 @@ public final class AppStreamPump: @unchecked Sendable {
                 scene: 0, value: future, hasValue: true))
     }
 
-    /// The trace's symbol for region name `id`, read from the region once.
+    /// The trace's symbol for region name `id`, as the drainer read it.
     /// The cache assumes every call passes the same table, as the supervisor and writer do.
     private func symbol(_ id: UInt32, symbols: inout SymbolTable) -> Symbol {
         guard id != 0 else { return .none }
         let index = Int(id)
         if index < symbolIDs.count, !symbolIDs[index].isNone { return symbolIDs[index] }
-        guard let name = drainer.region.symbol(id) else { return symbols.intern("#\(id)") }
+        // The drainer passes on only records whose names the region holds (it read them once).
+        guard let name = drainer.names.name(id) else { return .none }
         let symbol = symbols.intern(name)
         if index >= symbolIDs.count { symbolIDs.append(contentsOf: repeatElement(.none, count: index + 1 - symbolIDs.count)) }
         symbolIDs[index] = symbol

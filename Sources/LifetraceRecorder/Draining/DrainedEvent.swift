@@ -17,6 +17,17 @@ public struct DrainedEvent: Hashable, Sendable {
     /// Whether ``value`` is present.
     public var hasValue: Bool
 
+    /// Whether the record's type has a name (its ``name`` id is read).
+    var usesName: Bool {
+        switch type {
+        case .callbackBegin, .callbackEnd, .signpostBegin, .signpostEnd, .mark, .bgtaskBegin, .bgtaskEnd, .bgtaskExpire: true
+        default: false
+        }
+    }
+
+    /// Whether the record's type has a scene (its ``scene`` id is read).
+    var usesScene: Bool { type == .callbackBegin || type == .callbackEnd }
+
     /// The trace event this record stands for; `symbol` gives the trace's symbol for a region id.
     public func traceEvent(symbol: (UInt32) -> Symbol) -> TraceEvent {
         let payload: EventPayload

@@ -12,11 +12,14 @@ public final class RegionDrainer: @unchecked Sendable {
     private var droppedSeen: [UInt64]
     private var lastTimestamp: [Int64]
     private var droppedWithoutRingSeen: UInt64 = 0
+    /// The names of the region, read once each and checked (see ``RegionNames``).
+    public let names: RegionNames
     /// The latest timestamp read from any ring.
     public private(set) var latestTimestamp: Int64 = 0
     /// Slots read and not passed on because they cannot be an app's event: a type the app never
-    /// records (none, a system type, or `dropped`), a timestamp outside ``TraceTime/range``, or a ring whose thread number
-    /// is past Int64.max. Saturates at Int64.max; each
+    /// records (none, a system type, or `dropped`), a timestamp outside ``TraceTime/range``, a
+    /// name or scene id the region holds no name for (or a name that is not UTF-8), or a ring
+    /// whose thread number is past Int64.max. Saturates at Int64.max; each
     /// is also counted in its ring's next `dropped` record, so the trace shows the loss.
     public private(set) var rejectedCount: Int64 = 0
     /// Whether tails wait for ``commit()``: the slots read stay in the ring (and so survive a
@@ -31,6 +34,7 @@ public final class RegionDrainer: @unchecked Sendable {
     public init(region: RecorderRegion, defersCommit: Bool = false, resuming: Bool = false) {
         self.region = region
         self.defersCommit = defersCommit
+        names = RegionNames(region: region)
         let rings = region.layout.ringCount
         droppedSeen = Array(repeating: 0, count: rings)
         lastTimestamp = Array(repeating: 0, count: rings)
@@ -127,15 +131,18 @@ public final class RegionDrainer: @unchecked Sendable {
     private func openRing(_ ring: Int) -> RingReader? {
         let layout = region.layout
         let stateWord = region.ringAtomic(ring, RegionField.ringState).load(ordering: .acquiring)
-        if stateWord == RingState.free.rawValue { return nil }
         let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
         var tail = readPosition[ring] ?? region.ringAtomic(ring, RegionField.ringTail).load(ordering: .relaxed)
+        // A ring is freed only once read to its head; a free ring that still holds records (a
+        // damaged state word) is read like any other rather than skipped.
+        if stateWord == RingState.free.rawValue && head == tail { return nil }
         let threadWord = region.ringAtomic(ring, RegionField.ringThread).load(ordering: .relaxed)
         // A head more than a ring ahead means the producer's memory was damaged; skip the lost part.
         if head &- tail > UInt64(layout.ringCapacity) { tail = head &- UInt64(layout.ringCapacity) }
         return RingReader(
             ring: ring, threadWord: threadWord, slots: region.base + layout.slotsOffset(ring: ring),
-            mask: UInt64(layout.ringCapacity - 1), position: tail, end: head, lastTimestamp: lastTimestamp[ring])
+            mask: UInt64(layout.ringCapacity - 1), position: tail, end: head, lastTimestamp: lastTimestamp[ring],
+            names: names)
     }
 
     /// Hands the ring's slots back (or records how far it was read), and returns the `dropped`
@@ -215,15 +222,18 @@ struct RingReader {
     /// The next position to read, and the head.
     private(set) var position: UInt64
     let end: UInt64
-    /// Slots read and rejected: no app event type (a system type or `dropped`), or a time outside ±2^60 ns.
+    /// Slots read and rejected: no app event type (a system type or `dropped`), a time outside
+    /// ±2^60 ns, or a name or scene the region cannot resolve.
     private(set) var rejected: UInt64 = 0
     /// The latest timestamp of the ring's records so far.
     private(set) var lastTimestamp: Int64
+    let names: RegionNames
 
     init(
         ring: Int, threadWord: UInt64, slots: UnsafeMutableRawPointer, mask: UInt64, position: UInt64, end: UInt64,
-        lastTimestamp: Int64
+        lastTimestamp: Int64, names: RegionNames
     ) {
+        self.names = names
         self.ring = ring
         threadInRange = threadWord <= UInt64(Int64.max)
         thread = threadInRange ? ThreadID(rawValue: threadWord) : .main
@@ -245,13 +255,20 @@ struct RingReader {
                 rejected &+= 1
                 continue
             }
-            lastTimestamp = max(lastTimestamp, timestamp)
-            return DrainedEvent(
+            let record = DrainedEvent(
                 timestamp: timestamp, type: type, thread: thread,
                 name: slot.load(fromByteOffset: RegionField.slotName, as: UInt32.self),
                 scene: slot.load(fromByteOffset: RegionField.slotScene, as: UInt32.self),
                 value: slot.load(fromByteOffset: RegionField.slotValue, as: Int64.self),
                 hasValue: slot.load(fromByteOffset: RegionField.slotFlags, as: UInt8.self) & SlotFlags.hasValue != 0)
+            // A name the region does not hold is damage: the record is dropped and counted, never
+            // written under an invented name.
+            guard !record.usesName || names.resolves(record.name), !record.usesScene || names.resolves(record.scene) else {
+                rejected &+= 1
+                continue
+            }
+            lastTimestamp = max(lastTimestamp, timestamp)
+            return record
         }
         return nil
     }
@@ -298,5 +315,26 @@ struct RecordHeap {
             parent = smallest
         }
         return (top.record, top.source)
+    }
+}
+
+/// The names of a region's symbol slots, read once each: a name is kept only if its slot was
+/// written (a committed length within the slot) and holds UTF-8, so that a record whose name
+/// cannot be read is rejected by the drainer rather than given an invented or altered name.
+public final class RegionNames: @unchecked Sendable {
+    private let region: RecorderRegion
+    private var read: [UInt32: String] = [:]
+
+    init(region: RecorderRegion) { self.region = region }
+
+    /// Whether `id` is 0 (no name) or names a name the region holds.
+    func resolves(_ id: UInt32) -> Bool { id == 0 || name(id) != nil }
+
+    /// The name of `id`, or nil if the region holds none (or none in UTF-8).
+    public func name(_ id: UInt32) -> String? {
+        if let known = read[id] { return known }
+        guard let name = region.symbol(id) else { return nil }
+        read[id] = name
+        return name
     }
 }

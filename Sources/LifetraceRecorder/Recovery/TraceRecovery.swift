@@ -1,11 +1,14 @@
+import Atomics
 import CRecorderSignals
 import Foundation
 import LifetraceFormat
 
 #if canImport(Glibc)
 import Glibc
+private typealias FileStatus = Glibc.stat
 #elseif canImport(Darwin)
 import Darwin
+private typealias FileStatus = Darwin.stat
 #endif
 
 /// Seals the trace of a standalone recorder that was killed: what its file holds, what its
@@ -135,7 +138,7 @@ public enum TraceRecovery {
         let committed = region.committedLength
         var readable = committed
         if committed < 0 || committed > size {
-            losses.append("the region says \(committed) bytes of the trace were written and the file holds \(size); the \(size) bytes there are were read")
+            losses.append("the region says \(committed) bytes of the trace were written and the file holds \(size); the \(size) bytes it holds were read")
             readable = size
         }
         var symbols = SymbolTable()
@@ -149,10 +152,27 @@ public enum TraceRecovery {
                 do {
                     reader = try BinaryTraceReader(descriptor: file, name: tracePath, byteLimit: readable, codec: codec)
                 } catch let error where error.kind != .io {
-                    losses.append("the trace's first \(readable) bytes have no readable header (\(error.message)); its events are lost")
+                    if readable < size {
+                        // A committed length that does not even cover the header is damage to the
+                        // region, not to the file: what the file holds is read as far as it is
+                        // valid rather than thrown away.
+                        lseek(file, 0, SEEK_SET)
+                        readable = size
+                        reader = try? BinaryTraceReader(descriptor: file, name: tracePath, byteLimit: size, codec: codec)
+                    }
+                    if reader == nil {
+                        losses.append("the trace's first \(readable) bytes have no readable header (\(error.message)); its events are lost")
+                    } else {
+                        losses.append(
+                            "the region says \(committed) bytes of the trace were written, too few for its header (\(error.message)); the file's \(size) bytes were read as far as they are valid")
+                    }
                 }
             }
-            let output = try StagedOutputFile(path: tracePath)
+            // The sealed trace keeps the trace's mode and, where the process may, its owner: a
+            // 0600 trace recovered by root stays 0600 and its owner's.
+            let original = file >= 0 ? ownership(of: file) : nil
+            let output = try StagedOutputFile(path: tracePath, mode: original?.mode)
+            if let original { _ = fchown(output.descriptor, original.owner, original.group) }
             staged = output
             let writer = try TraceWriter(
                 fileDescriptor: output.descriptor, name: tracePath,
@@ -183,13 +203,23 @@ public enum TraceRecovery {
                 }
             }
             let pump = AppStreamPump(region: region, defersCommit: true, resuming: true, notBefore: lastTimestamp)
-            let fromRegion = try pump.pumpMerged(into: writer, symbols: &symbols)
+            var fromRegion = 0
+            if let hollow = hollowRings(region, path: regionPath(forTrace: tracePath)) {
+                // Checked before a slot is read: a sparse file claiming full rings would make the
+                // drain read gigabytes of holes (memory and time that grow with the claim).
+                losses.append(hollow)
+            } else {
+                fromRegion = try pump.pumpMerged(into: writer, symbols: &symbols)
+            }
             if fromRegion > 0 { lastTimestamp = max(lastTimestamp, pump.drainer.latestTimestamp) }
             if pump.rejectedCount > 0 {
                 losses.append(
-                    "\(pump.rejectedCount) records in the region cannot be events (an unknown or system type, or a time outside ±2^60 ns) and were dropped; a dropped event counts them")
+                    "\(pump.rejectedCount) records in the region cannot be events (an unknown or system type, a time outside ±2^60 ns, or a name the region does not hold) and were dropped; a dropped event counts them")
             }
             var fact = region.exitFact
+            if let damage = region.exitFactDamage {
+                losses.append(damage + "; the exit is inferred")
+            }
             if let stored = fact, !TraceTime.contains(stored.timestamp) {
                 losses.append("the exit the process stored is stamped \(stored.timestamp) ns, outside ±2^60 ns; the exit is inferred")
                 fact = nil
@@ -219,6 +249,31 @@ public enum TraceRecovery {
             staged?.discard()
             throw RecoveryError(.writeFailed, path: tracePath, detail: error.description)
         }
+    }
+
+    /// Why the rings of `region` (the file at `path`) cannot hold what they claim, or nil: the
+    /// slots the rings say are pending take more bytes than the file has allocated (a recorder
+    /// writes every slot it publishes, so a file whose claimed slots lie in holes is damage).
+    static func hollowRings(_ region: RecorderRegion, path: String) -> String? {
+        var info = FileStatus()
+        guard lstat(path, &info) == 0 else { return nil }
+        let allocated = Int64(info.st_blocks) * 512
+        let capacity = UInt64(region.layout.ringCapacity)
+        var claimed: Int64 = 0
+        for ring in 0..<region.layout.ringCount {
+            let head = region.ringAtomic(ring, RegionField.ringHead).load(ordering: .acquiring)
+            let tail = region.ringAtomic(ring, RegionField.ringTail).load(ordering: .relaxed)
+            claimed += Int64(min(head &- tail, capacity)) * Int64(RegionLayout.slotSize)
+        }
+        guard claimed > allocated else { return nil }
+        return "the region's rings claim \(claimed) bytes of records and its file has \(allocated) bytes allocated (a sparse file); its records were not read"
+    }
+
+    /// The permission bits and owner of the open file `descriptor`.
+    private static func ownership(of descriptor: Int32) -> (mode: mode_t, owner: uid_t, group: gid_t)? {
+        var info = FileStatus()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return (info.st_mode & 0o7777, info.st_uid, info.st_gid)
     }
 
     /// Whether `issue` only says that the part read ends, unclosed, at a frame boundary at

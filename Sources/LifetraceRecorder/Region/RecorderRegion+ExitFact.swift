@@ -18,15 +18,41 @@ public enum RegionExitFact: Sendable, Hashable {
 }
 
 extension RecorderRegion {
-    /// The exit fact a handler of the recording process wrote, or nil.
+    /// The exit fact a handler of the recording process wrote, or nil: none was written, or
+    /// what was written is out of range (``exitFactDamage`` says so).
     public var exitFact: RegionExitFact? {
+        if case .fact(let fact) = exitFactReading { return fact }
+        return nil
+    }
+
+    /// Why the exit words of the region cannot be an exit a handler wrote, or nil: a kind other
+    /// than code (1) or signal (2), a code outside Int32, a signal outside 1...127. A reader
+    /// never narrows such a value into a plausible one (2^32 + 11 is no SIGSEGV).
+    public var exitFactDamage: String? {
+        if case .damaged(let problem) = exitFactReading { return problem }
+        return nil
+    }
+
+    private enum ExitReading { case none, fact(RegionExitFact), damaged(String) }
+
+    private var exitFactReading: ExitReading {
         let kind = atomic(at: RegionField.exitKind).load(ordering: .acquiring)
-        let value = Int32(truncatingIfNeeded: Int64(bitPattern: atomic(at: RegionField.exitValue).load(ordering: .relaxed)))
+        let value = Int64(bitPattern: atomic(at: RegionField.exitValue).load(ordering: .relaxed))
         let at = Int64(bitPattern: atomic(at: RegionField.exitTimestamp).load(ordering: .relaxed))
         switch kind {
-        case 1: return .code(value, at: at)
-        case 2: return .signal(value, at: at)
-        default: return nil
+        case 0: return .none
+        case 1:
+            guard let code = Int32(exactly: value) else {
+                return .damaged("the exit code the process stored, \(value), is outside the 32-bit codes")
+            }
+            return .fact(.code(code, at: at))
+        case 2:
+            guard (1...127).contains(value) else {
+                return .damaged("the signal the process stored, \(value), is outside the signal numbers 1...127")
+            }
+            return .fact(.signal(Int32(value), at: at))
+        default:
+            return .damaged("the exit kind the process stored, \(kind), is neither a code (1) nor a signal (2)")
         }
     }
 

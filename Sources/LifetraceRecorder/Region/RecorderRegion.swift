@@ -85,7 +85,10 @@ public final class RecorderRegion: @unchecked Sendable {
     /// creating it fails if `path` exists.
     public static func create(path: String, layout: RegionLayout) throws(RecorderError) -> RecorderRegion {
         let staging = "\(path).creating-\(getpid())"
-        let fd = open(staging, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // A file left at the staging name by a killed process of the same id goes first; a new
+        // one is then created exclusively, through no link planted there.
+        _ = systemUnlink(staging)
+        let fd = open(staging, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw RecorderError(.openFailed, path: path, errno: errno) }
         defer {
             close(fd)
@@ -193,13 +196,14 @@ public final class RecorderRegion: @unchecked Sendable {
         return UInt32(id)
     }
 
-    /// The name of symbol `id`, or nil if it was never written.
+    /// The name of symbol `id`, or nil if it was never written or is not UTF-8 (a name is never
+    /// repaired into another one).
     public func symbol(_ id: UInt32) -> String? {
         guard id > 0, Int(id) <= layout.symbolCapacity else { return nil }
         let committed = atomic(at: layout.symbolOffset(Int(id))).load(ordering: .acquiring)
         guard committed > 0, committed <= UInt64(RegionLayout.maxNameBytes + 1) else { return nil }
         let start = base + layout.symbolOffset(Int(id)) + 8
         let bytes = UnsafeRawBufferPointer(start: start, count: Int(committed - 1))
-        return String(decoding: bytes, as: UTF8.self)
+        return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -68,12 +68,36 @@ public final class TraceWriter {
     public var writtenEventCount: UInt64 { eventCount }
 
     /// Creates (or truncates) the file at `path` and writes the header; chunks are stored by `codec`.
+    ///
+    /// Nothing is written through a link planted at `path`: a symbolic link there is not
+    /// followed (`O_NOFOLLOW`) and a regular file with other hard links is not truncated; both
+    /// are refused with one line. A new file gets 0666 less the umask.
     public convenience init(
         path: String, metadata: TraceMetadata, codec: some TraceCodec, options: Options = .init()
     ) throws(TraceError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
+            if errno == ELOOP {
+                throw TraceError(.io, file: path, "will not write a trace through a symbolic link; remove it or choose another path")
+            }
             throw TraceError(.io, file: path, "cannot create: \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let message = String(cString: strerror(errno))
+            _ = systemClose(descriptor)
+            throw TraceError(.io, file: path, "cannot create: \(message)")
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            guard info.st_nlink == 1 else {
+                _ = systemClose(descriptor)
+                throw TraceError(.io, file: path, "will not overwrite a file with \(info.st_nlink) hard links; remove it or choose another path")
+            }
+            guard ftruncate(descriptor, 0) == 0 else {
+                let message = String(cString: strerror(errno))
+                _ = systemClose(descriptor)
+                throw TraceError(.io, file: path, "cannot truncate: \(message)")
+            }
         }
         do {
             try self.init(descriptor: descriptor, owned: true, name: path, metadata: metadata, codec: codec, options: options)
