@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceZstd
 import LifetraceTestSupport
 import Testing
 
@@ -91,5 +92,54 @@ import Testing
             let result = try LifetraceCommand.run(arguments)
             #expect(!result.output.unicodeScalars.contains { [0x61C, 0x200E, 0x200F].contains($0.value) }, "\(arguments[0])")
         }
+    }
+
+    /// Runs `lifetrace` with `arguments` within 64 MiB of data (RLIMIT_DATA bounds the heap and
+    /// every private writable mapping: past it an allocation fails and the process aborts).
+    static func runWithin64MiB(_ arguments: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run("/bin/sh", ["-c", "ulimit -d 65536 && exec \"$0\" \"$@\"", LifetraceCommand.path] + arguments)
+    }
+
+    @Test("2000 callback.end events naming one 1,000,000-byte name: check, report and replay run within 64 MiB")
+    func longNameFindingsWithinMemory() throws {
+        let workspace = try Workspace()
+        let trace = workspace.path + "/t.ltrace"
+        var symbols = SymbolTable()
+        let name = symbols.intern(String(repeating: "a", count: 1_000_000))
+        let writer = try TraceWriter(path: trace, metadata: TraceMetadata(), options: .init(chunkSize: 4 << 20))
+        try writer.append(TraceEvent(timestamp: 0, payload: .launch(reason: .none, background: false, prewarm: false, pid: nil)), symbols: symbols)
+        for index in 0..<2000 {
+            try writer.append(TraceEvent(timestamp: Int64(index + 10), payload: .callbackEnd(name: name, scene: .none)), symbols: symbols)
+        }
+        try writer.close()
+        for command in ["check", "report", "replay"] {
+            let result = try Self.runWithin64MiB([command, trace])
+            #expect(result.status == (command == "check" ? 1 : 0), "\(command): \(result.error.suffix(300))")
+        }
+    }
+
+    @Test("one 1 MiB a*a*a*… glob on a one-event trace: check runs within 64 MiB and still matches")
+    func hugeGlobWithinMemory() throws {
+        let workspace = try Workspace()
+        var glob = ""
+        glob.reserveCapacity(1 << 20)
+        while glob.utf8.count < 999_900 { glob += "a*" }
+        let rules = try workspace.write("g.yml", "rules:\n  - id: g\n    never: \"mark \(glob)\"\n")
+        let trace = try workspace.write("t.jsonl", #"{"ts":0,"type":"launch","reason":"user"}"# + "\n" + #"{"ts":1,"type":"mark","name":"aaa"}"# + "\n")
+        let result = try Self.runWithin64MiB(["check", "--rules", rules, trace])
+        #expect(result.status == 0, "\(result.error.suffix(300))")
+        #expect(result.output.contains("1 trace checked, 0 failed"), "\(result.output)")
+    }
+
+    @Test("a limit of 2^60 + 1 ns is refused as its equivalents in other units are; 2^60 ns is taken")
+    func durationBoundInEveryUnit() throws {
+        #expect(throws: DurationError.self) { try DurationParser.nanoseconds("1152921504606846977ns") }
+        #expect(throws: DurationError.self) { try DurationParser.nanoseconds("1152921504606846.977us") }
+        #expect(throws: DurationError.self) { try DurationParser.nanoseconds("99999999999999999999999ns") }
+        #expect(try DurationParser.nanoseconds("1152921504606846976ns") == 1 << 60)
+        #expect(try DurationParser.nanoseconds("1152921504606846.976us") == 1 << 60)
+        #expect(try DurationParser.nanoseconds("1.5s") == 1_500_000_000)
+        #expect(try DurationParser.nanoseconds("0.25ms") == 250_000)
+        #expect(try DurationParser.nanoseconds("2m") == 120_000_000_000)
     }
 }
