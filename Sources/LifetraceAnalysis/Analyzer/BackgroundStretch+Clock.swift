@@ -118,7 +118,7 @@ extension LifecycleAnalyzer {
     /// `bgtask.expire`: always a `background-time` warning; the task counts as closed.
     mutating func taskExpired(_ id: Int64, name: Symbol, event: TraceEvent, symbols: SymbolTable) {
         let began = current.openTasks.contains { $0.key == id }
-        let label = symbols.string(name).map { "background task \(id) (\"\($0)\")" } ?? "background task \(id)"
+        let label = symbols.shown(name).map { "background task \(id) (\"\($0)\")" } ?? "background task \(id)"
         report(
             .backgroundTime, at: event.timestamp,
             "The system expired \(label) at \(when(event.timestamp)); expected the app to end its "

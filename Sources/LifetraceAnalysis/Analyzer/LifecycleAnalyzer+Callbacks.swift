@@ -143,7 +143,7 @@ extension LifecycleAnalyzer {
         if !decided && !sceneCallbackAllowed(callback, verdict: verdict, in: state) {
             let row = SceneDelegateTransitions.row(for: callback)!
             reportTransition(
-                verdict, subject: "the scene \"\(symbols[scene])\"", callback: text, state: state.name,
+                verdict, subject: "the scene \"\(symbols.shown(scene) ?? "")\"", callback: text, state: state.name,
                 expected: row.from.name, at: event, witness: current.scenes[index].appChange, symbols: symbols)
         }
         setScene(index, next, event: event, symbols: symbols)
@@ -370,7 +370,7 @@ extension LifecycleAnalyzer {
         }
         report(
             .callbackNesting, at: event.timestamp,
-            "signpost \"\(symbols[name])\"\(key == .min ? "" : " (id \(key))") ended at "
+            "signpost \"\(symbols.shown(name) ?? "")\"\(key == .min ? "" : " (id \(key))") ended at "
                 + "\(when(event.timestamp)) on thread \(event.thread) but never began there; expected a "
                 + "signpost.begin with the same name and id before it.",
             witnesses: [event], symbols: symbols)

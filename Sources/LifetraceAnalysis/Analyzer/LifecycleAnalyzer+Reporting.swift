@@ -38,8 +38,8 @@ extension LifecycleAnalyzer {
 
     /// A callback's name with its scene, for messages: `sceneDidBecomeActive (scene "main")`.
     func callbackText(_ name: Symbol, scene: Symbol, symbols: SymbolTable) -> String {
-        let text = symbols.string(name) ?? "(unnamed)"
-        guard let scene = symbols.string(scene) else { return text }
+        let text = symbols.shown(name) ?? "(unnamed)"
+        guard let scene = symbols.shown(scene) else { return text }
         return "\(text) (scene \"\(scene)\")"
     }
 
@@ -95,7 +95,7 @@ extension LifecycleAnalyzer {
         case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
             return "callback \(callbackText(name, scene: scene, symbols: symbols))"
         case .signpostBegin(let name, _), .signpostEnd(let name, _), .mark(let name):
-            return "\(event.type.name) \"\(symbols[name])\""
+            return "\(event.type.name) \"\(symbols.shown(name) ?? "")\""
         case .bgtaskBegin(let id, _), .bgtaskEnd(let id, _), .bgtaskExpire(let id, _):
             return "\(event.type.name) (task \(id))"
         default:

@@ -99,7 +99,7 @@ extension LifecycleAnalyzer {
     mutating func moveSceneSystem(_ scene: Symbol, to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
         guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
         if let previous = current.scenes[index].system {
-            checkSystemMove(from: previous, to: state, subject: "the scene \"\(symbols[scene])\"",
+            checkSystemMove(from: previous, to: state, subject: "the scene \"\(symbols.shown(scene) ?? "")\"",
                             witness: current.scenes[index].systemChange, event: event, symbols: symbols)
         }
         current.scenes[index].system = state

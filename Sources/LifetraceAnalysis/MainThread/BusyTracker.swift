@@ -78,7 +78,7 @@ struct BusyTracker {
         }
         let kept = Array(blame[0..<blameCount])
         let entries = kept.map {
-            BlameEntry(kind: $0.kind, name: symbols.string($0.name) ?? "(unnamed)", duration: $0.duration)
+            BlameEntry(kind: $0.kind, name: symbols.shown($0.name) ?? "(unnamed)", duration: $0.duration)
         }
         let work = Self.work(in: kept, stall: end - start, symbols: symbols)
         reset()
@@ -109,7 +109,7 @@ struct BusyTracker {
             index != chosenIndex && kept[index].begin <= chosen.begin && kept[index].end >= chosen.end
                 && (kept[index].duration > chosen.duration || index > chosenIndex)
         }.sorted { kept[$0].duration != kept[$1].duration ? kept[$0].duration > kept[$1].duration : $0 > $1 }
-        let name = { (entry: PendingBlame) in symbols.string(entry.name) ?? "(unnamed)" }
+        let name = { (entry: PendingBlame) in symbols.shown(entry.name) ?? "(unnamed)" }
         return BlameEntry(
             kind: chosen.kind, name: name(chosen), duration: chosen.duration,
             chain: enclosing.map { name(kept[$0]) } + [name(chosen)])

@@ -61,13 +61,14 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The type and fields, for example `callback.begin didEnterBackground scene=main`.
+    /// The type and fields, for example `callback.begin didEnterBackground scene=main`; names
+    /// are cut the way every message cuts them (``NameText/shown(_:)``).
     public var label: String {
         var parts = [type.name]
-        if let name { parts.append(name) }
+        if let name { parts.append(NameText.shown(name)) }
         if let state { parts.append("to=\(state.name)") }
-        if let scene { parts.append("scene=\(scene)") }
-        for field in fields { parts.append("\(field.key)=\(field.value)") }
+        if let scene { parts.append("scene=\(NameText.shown(scene))") }
+        for field in fields { parts.append("\(field.key)=\(NameText.shown(field.value))") }
         return parts.joined(separator: " ")
     }
 

@@ -21,8 +21,9 @@ public struct DurationError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Reads durations written like `250ms`, `1.5s`, `20s`, `2m` into nanoseconds.
 public enum DurationParser {
     /// The units, longest suffix first so that `ms` is not read as `s`.
-    static let units: [(suffix: String, nanoseconds: Double)] = [
-        ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3600e9),
+    static let units: [(suffix: String, nanoseconds: Int64)] = [
+        ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
+        ("m", 60_000_000_000), ("h", 3_600_000_000_000),
     ]
 
     /// The number of nanoseconds `text` stands for.
@@ -35,15 +36,26 @@ public enum DurationParser {
         }
         let number = String(trimmed.dropLast(unit.suffix.count)).trimmingWhitespace()
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            let value = Double(number)
+            Double(number) != nil
         else {
             throw DurationError(text: text, reason: "\"\(number)\" is not a non-negative number")
         }
-        let ns = value * unit.nanoseconds
-        guard ns <= Double(TraceTime.limit) else {
-            throw DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")
+        // The whole part in exact integer arithmetic, so that the 2^60 ns bound is the same in
+        // every unit (a Double would round 2^60 + 1 ns down to 2^60 and take it); the fraction,
+        // less than one unit, in floating point.
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        let tooLong = DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")
+        let digits = parts[0].drop { $0 == "0" }
+        guard digits.count <= 19, let whole = digits.isEmpty ? 0 : Int64(digits) else { throw tooLong }
+        let (wholeNanoseconds, overflow) = whole.multipliedReportingOverflow(by: unit.nanoseconds)
+        guard !overflow else { throw tooLong }
+        var fraction: Int64 = 0
+        if parts.count == 2, let value = Double("0." + parts[1]) {
+            fraction = Int64((value * Double(unit.nanoseconds)).rounded())
         }
-        return Int64(ns.rounded())
+        let (nanoseconds, sumOverflow) = wholeNanoseconds.addingReportingOverflow(fraction)
+        guard !sumOverflow, nanoseconds <= TraceTime.limit else { throw tooLong }
+        return nanoseconds
     }
 }
 

@@ -2,8 +2,10 @@
 ///
 /// Columns: time in milliseconds since the first event (three decimals), stream, thread, type,
 /// then the type's fields as `key=value` (strings quoted only when they hold spaces, quotes or
-/// control characters). Metadata comes first as `# key: value` lines. This form is for reading
-/// only; use ``JSONLTraceWriter`` for a form that reads back.
+/// control characters). Metadata comes first as `# key: value` lines. Metadata keys and values
+/// and every string field go through ``TerminalText``: a newline cannot forge a line, and no
+/// escape sequence or bidirectional control reaches the terminal. This form is for reading only;
+/// use ``JSONLTraceWriter`` for a form that reads back.
 ///
 /// ```
 /// # app: com.example.Notes
@@ -28,7 +30,7 @@ public final class TextTraceWriter {
     }
 
     private func start(_ metadata: TraceMetadata) throws(TraceError) {
-        for field in metadata.fields { try output.write("# \(field.key): \(field.value)\n") }
+        for field in metadata.fields { try output.write("# \(TerminalText.escaped(field.key)): \(TerminalText.escaped(field.value))\n") }
     }
 
     /// Writes one event; the first event written sets time zero.
@@ -118,12 +120,15 @@ public final class TextTraceWriter {
         DecimalText.string(scaled: (nanoseconds / 1000).magnitude, decimals: 3, negative: nanoseconds < 0)
     }
 
+    /// `string` as is when it is plain; otherwise quoted as JSON quotes it, with what JSON leaves
+    /// raw (C1 controls, bidirectional controls) escaped by ``TerminalText``.
     private static func quotedIfNeeded(_ string: String) -> String {
         let plain = !string.isEmpty && string.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != 0x7F }
+            && !string.unicodeScalars.contains(where: TerminalText.needsEscape)
         if plain { return string }
         var bytes: [UInt8] = []
         JSONLTraceWriter.appendQuoted(string, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return TerminalText.escaped(String(decoding: bytes, as: UTF8.self))
     }
 
     private static func pad(_ text: String, to width: Int, right: Bool, into bytes: inout [UInt8]) {

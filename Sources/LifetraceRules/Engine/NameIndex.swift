@@ -5,10 +5,13 @@ import LifetraceFormat
 /// matches: one index per monitor, shared by all its rules.
 ///
 /// A name is matched once per trace and group, not once per rule: exact names are found by a hash
-/// lookup on their UTF-8 bytes, and only the globs whose literal start begins with the name's
-/// first byte (or that start with `*`) are tried, each in time linear in the name
-/// (``NamePattern``). A rule whose patterns cannot match a name costs it nothing, unless it is
-/// such a glob. The answer is an interned, sorted list of pattern ids, remembered per symbol.
+/// lookup on their UTF-8 bytes. Each glob is keyed by the longest literal piece a matching name
+/// must hold (its start, its end or a piece between two `*`s; the first ``keyLimit`` bytes of it),
+/// and one Aho-Corasick pass over the name (``PieceFinder``) finds which keys it holds: only the
+/// globs whose key occurs in the name are tried, each in time linear in the name
+/// (``NamePattern``); a glob without a literal byte (`*`) is always tried, and matches. So a glob
+/// whose key the name does not hold costs it nothing. The answer is an interned, sorted list of
+/// pattern ids, remembered per symbol.
 ///
 /// Memory is bounded whatever the trace holds: at most ``symbolLimit`` symbols per group are
 /// remembered, and the interned lists hold at most ``storageLimit`` ids together; past either
@@ -23,6 +26,9 @@ struct NameIndex {
     static let symbolLimit = 1 << 20
     /// The most pattern ids the remembered answers hold together.
     static let storageLimit = 1 << 20
+    /// The most bytes of a glob's key: a prefix of a piece a name must hold is one it must hold
+    /// too, and the automaton stays small whatever the globs' lengths.
+    static let keyLimit = 64
 
     /// The bounds of this index (the limits above, smaller in tests of what lies past them).
     private let rememberedSymbols: Int
@@ -35,13 +41,16 @@ struct NameIndex {
 
     /// Per group: exact names, by their bytes, to their pattern id.
     private var exact: [[[UInt8]: Int32]]
-    /// Per group: globs by the first byte of their literal start; key 256 for those that begin
-    /// with `*`.
-    private var globs: [[Int: [Glob]]]
+    /// Per group: the globs' keys, the globs by their key's id, and the globs without a key.
+    private var keys: [PieceFinder]
+    private var keyed: [[[Glob]]]
+    private var unkeyed: [[Glob]]
     /// Per group: the pattern ids given so far, by the pattern's bytes.
     private var ids: [[NamePattern: Int32]]
     /// The number of patterns.
     private(set) var count: Int32 = 0
+    /// How many times a glob was tried against a name (what the keys save is seen here).
+    private(set) var globsTried = 0
     /// Per group, per symbol: the index of its answer in ``answers`` plus one (0: not asked yet).
     private var known: [[UInt32]]
     /// The interned answers, and where each is.
@@ -54,7 +63,9 @@ struct NameIndex {
         rememberedIDs = storageLimit
         let groups = Group.allCases.count
         exact = Array(repeating: [:], count: groups)
-        globs = Array(repeating: [:], count: groups)
+        keys = Array(repeating: PieceFinder(), count: groups)
+        keyed = Array(repeating: [], count: groups)
+        unkeyed = Array(repeating: [], count: groups)
         ids = Array(repeating: [:], count: groups)
         known = Array(repeating: [], count: groups)
     }
@@ -66,7 +77,14 @@ struct NameIndex {
         count += 1
         ids[group.rawValue][pattern] = id
         if pattern.isGlob {
-            globs[group.rawValue][pattern.firstByte.map(Int.init) ?? 256, default: []].append(Glob(id: id, pattern: pattern))
+            let key = pattern.requiredPiece(limit: Self.keyLimit)
+            if key.isEmpty {
+                unkeyed[group.rawValue].append(Glob(id: id, pattern: pattern))
+            } else {
+                let keyID = Int(keys[group.rawValue].insert(key))
+                if keyID == keyed[group.rawValue].count { keyed[group.rawValue].append([]) }
+                keyed[group.rawValue][keyID].append(Glob(id: id, pattern: pattern))
+            }
         } else {
             exact[group.rawValue][Array(pattern.text.utf8)] = id
         }
@@ -85,11 +103,15 @@ struct NameIndex {
         let bytes = Array(text.utf8)
         var found: [Int32] = []
         if let id = exact[group.rawValue][bytes] { found.append(id) }
-        let tried = (bytes.first.flatMap { globs[group.rawValue][Int($0)] } ?? []) + (globs[group.rawValue][256] ?? [])
-        if !tried.isEmpty {
-            bytes.withUnsafeBufferPointer { buffer in
-                for glob in tried where glob.pattern.matches(buffer) { found.append(glob.id) }
+        bytes.withUnsafeBufferPointer { buffer in
+            var tried = unkeyed[group.rawValue].count
+            for glob in unkeyed[group.rawValue] where glob.pattern.matches(buffer) { found.append(glob.id) }
+            let keyed = self.keyed[group.rawValue]
+            keys[group.rawValue].forEachKey(in: buffer) { key in
+                tried += keyed[Int(key)].count
+                for glob in keyed[Int(key)] where glob.pattern.matches(buffer) { found.append(glob.id) }
             }
+            globsTried += tried
         }
         found.sort()
         var answer = answerIndex[found]

@@ -275,12 +275,12 @@ extension RuleCheck {
     func describe(_ event: TraceEvent, symbols: SymbolTable) -> String {
         switch event.payload {
         case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
-            let sceneText = symbols.string(scene).map { " (scene \"\($0)\")" } ?? ""
-            return "\(event.type.name) \(symbols.string(name) ?? "(unnamed)")\(sceneText)"
+            let sceneText = symbols.shown(scene).map { " (scene \"\($0)\")" } ?? ""
+            return "\(event.type.name) \(symbols.shown(name) ?? "(unnamed)")\(sceneText)"
         case .signpostBegin(let name, _), .signpostEnd(let name, _), .mark(let name):
-            return "\(event.type.name) \"\(symbols.string(name) ?? "")\""
+            return "\(event.type.name) \"\(symbols.shown(name) ?? "")\""
         case .bgtaskBegin(let id, let name), .bgtaskEnd(let id, let name), .bgtaskExpire(let id, let name):
-            return "\(event.type.name) \"\(symbols.string(name) ?? "")\" (task \(id))"
+            return "\(event.type.name) \"\(symbols.shown(name) ?? "")\" (task \(id))"
         case .state(let to, _):
             return "state \(to.ruleWord)"
         default:

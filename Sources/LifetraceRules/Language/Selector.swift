@@ -67,9 +67,9 @@ public struct Selector: Sendable, Hashable, CustomStringConvertible {
     /// The selector as written, normalised.
     public var description: String {
         var words = [kind.word]
-        if let state { words.append(state.ruleWord) } else if let name { words.append(name.text) }
+        if let state { words.append(state.ruleWord) } else if let name { words.append(NameText.shown(name.text)) }
         if let thread { words.append("thread=\(thread.rawValue)") }
-        if let scene { words.append("scene=\(scene.text)") }
+        if let scene { words.append("scene=\(NameText.shown(scene.text))") }
         return words.joined(separator: " ")
     }
 
