@@ -3,14 +3,6 @@ import CRecorderSignals
 import Foundation
 import LifetraceFormat
 
-#if canImport(Glibc)
-import Glibc
-private typealias FileStatus = Glibc.stat
-#elseif canImport(Darwin)
-import Darwin
-private typealias FileStatus = Darwin.stat
-#endif
-
 /// Seals the trace of a standalone recorder that was killed: what its file holds, what its
 /// region (the file beside it) still holds, and an `exit` event.
 ///
@@ -255,7 +247,7 @@ public enum TraceRecovery {
     /// slots the rings say are pending take more bytes than the file has allocated (a recorder
     /// writes every slot it publishes, so a file whose claimed slots lie in holes is damage).
     static func hollowRings(_ region: RecorderRegion, path: String) -> String? {
-        var info = FileStatus()
+        var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         let allocated = Int64(info.st_blocks) * 512
         let capacity = UInt64(region.layout.ringCapacity)
@@ -271,7 +263,7 @@ public enum TraceRecovery {
 
     /// The permission bits and owner of the open file `descriptor`.
     private static func ownership(of descriptor: Int32) -> (mode: mode_t, owner: uid_t, group: gid_t)? {
-        var info = FileStatus()
+        var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
         return (info.st_mode & 0o7777, info.st_uid, info.st_gid)
     }
