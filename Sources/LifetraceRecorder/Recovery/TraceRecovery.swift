@@ -1,5 +1,6 @@
 import Atomics
 import CRecorderSignals
+import CoreFoundation
 import Foundation
 import LifetraceFormat
 
