@@ -1,6 +1,5 @@
 import Atomics
 import CRecorderSignals
-import CoreFoundation
 import Foundation
 import LifetraceFormat
 
@@ -163,7 +162,7 @@ public enum TraceRecovery {
             }
             // The sealed trace keeps the trace's mode and, where the process may, its owner: a
             // 0600 trace recovered by root stays 0600 and its owner's.
-            let original = file >= 0 ? ownership(of: file) : nil
+            let original = file >= 0 ? FileFacts.ownership(of: file) : nil
             let output = try StagedOutputFile(path: tracePath, mode: original?.mode)
             if let original { _ = fchown(output.descriptor, original.owner, original.group) }
             staged = output
@@ -248,9 +247,7 @@ public enum TraceRecovery {
     /// slots the rings say are pending take more bytes than the file has allocated (a recorder
     /// writes every slot it publishes, so a file whose claimed slots lie in holes is damage).
     static func hollowRings(_ region: RecorderRegion, path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        let allocated = Int64(info.st_blocks) * 512
+        guard let allocated = FileFacts.allocatedBytes(path: path) else { return nil }
         let capacity = UInt64(region.layout.ringCapacity)
         var claimed: Int64 = 0
         for ring in 0..<region.layout.ringCount {
@@ -260,13 +257,6 @@ public enum TraceRecovery {
         }
         guard claimed > allocated else { return nil }
         return "the region's rings claim \(claimed) bytes of records and its file has \(allocated) bytes allocated (a sparse file); its records were not read"
-    }
-
-    /// The permission bits and owner of the open file `descriptor`.
-    private static func ownership(of descriptor: Int32) -> (mode: mode_t, owner: uid_t, group: gid_t)? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        return (info.st_mode & 0o7777, info.st_uid, info.st_gid)
     }
 
     /// Whether `issue` only says that the part read ends, unclosed, at a frame boundary at
