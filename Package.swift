@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "LifetraceRules", targets: ["LifetraceRules"]),
         .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
+        // What an iOS app adds: `import Lifetrace`, `Lifetrace.start()` (docs/IOS.md).
+        .library(name: "Lifetrace", targets: ["Lifetrace"]),
         .library(name: "LifecycleHost", targets: ["LifecycleHost"]),
         .library(name: "LifetraceSupervisor", targets: ["LifetraceSupervisor"]),
         .executable(name: "SampleApp", targets: ["SampleApp"]),
@@ -86,6 +88,12 @@ let package = Package(
                 "CRecorderSignals",
                 .product(name: "Atomics", package: "swift-atomics"),
             ]
+        ),
+        // The in-app adoption: the platform-neutral adapter (tested here), the trace directory and
+        // its retention, signposts, and the UIKit adapter (`#if canImport(UIKit)`, not built here).
+        .target(
+            name: "Lifetrace",
+            dependencies: ["LifetraceRecorder", "LifetraceFormat"]
         ),
         .target(
             name: "LifecycleHost",
@@ -179,6 +187,10 @@ let package = Package(
         .testTarget(
             name: "LifetraceRecorderTests",
             dependencies: ["LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "RecorderProbe"]
+        ),
+        .testTarget(
+            name: "LifetraceTests",
+            dependencies: ["Lifetrace", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifecycleHostTests",

@@ -15,20 +15,18 @@ import Darwin
 /// own, the host launches the app into the foreground, activates it, and on SIGTERM or SIGINT
 /// takes it through willResignActive, didEnterBackground and willTerminate, then exits.
 public enum LifecycleHost {
-    /// The environment variable naming the trace file of a standalone run.
-    public static let outputEnvironmentKey = "LIFETRACE_OUTPUT"
+    /// The environment variable naming the trace file of a standalone run (read by the recorder,
+    /// ``RecorderOutput/fromEnvironment(_:home:pid:now:)``).
+    public static let outputEnvironmentKey = RecorderOutput.environmentKey
 
-    /// Runs the app; never returns. A standalone run writes its trace to `LIFETRACE_OUTPUT` if set,
-    /// else to `recorderOptions.output`.
+    /// Runs the app; never returns. A standalone run writes its trace to `LIFETRACE_OUTPUT` if set
+    /// (the recorder reads it), else to `recorderOptions.output`.
     public static func main(
         delegate: any ApplicationDelegate.Type, sceneDelegate: (any SceneDelegate.Type)? = nil,
         recorderOptions: RecorderOptions = RecorderOptions()
     ) -> Never {
         var options = recorderOptions
         let environment = ProcessInfo.processInfo.environment
-        if let path = environment[outputEnvironmentKey], !path.isEmpty {
-            options.output = .file(path)
-        }
         let launchEnvironment: HostLaunchEnvironment
         do {
             launchEnvironment = try HostLaunchEnvironment(environment: environment)

@@ -148,10 +148,13 @@ extension Recorder {
     /// Starts the process's recorder: under `lifetrace record` it records into the supervisor's
     /// region (named by ``RecorderRegion/environmentKey``); otherwise it writes `options.output`
     /// itself, with the launch facts (``RecorderOptions/launchFacts``) and the moment it started
-    /// (metadata ``LaunchFacts/recordingStartKey``). A second call returns the recorder of the first.
+    /// (metadata ``LaunchFacts/recordingStartKey``). `LIFETRACE_OUTPUT`, when set, replaces
+    /// `options.output` (``RecorderOutput/fromEnvironment(_:home:pid:now:)``). A second call
+    /// returns the recorder of the first.
     @discardableResult
     public static func start(_ options: RecorderOptions = RecorderOptions()) throws(RecorderError) -> Recorder {
         if let existing = shared { return existing }
+        let options = options.applyingEnvironment()
         let recordingStart = MonotonicClock.now()
         let recorder: Recorder
         if let path = ProcessInfo.processInfo.environment[RecorderRegion.environmentKey], !path.isEmpty {

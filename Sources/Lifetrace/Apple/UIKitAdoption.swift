@@ -1,0 +1,142 @@
+#if canImport(UIKit)
+import Foundation
+import LifetraceRecorder
+import ObjectiveC
+import QuartzCore
+import UIKit
+
+/// What ``Lifetrace/start(_:)`` installs on iOS: it observes, and forwards every observation to
+/// ``LifecycleAdapter``, which decides what is recorded. This file is not built here (there is no
+/// UIKit and no Objective-C runtime on Linux; docs/IOS.md, "Not built here"): it only subscribes,
+/// observes and forwards, and everything it forwards to is tested on Linux.
+///
+/// - Notifications: the application's and the scenes' (``LifecycleCallbacks/uiKitNotifications``).
+/// - The main run loop: a `CFRunLoopObserver` (after waiting, before waiting) in the common modes.
+/// - Frames: a `CADisplayLink`, running only while the adapter waits for a frame
+///   (``LifecycleAdapter/wantsFrames``).
+/// - Delegate callbacks with their real begin and end: when UIKit sets the application's or a
+///   scene's delegate (`-[UIApplication setDelegate:]`, `-[UIScene setDelegate:]`, which
+///   `UIApplicationMain` and scene creation call with the delegate they made from its class name,
+///   before willFinishLaunching and before scene:willConnectToSession:options:), the delegate's
+///   class gets its implementations of ``LifecycleAdapter/timedDelegateMethods`` wrapped; the
+///   object stays the app's own (`UIApplication.shared.delegate as! AppDelegate` still holds).
+enum UIKitAdoption {
+    nonisolated(unsafe) private static var adapter: LifecycleAdapter?
+    nonisolated(unsafe) private static var tokens: [any NSObjectProtocol] = []
+    nonisolated(unsafe) private static var instrumentedClasses: Set<ObjectIdentifier> = []
+    nonisolated(unsafe) private static var displayLink: CADisplayLink?
+
+    static func install(adapter: LifecycleAdapter, instrumentsDelegates: Bool) {
+        self.adapter = adapter
+        for entry in LifecycleCallbacks.uiKitNotifications {
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: Notification.Name(entry.name), object: nil, queue: nil) { note in
+                    let scene = entry.isScene ? (note.object as? UIScene)?.session.persistentIdentifier : nil
+                    observe(.notification(name: entry.name, scene: scene))
+                })
+        }
+        let activities = CFRunLoopActivity.afterWaiting.rawValue | CFRunLoopActivity.beforeWaiting.rawValue
+        let observer = CFRunLoopObserverCreateWithHandler(kCFAllocatorDefault, activities, true, 0) { _, activity in
+            observe(activity == .afterWaiting ? .mainRunLoopAfterWaiting : .mainRunLoopBeforeWaiting)
+        }
+        CFRunLoopAddObserver(CFRunLoopGetMain(), observer, .commonModes)
+        if instrumentsDelegates { instrumentDelegates() }
+        updateDisplayLink()
+    }
+
+    static func observe(_ observation: LifecycleObservation) {
+        adapter?.handle(ObservedInput(observation, at: MonotonicClock.now()))
+        if Thread.isMainThread { updateDisplayLink() }
+    }
+
+    // MARK: Frames
+
+    private final class FrameTarget: NSObject {
+        @objc func frame(_ link: CADisplayLink) { UIKitAdoption.observe(.displayFrame) }
+    }
+
+    private static let frameTarget = FrameTarget()
+
+    private static func updateDisplayLink() {
+        let wanted = adapter?.wantsFrames ?? false
+        if wanted, displayLink == nil {
+            let link = CADisplayLink(target: frameTarget, selector: #selector(FrameTarget.frame(_:)))
+            link.add(to: .main, forMode: .common)
+            displayLink = link
+        } else if !wanted, let link = displayLink {
+            link.invalidate()
+            displayLink = nil
+        }
+    }
+
+    // MARK: Delegates
+
+    private static func instrumentDelegates() {
+        swizzleDelegateSetter(of: UIApplication.self)
+        swizzleDelegateSetter(of: UIScene.self)
+        // A start after the launch: the delegates are set already.
+        if let delegate = UIApplication.shared.delegate { instrument(delegate) }
+        for scene in UIApplication.shared.connectedScenes { if let delegate = scene.delegate { instrument(delegate) } }
+    }
+
+    private static func swizzleDelegateSetter(of type: AnyClass) {
+        let selector = NSSelectorFromString("setDelegate:")
+        guard let method = class_getInstanceMethod(type, selector) else { return }
+        typealias Setter = @convention(c) (AnyObject, Selector, AnyObject?) -> Void
+        let original = unsafeBitCast(method_getImplementation(method), to: Setter.self)
+        let replacement: @convention(block) (AnyObject, AnyObject?) -> Void = { owner, delegate in
+            if let delegate { instrument(delegate) }
+            original(owner, selector, delegate)
+        }
+        method_setImplementation(method, imp_implementationWithBlock(replacement))
+    }
+
+    private static func instrument(_ delegate: AnyObject) {
+        guard let type = object_getClass(delegate), instrumentedClasses.insert(ObjectIdentifier(type)).inserted else { return }
+        var timed: [String] = []
+        for (name, shape) in LifecycleAdapter.timedDelegateMethods {
+            let selector = NSSelectorFromString(name)
+            guard let method = class_getInstanceMethod(type, selector) else { continue }
+            let implementation = method_getImplementation(method)
+            let wrapper: IMP
+            switch shape {
+            case .launch:
+                typealias Launch = @convention(c) (AnyObject, Selector, AnyObject, NSDictionary?) -> Bool
+                let original = unsafeBitCast(implementation, to: Launch.self)
+                let block: @convention(block) (AnyObject, AnyObject, NSDictionary?) -> Bool = { object, application, options in
+                    timedCall(name, scene: nil) { original(object, selector, application, options) }
+                }
+                wrapper = imp_implementationWithBlock(block)
+            case .oneArgument:
+                typealias OneArgument = @convention(c) (AnyObject, Selector, AnyObject) -> Void
+                let original = unsafeBitCast(implementation, to: OneArgument.self)
+                let block: @convention(block) (AnyObject, AnyObject) -> Void = { object, argument in
+                    let scene = (argument as? UIScene)?.session.persistentIdentifier
+                    timedCall(name, scene: scene) { original(object, selector, argument) }
+                }
+                wrapper = imp_implementationWithBlock(block)
+            case .sceneConnection:
+                typealias Connection = @convention(c) (AnyObject, Selector, UIScene, UISceneSession, UIScene.ConnectionOptions) -> Void
+                let original = unsafeBitCast(implementation, to: Connection.self)
+                let block: @convention(block) (AnyObject, UIScene, UISceneSession, UIScene.ConnectionOptions) -> Void = {
+                    object, scene, session, options in
+                    timedCall(name, scene: session.persistentIdentifier) { original(object, selector, scene, session, options) }
+                }
+                wrapper = imp_implementationWithBlock(block)
+            }
+            // Added to the class itself when inherited, so that no other class is affected.
+            if !class_addMethod(type, selector, wrapper, method_getTypeEncoding(method)) {
+                method_setImplementation(method, wrapper)
+            }
+            timed.append(name)
+        }
+        observe(.delegateInstrumented(selectors: timed))
+    }
+
+    private static func timedCall<Result>(_ selector: String, scene: String?, _ body: () -> Result) -> Result {
+        observe(.delegateCallbackBegan(selector: selector, scene: scene))
+        defer { observe(.delegateCallbackEnded(selector: selector, scene: scene)) }
+        return body()
+    }
+}
+#endif

@@ -1,0 +1,154 @@
+import Foundation
+import Lifetrace
+import LifetraceAnalysis
+import LifetraceFormat
+import LifetraceRecorder
+import Testing
+
+/// The acceptance test of the in-app adoption: the adapter, driven with the callback, notification,
+/// run-loop and frame sequence of each real-iOS sample (`Samples/real/`, ``AdoptionSample``),
+/// produces the sample's own events, and `check` gives the verdict the sample's `meta` line expects.
+///
+/// The trace an app writes is built as its recorder builds it: the `launch` first, at the
+/// process's start, from the launch facts (``LaunchFacts``; an app cannot know the launch reason,
+/// so the samples' `reason` is compared as none), the metadata the facts add (`recordingStart`,
+/// `backgroundModes`), then the adapter's events; for a process that died without a word, the
+/// `exit` that `lifetrace recover` appends at the last event's time.
+struct RealIOSAdoptionTests {
+    /// The samples an app recording itself cannot produce, and why (a sample added to
+    /// `Samples/real/` lands in one list or the other, and this list says which on purpose).
+    static let notProducible: [String: String] = [
+        "double-activation-ios10.control.jsonl": "state events",
+        "home-and-back-state-events.jsonl": "state events",
+        "prewarm-state-events.jsonl": "state events",
+        "prewarm-through-didfinish-suspended-record.jsonl": "state events",
+        "scene-order-app-after-scene-active-record.jsonl": "state events",
+        "scene-order-home-and-back-app-before-then-after-record.jsonl": "state events",
+        "scene-order-wef-first-dba-between-record.jsonl": "state events",
+        "scene-self-recorded-connect-stall.jsonl": "writes a launch first",
+        "scene-self-recorded-no-launch-connect-stall.jsonl": "writes a launch first",
+        "early-kill-during-launch.control.jsonl": "SIGKILL",
+        "switcher-quit-sigkill.jsonl": "SIGKILL",
+        "watchdog-kill-during-launch.jsonl": "SIGKILL",
+        "willterminate-overrun-killed.jsonl": "SIGKILL",
+        "switcher-quit-scene.jsonl": "exit code",
+        "switcher-quit-terminate.jsonl": "exit code",
+        "switcher-quit-while-active.control.jsonl": "exit code",
+        "willterminate-in-time.control.jsonl": "exit code",
+        "willterminate-overrun-returns.jsonl": "exit code",
+    ]
+
+    static var producible: [String] { AdoptionSample.files.filter { notProducible[$0] == nil } }
+
+    /// The trace the app's recorder writes when the adapter sees `sample`'s inputs.
+    /// With `exitAt`, a sample's exit with no code is placed there (the moment the sample's
+    /// recorder knew the process died); without, where `lifetrace recover` places it, at the last
+    /// event's time.
+    static func produce(
+        _ sample: AdoptionSample, exitAt: Int64? = nil
+    ) throws -> (events: [TraceEvent], symbols: SymbolTable, metadata: TraceMetadata) {
+        let launch = try #require(sample.launch)
+        let collected = CollectedEvents()
+        let adapter = LifecycleAdapter(destination: collected)
+        adapter.start(at: launch.recordingStart, onMainThread: false, progress: sample.progress)
+        for input in sample.inputs { adapter.handle(input) }
+        var symbols = SymbolTable()
+        var events = [
+            TraceEvent(
+                timestamp: launch.processStart,
+                payload: .launch(reason: .none, background: launch.facts.launchesInBackground, prewarm: launch.facts.prewarm, pid: launch.pid))
+        ]
+        for event in collected.events {
+            events.append(TraceEvent(timestamp: event.timestamp, payload: event.kind.payload(&symbols), thread: event.thread))
+        }
+        if sample.recoveredExit != nil, let last = events.last {
+            events.append(TraceEvent(timestamp: exitAt ?? last.timestamp, payload: .exit(code: nil, signal: nil)))
+        }
+        var fields = sample.metadata.fields.filter { $0.key != LaunchFacts.recordingStartKey && $0.key != LaunchFacts.backgroundModesKey }
+        fields += launch.facts.metadataFields(recordingStart: launch.recordingStart)
+        return (events, symbols, TraceMetadata(fields))
+    }
+
+    /// The sample's events as the app's recorder would write them: the launch without its reason.
+    static func expected(_ sample: AdoptionSample) -> [String] {
+        var events = sample.events
+        if case .launch(_, let background, let prewarm, let pid) = events[0].payload {
+            events[0].payload = .launch(reason: .none, background: background, prewarm: prewarm, pid: pid)
+        }
+        return rendered(events, sample.symbols)
+    }
+
+    static func verdict(_ analysis: TraceAnalysis) -> String {
+        let found = Set(analysis.violations.map { "\($0.rule.severity.rawValue):\($0.rule.id)" })
+        return found.isEmpty ? "ok" : found.sorted().joined(separator: ",")
+    }
+
+    static func normalised(_ expect: String) -> String {
+        expect == "ok" ? "ok" : expect.split(separator: ",").map(String.init).sorted().joined(separator: ",")
+    }
+
+    @Test("the adapter, given a sample's inputs, writes the sample's events and check gives its verdict", arguments: producible)
+    func adapterProducesTheSample(name: String) throws {
+        let sample = try AdoptionSample(name)
+        #expect(sample.notProducible == nil)
+        let produced = try Self.produce(sample, exitAt: sample.recoveredExit?.timestamp)
+        let lines = rendered(produced.events, produced.symbols)
+        let expected = Self.expected(sample)
+        #expect(lines == expected, "first difference: \(zip(lines, expected).first { $0 != $1 }.map { "\($0) != \($1)" } ?? "lengths \(lines.count) != \(expected.count)")")
+        let analysis = LifecycleAnalyzer.analyze(produced.events, symbols: produced.symbols, path: name, metadata: produced.metadata)
+        let expect = try #require(sample.metadata["expect"])
+        #expect(Self.verdict(analysis) == Self.normalised(expect), "\(analysis.violations.map(\.message))")
+    }
+
+    /// The samples whose process died without a word later than its last event (their recorder
+    /// knew when), and of those, the ones whose verdict changes when the exit is where
+    /// `lifetrace recover` puts it, at the last event's time.
+    static let exitAfterLastEvent: Set<String> = [
+        "background-launch-never-opened.jsonl", "bgprocessing-task.jsonl", "bgprocessing-launch-in-app.jsonl",
+        "watchdog-kill-scene-in-app.jsonl", "willterminate-overrun-killed-in-app.jsonl",
+    ]
+    static let verdictNeedsTheMomentOfDeath: [String: String] = [
+        "willterminate-overrun-killed-in-app.jsonl": "ok"
+    ]
+
+    @Test("an exit recovered at the last event's time changes only the verdicts listed")
+    func recoveredExitTiming() throws {
+        var later: Set<String> = []
+        var changed: [String: String] = [:]
+        for name in Self.producible {
+            let sample = try AdoptionSample(name)
+            guard let exit = sample.recoveredExit, exit.timestamp > sample.events[sample.events.count - 2].timestamp else { continue }
+            later.insert(name)
+            let produced = try Self.produce(sample)
+            let analysis = LifecycleAnalyzer.analyze(produced.events, symbols: produced.symbols, path: name, metadata: produced.metadata)
+            let verdict = Self.verdict(analysis)
+            if verdict != Self.normalised(sample.metadata["expect"] ?? "") { changed[name] = verdict }
+        }
+        #expect(later == Self.exitAfterLastEvent)
+        #expect(changed == Self.verdictNeedsTheMomentOfDeath)
+    }
+
+    @Test("the samples an app cannot produce are exactly the listed ones, each for its reason")
+    func notProducibleSamplesAreListed() throws {
+        var found: [String: String] = [:]
+        for name in AdoptionSample.files {
+            if let reason = try AdoptionSample(name).notProducible { found[name] = reason }
+        }
+        #expect(Set(found.keys) == Set(Self.notProducible.keys))
+        for (name, fragment) in Self.notProducible {
+            #expect(found[name]?.contains(fragment) == true, "\(name): \(found[name] ?? "producible")")
+        }
+        #expect(Self.producible.count >= 55)
+    }
+
+    @Test("the derived inputs hold notifications and display ticks the adapter must not record")
+    func derivedInputsExerciseTheDecisions() throws {
+        let sample = try AdoptionSample("home-and-back-scene-resume-hang-in-app.jsonl")
+        let inputs = sample.inputs
+        let notifications = inputs.filter { if case .notification = $0.observation { true } else { false } }.count
+        let ticks = inputs.filter { $0.observation == .displayFrame }.count
+        let frames = sample.events.filter { $0.type == .frame }.count
+        #expect(notifications > 5)
+        #expect(ticks > frames)
+    }
+}
