@@ -113,6 +113,12 @@ let package = Package(
             dependencies: ["LifecycleHost", "LifetraceRecorder"],
             path: "Samples/SampleApp"
         ),
+        // `Lifetrace.start()` in a `main.swift`, run on Linux by docs/IOS.md.
+        .executableTarget(
+            name: "AdoptionDemo",
+            dependencies: ["Lifetrace"],
+            path: "Samples/AdoptionDemo"
+        ),
         .executableTarget(
             name: "RecorderProbe",
             dependencies: ["LifetraceRecorder", "LifetraceFormat", "LifetraceZstd"],

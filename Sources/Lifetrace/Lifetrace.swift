@@ -74,7 +74,7 @@ public enum Lifetrace {
         let output = TraceDirectory.output(
             environmentOutput: RecorderOutput.processEnvironmentOutput,
             perRun: environment[RecorderOutput.environmentKey]?.hasSuffix("/") == true,
-            home: NSHomeDirectory(), directory: configuration.directory, pid: ProcessIdentity.current, now: Date())
+            home: RecorderOutput.homeDirectory(environment), directory: configuration.directory, pid: ProcessIdentity.current, now: Date())
         let directory = (output.path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
         let options = RecorderOptions(

@@ -52,6 +52,8 @@ struct ModuleBoundaryTests {
         #expect(!recorder.contains("CZstd"))
         #expect(!recorder.contains("LifetraceZstd"))
         #expect(!Self.closure(of: "LifetraceFormat", in: dependencies).contains("CZstd"))
+        // Nor the library an iOS app adds (`Lifetrace`).
+        #expect(!Self.closure(of: "Lifetrace", in: dependencies).contains("CZstd"))
         // The analysis side does read compressed traces.
         #expect(Self.closure(of: "LifetraceCLI", in: dependencies).contains("CZstd"))
         // Nothing but the codec module imports the C library directly.

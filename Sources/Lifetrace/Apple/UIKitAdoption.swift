@@ -140,3 +140,41 @@ enum UIKitAdoption {
     }
 }
 #endif
+
+#if canImport(UIKit)
+extension Lifetrace {
+    /// `UIApplication.beginBackgroundTask(withName:expirationHandler:)`, recorded: `bgtask.begin`
+    /// now, `bgtask.expire` before `expirationHandler` runs. Not built here (docs/IOS.md).
+    @MainActor
+    public static func beginBackgroundTask(
+        withName name: String, expirationHandler: (@MainActor @Sendable () -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier {
+        let box = BackgroundTaskBox()
+        let identifier = UIApplication.shared.beginBackgroundTask(withName: name) {
+            UIKitAdoption.observe(.backgroundTaskExpired(id: Int64(box.identifier.rawValue), name: name))
+            expirationHandler?()
+        }
+        box.identifier = identifier
+        box.name = name
+        UIKitAdoption.observe(.backgroundTaskBegan(id: Int64(identifier.rawValue), name: name))
+        BackgroundTaskBox.open[identifier] = box
+        return identifier
+    }
+
+    /// `UIApplication.endBackgroundTask(_:)`, recorded: `bgtask.end`, then the system is told.
+    @MainActor
+    public static func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+        if let box = BackgroundTaskBox.open.removeValue(forKey: identifier) {
+            UIKitAdoption.observe(.backgroundTaskEnded(id: Int64(identifier.rawValue), name: box.name))
+        }
+        UIApplication.shared.endBackgroundTask(identifier)
+    }
+}
+
+/// A background task's identifier and name, known to its expiration handler.
+private final class BackgroundTaskBox: @unchecked Sendable {
+    @MainActor static var open: [UIBackgroundTaskIdentifier: BackgroundTaskBox] = [:]
+    var identifier = UIBackgroundTaskIdentifier.invalid
+    var name = ""
+}
+#endif

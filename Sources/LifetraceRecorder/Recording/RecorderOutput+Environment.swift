@@ -13,9 +13,9 @@ extension RecorderOutput {
     /// - A leading `~/` stands for `home`, the process's home directory: on iOS the app's data
     ///   container, whose working directory (`/`) an app cannot write.
     public static func fromEnvironment(
-        _ environment: [String: String], home: String = NSHomeDirectory(), pid: Int32 = ProcessIdentity.current,
-        now: Date = Date()
+        _ environment: [String: String], home: String? = nil, pid: Int32 = ProcessIdentity.current, now: Date = Date()
     ) -> RecorderOutput? {
+        let home = home ?? homeDirectory(environment)
         guard var path = environment[environmentKey], !path.isEmpty else { return nil }
         if path == "~" || path.hasPrefix("~/") {
             path = (home.hasSuffix("/") ? String(home.dropLast()) : home) + path.dropFirst()
@@ -40,6 +40,14 @@ extension RecorderOutput {
         let date = padded(parts.year, 4) + padded(parts.month, 2) + padded(parts.day, 2)
         let time = padded(parts.hour, 2) + padded(parts.minute, 2) + padded(parts.second, 2)
         return "\(traceFilePrefix)\(date)-\(time).\(padded(Int(seconds.remainder), 3))-\(pid).ltrace"
+    }
+
+    /// The process's home directory: `HOME` when set (iOS sets it to the app's data container,
+    /// as `NSHomeDirectory()` reports it), else `NSHomeDirectory()`, which on Linux reads the
+    /// user database and ignores `HOME`.
+    public static func homeDirectory(_ environment: [String: String]) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        return NSHomeDirectory()
     }
 
     /// How the names of ``traceFileName(pid:now:)`` start.
