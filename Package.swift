@@ -196,7 +196,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceTests",
-            dependencies: ["Lifetrace", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceTestSupport"]
+            dependencies: [
+                "Lifetrace", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceTestSupport",
+                "AdoptionDemo",
+            ]
         ),
         .testTarget(
             name: "LifecycleHostTests",

@@ -35,10 +35,10 @@ struct TraceRetentionTests {
         let directory = try ScratchDirectory.make("retention")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for second in 1...5 {
-            FileManager.default.createFile(atPath: directory + "/" + Self.name(second), contents: Data(count: 100))
+            _ = FileManager.default.createFile(atPath: directory + "/" + Self.name(second), contents: Data(count: 100))
         }
-        FileManager.default.createFile(atPath: directory + "/" + Self.name(1) + TraceRecovery.regionSuffix, contents: Data(count: 10))
-        FileManager.default.createFile(atPath: directory + "/other.txt", contents: Data(count: 10))
+        _ = FileManager.default.createFile(atPath: directory + "/" + Self.name(1) + TraceRecovery.regionSuffix, contents: Data(count: 10))
+        _ = FileManager.default.createFile(atPath: directory + "/other.txt", contents: Data(count: 10))
         let removed = TraceRetention(keepNewest: 3, maximumBytes: 1 << 20).apply(directory: directory, current: Self.name(5))
         #expect(removed.sorted() == [Self.name(2), Self.name(3)])
         let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
