@@ -94,7 +94,12 @@ public enum Lifetrace {
         adapter.start(at: recordingStart, onMainThread: Thread.isMainThread)
         running = adapter
         #if canImport(UIKit)
-        UIKitAdoption.install(adapter: adapter, instrumentsDelegates: configuration.instrumentsDelegates)
+        let instrumentsDelegates = configuration.instrumentsDelegates
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { UIKitAdoption.install(adapter: adapter, instrumentsDelegates: instrumentsDelegates) }
+        } else {
+            DispatchQueue.main.async { UIKitAdoption.install(adapter: adapter, instrumentsDelegates: instrumentsDelegates) }
+        }
         #endif
         return true
     }

@@ -20,24 +20,32 @@ import UIKit
 ///   before willFinishLaunching and before scene:willConnectToSession:options:), the delegate's
 ///   class gets its implementations of ``LifecycleAdapter/timedDelegateMethods`` wrapped; the
 ///   object stays the app's own (`UIApplication.shared.delegate as! AppDelegate` still holds).
+///
+/// UIKit calls all of these on the main thread; the adapter is main-actor isolated, and the
+/// callbacks that UIKit and the Objective-C runtime make without Swift's knowledge of it assume it.
+@MainActor
 enum UIKitAdoption {
-    nonisolated(unsafe) private static var adapter: LifecycleAdapter?
-    nonisolated(unsafe) private static var tokens: [any NSObjectProtocol] = []
-    nonisolated(unsafe) private static var instrumentedClasses: Set<ObjectIdentifier> = []
-    nonisolated(unsafe) private static var displayLink: CADisplayLink?
+    private static var adapter: LifecycleAdapter?
+    private static var tokens: [any NSObjectProtocol] = []
+    private static var instrumentedClasses: Set<ObjectIdentifier> = []
+    private static var displayLink: CADisplayLink?
 
     static func install(adapter: LifecycleAdapter, instrumentsDelegates: Bool) {
         self.adapter = adapter
         for entry in LifecycleCallbacks.uiKitNotifications {
             tokens.append(
-                NotificationCenter.default.addObserver(forName: Notification.Name(entry.name), object: nil, queue: nil) { note in
-                    let scene = entry.isScene ? (note.object as? UIScene)?.session.persistentIdentifier : nil
-                    observe(.notification(name: entry.name, scene: scene))
+                NotificationCenter.default.addObserver(forName: Notification.Name(entry.name), object: nil, queue: .main) { note in
+                    MainActor.assumeIsolated {
+                        let scene = entry.isScene ? (note.object as? UIScene)?.session.persistentIdentifier : nil
+                        observe(.notification(name: entry.name, scene: scene))
+                    }
                 })
         }
         let activities = CFRunLoopActivity.afterWaiting.rawValue | CFRunLoopActivity.beforeWaiting.rawValue
         let observer = CFRunLoopObserverCreateWithHandler(kCFAllocatorDefault, activities, true, 0) { _, activity in
-            observe(activity == .afterWaiting ? .mainRunLoopAfterWaiting : .mainRunLoopBeforeWaiting)
+            MainActor.assumeIsolated {
+                observe(activity == .afterWaiting ? .mainRunLoopAfterWaiting : .mainRunLoopBeforeWaiting)
+            }
         }
         CFRunLoopAddObserver(CFRunLoopGetMain(), observer, .commonModes)
         if instrumentsDelegates { instrumentDelegates() }
@@ -46,11 +54,12 @@ enum UIKitAdoption {
 
     static func observe(_ observation: LifecycleObservation) {
         adapter?.handle(ObservedInput(observation, at: MonotonicClock.now()))
-        if Thread.isMainThread { updateDisplayLink() }
+        updateDisplayLink()
     }
 
     // MARK: Frames
 
+    @MainActor
     private final class FrameTarget: NSObject {
         @objc func frame(_ link: CADisplayLink) { UIKitAdoption.observe(.displayFrame) }
     }
@@ -85,7 +94,7 @@ enum UIKitAdoption {
         typealias Setter = @convention(c) (AnyObject, Selector, AnyObject?) -> Void
         let original = unsafeBitCast(method_getImplementation(method), to: Setter.self)
         let replacement: @convention(block) (AnyObject, AnyObject?) -> Void = { owner, delegate in
-            if let delegate { instrument(delegate) }
+            if let delegate { MainActor.assumeIsolated { instrument(delegate) } }
             original(owner, selector, delegate)
         }
         method_setImplementation(method, imp_implementationWithBlock(replacement))
@@ -111,7 +120,7 @@ enum UIKitAdoption {
                 typealias OneArgument = @convention(c) (AnyObject, Selector, AnyObject) -> Void
                 let original = unsafeBitCast(implementation, to: OneArgument.self)
                 let block: @convention(block) (AnyObject, AnyObject) -> Void = { object, argument in
-                    let scene = (argument as? UIScene)?.session.persistentIdentifier
+                    let scene = MainActor.assumeIsolated { (argument as? UIScene)?.session.persistentIdentifier }
                     timedCall(name, scene: scene) { original(object, selector, argument) }
                 }
                 wrapper = imp_implementationWithBlock(block)
@@ -120,7 +129,8 @@ enum UIKitAdoption {
                 let original = unsafeBitCast(implementation, to: Connection.self)
                 let block: @convention(block) (AnyObject, UIScene, UISceneSession, UIScene.ConnectionOptions) -> Void = {
                     object, scene, session, options in
-                    timedCall(name, scene: session.persistentIdentifier) { original(object, selector, scene, session, options) }
+                    let identifier = MainActor.assumeIsolated { session.persistentIdentifier }
+                    timedCall(name, scene: identifier) { original(object, selector, scene, session, options) }
                 }
                 wrapper = imp_implementationWithBlock(block)
             }
@@ -133,9 +143,11 @@ enum UIKitAdoption {
         observe(.delegateInstrumented(selectors: timed))
     }
 
-    private static func timedCall<Result>(_ selector: String, scene: String?, _ body: () -> Result) -> Result {
-        observe(.delegateCallbackBegan(selector: selector, scene: scene))
-        defer { observe(.delegateCallbackEnded(selector: selector, scene: scene)) }
+    /// Runs a wrapped delegate method between its begin and its end; UIKit calls it on the main
+    /// thread.
+    nonisolated private static func timedCall<Result>(_ selector: String, scene: String?, _ body: () -> Result) -> Result {
+        MainActor.assumeIsolated { observe(.delegateCallbackBegan(selector: selector, scene: scene)) }
+        defer { MainActor.assumeIsolated { observe(.delegateCallbackEnded(selector: selector, scene: scene)) } }
         return body()
     }
 }
