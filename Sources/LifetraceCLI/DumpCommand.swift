@@ -11,7 +11,8 @@ struct DumpCommand: ParsableCommand {
             jsonl is the canonical text form (what 'lifetrace import' reads back exactly); text \
             is for reading: time in ms since the first event, stream, thread, type, fields. \
             Problems the reader recovered from are printed as warnings on standard error. Exit \
-            status: 0 printed, 2 bad input or usage.
+            status: 0 printed, 2 bad input or usage, 7 the output could not be written \
+            (docs/CLI.md).
             """)
 
     /// Output forms.
@@ -23,15 +24,15 @@ struct DumpCommand: ParsableCommand {
     @Argument(help: "The trace ('-' for standard input).")
     var input: String
 
-    @Option(name: .long, help: "Output format: jsonl or text.")
+    @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
     var format: Format = .jsonl
 
     @Option(name: .shortAndLong, help: "Output file ('-' for standard output).")
     var output = "-"
 
     func run() throws {
+        try refuseOverwriting([input], with: output)
         do throws(TraceError) {
-            try StagedOutputFile.refuseOverwriting([input], with: output)
             let source = try TraceFile.open(path: input)
             let issues: [TraceError]
             switch format {
@@ -50,8 +51,7 @@ struct DumpCommand: ParsableCommand {
             }
             for issue in issues { printError("warning: \(issue.description)") }
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            throw failure(error, writing: [output])
         }
     }
 }
