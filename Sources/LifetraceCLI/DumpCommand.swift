@@ -15,17 +15,11 @@ struct DumpCommand: ParsableCommand {
             (docs/CLI.md).
             """)
 
-    /// Output forms.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case jsonl
-        case text
-    }
-
     @Argument(help: "The trace ('-' for standard input).")
     var input: String
 
     @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
-    var format: Format = .jsonl
+    var format: TraceTextForm = .jsonl
 
     @Option(name: .shortAndLong, help: "Output file ('-' for standard output).")
     var output = "-"
@@ -34,24 +28,12 @@ struct DumpCommand: ParsableCommand {
         try refuseOverwriting([input], with: output)
         do throws(TraceError) {
             let source = try TraceFile.open(path: input)
-            let issues: [TraceError]
-            switch format {
-            case .jsonl:
-                let writer = try JSONLTraceWriter(path: output, metadata: source.metadata)
-                issues = try source.copyEvents { (event, symbols) throws(TraceError) in
-                    try writer.append(event, symbols: symbols)
-                }
-                try writer.close()
-            case .text:
-                let writer = try TextTraceWriter(path: output, metadata: source.metadata)
-                issues = try source.copyEvents { (event, symbols) throws(TraceError) in
-                    try writer.append(event, symbols: symbols)
-                }
-                try writer.close()
-            }
+            let issues = try format.write(source, to: output)
             for issue in issues { printError("warning: \(issue.description)") }
         } catch {
             throw failure(error, writing: [output])
         }
     }
 }
+
+extension TraceTextForm: ExpressibleByArgument {}

@@ -53,7 +53,7 @@ struct RecordCommand: ParsableCommand {
             return
         }
         guard let output else { throw fail("give the trace file to write with -o", code: .badInput) }
-        // Checked here rather than in validate(), whose errors exit 64: usage errors exit 2.
+        // Checked here, after --list-faults, which needs neither.
         guard !command.isEmpty else { throw fail("give the app to run after --", code: .badInput) }
         if let unknown = faults.first(where: { RecordFault(name: $0) == nil }) {
             throw fail("unknown fault '\(unknown)' (see --list-faults)", code: .badInput)

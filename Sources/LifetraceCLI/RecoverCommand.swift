@@ -38,11 +38,11 @@ struct RecoverCommand: ParsableCommand {
         }
         switch outcome {
         case .nothingToRecover:
-            print("\(path): nothing to recover (no region beside it; the trace is sealed)")
+            try StandardOutput.print("\(path): nothing to recover (no region beside it; the trace is sealed)\n")
         case .sealed(let fromFile, let fromRegion, let inferredExit, let losses):
-            print(
+            try StandardOutput.print(
                 "\(path): \(losses.isEmpty ? "sealed" : "sealed with data missing"): \(fromFile) events were in the file, \(fromRegion) recovered from the region, "
-                    + (inferredExit ? "exit inferred (the process left no code or signal)" : "exit as the process wrote it"))
+                    + (inferredExit ? "exit inferred (the process left no code or signal)" : "exit as the process wrote it") + "\n")
             for loss in losses { printError("\(path): lost: \(loss)") }
             if !losses.isEmpty { throw ExitStatus.dataMissing.exit }
         }

@@ -102,6 +102,18 @@ struct CommandLineConsistencyTests {
         text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }
 
+    @Test("synth refuses to write a binary trace to a terminal, with one line and exit 2")
+    func synthToTerminal() throws {
+        // `script` runs the command with a pseudo-terminal as its standard output.
+        let script = try #require(ChildProcess.onPath("script"))
+        let result = try ChildProcess.run(script, ["-qec", "'\(LifetraceCommand.path)' synth --events 100", "/dev/null"])
+        #expect(result.status == 2)
+        #expect(result.output.contains("lifetrace: standard output is a terminal, and a binary trace is not text"), "\(result.output)")
+        let jsonl = try ChildProcess.run(script, ["-qec", "'\(LifetraceCommand.path)' synth --events 100 --format jsonl", "/dev/null"])
+        #expect(jsonl.status == 0)
+        #expect(jsonl.output.contains("\"type\":\"meta\""))
+    }
+
     @Test("check's help promises no launch budget; diff's does")
     func helpMatchesWhatCommandsDo() throws {
         var check = try Self.run(["check", "--help"])
