@@ -39,7 +39,7 @@ struct AnalysisArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Do not report this rule (repeatable).", valueName: "rule"))
     var disable: [String] = []
 
-    @OptionGroup(title: "Configuration file") var configurationFile: ConfigurationArguments
+    @OptionGroup var configurationFile: ConfigurationArguments
 
     /// The defaults as the help shows them, read from ``AnalysisOptions`` and written the way
     /// the tool prints durations (which the options read back).

@@ -27,18 +27,18 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     /// `record`: the app could not be started.
     case appNotStarted = 8
 
-    /// What the status means, as docs/CLI.md's table says it.
+    /// What the status means, in a few words (the root command's help lists them).
     var meaning: String {
         switch self {
-        case .ok: "done; a check passed"
-        case .checkFailed: "a check failed (`check`, `diff`)"
+        case .ok: "done (a check passed)"
+        case .checkFailed: "a check failed ('check', 'diff')"
         case .badInput: "bad input or usage"
-        case .dataMissing: "sealed with data missing (`recover`)"
-        case .appEnded: "the app crashed or exited before the scenario ended (`record`)"
-        case .appUnresponsive: "the app stopped answering and was killed (`record`)"
-        case .appRefused: "the app refused a command (`record`)"
+        case .dataMissing: "sealed with data missing ('recover')"
+        case .appEnded: "the app crashed or exited before the scenario ended ('record')"
+        case .appUnresponsive: "the app stopped answering and was killed ('record')"
+        case .appRefused: "the app refused a command ('record')"
         case .outputFailed: "the output could not be written"
-        case .appNotStarted: "the app could not be started (`record`)"
+        case .appNotStarted: "the app could not be started ('record')"
         }
     }
 

@@ -9,10 +9,10 @@ struct Lifetrace: ParsableCommand {
         commandName: "lifetrace",
         abstract: "Record, inspect and analyse traces of the iOS app life cycle.",
         discussion: """
-            Exit status of every command: 0 ok, 1 a check failed ('check', 'diff'), 2 bad input or \
-            usage (also 'lifetrace' alone), 7 the output could not be written; 'recover' and \
-            'record' have codes of their own (3 to 6, 8). The table is in docs/CLI.md. Commands \
-            that analyse traces read the project's \(ProjectConfiguration.fileName), found from the \
+            Exit status, the same in every command (docs/CLI.md): \
+            \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")). \
+            'lifetrace' alone prints this help on standard error and exits 2. The commands that \
+            analyse traces read the project's \(ProjectConfiguration.fileName), found from the \
             working directory upward (docs/CLI.md).
             """,
         version: "0.1.0",
