@@ -1,28 +1,32 @@
 import ArgumentParser
+import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
 import LifetraceRules
 
-/// The limits and rule selection shared by `check`, `report` and `replay`.
+/// The limits, rule files and rule selection shared by every command that analyses traces
+/// (`check`, `report`, `replay`, `export`, `diff`), and the project configuration file they read
+/// (``ProjectConfiguration``). Each value comes from the command line, else the configuration
+/// file, else the defaults of ``AnalysisOptions``, the one place they are written.
 struct AnalysisArguments: ParsableArguments {
-    @Option(name: .long, help: "Main-thread busy time that counts as a stall (e.g. 250ms); also launch-stall's threshold when given. (default: \(Defaults.stallThreshold), \(Defaults.launchStallThreshold) in the launch window)", transform: DurationArgument.parse)
+    @Option(name: .long, help: ArgumentHelp("Main-thread busy time that counts as a stall; also launch-stall's threshold when given. (default: \(Defaults.stallThreshold), \(Defaults.launchStallThreshold) in the launch window)", valueName: "duration"), transform: DurationArgument.parse)
     var stallThreshold: DurationArgument?
 
-    @Option(name: .long, help: "Longest allowed launch, from launch to the first frame (e.g. 20s). (default: \(Defaults.launchWatchdog))", transform: DurationArgument.parse)
-    var launchWatchdog = Defaults.launchWatchdog
+    @Option(name: .long, help: ArgumentHelp("Main-thread busy time after the launch, in the foreground, that counts as a hang. (default: \(Defaults.hangThreshold))", valueName: "duration"), transform: DurationArgument.parse)
+    var hangThreshold: DurationArgument?
 
-    @Option(name: .long, help: "Longest allowed time in Background with no background task open (e.g. 30s). (default: \(Defaults.backgroundLimit))", transform: DurationArgument.parse)
-    var backgroundLimit = Defaults.backgroundLimit
+    @Option(name: .long, help: ArgumentHelp("Longest allowed launch, from launch to the first frame. (default: \(Defaults.launchWatchdog))", valueName: "duration"), transform: DurationArgument.parse)
+    var launchWatchdog: DurationArgument?
 
-    @Option(name: .long, help: "Main-thread busy time after the launch, in the foreground, that counts as a hang (e.g. 250ms). (default: \(Defaults.hangThreshold))", transform: DurationArgument.parse)
-    var hangThreshold = Defaults.hangThreshold
+    @Option(name: .long, help: ArgumentHelp("Longest allowed time in Background with no background task open. (default: \(Defaults.backgroundLimit))", valueName: "duration"), transform: DurationArgument.parse)
+    var backgroundLimit: DurationArgument?
 
-    @Option(name: .long, help: "Longest didEnterBackground, sceneDidEnterBackground or willTerminate may run (e.g. 5s). (default: \(Defaults.backgroundCallbackLimit))", transform: DurationArgument.parse)
-    var backgroundCallbackLimit = Defaults.backgroundCallbackLimit
+    @Option(name: .long, help: ArgumentHelp("Longest didEnterBackground, sceneDidEnterBackground or willTerminate may run. (default: \(Defaults.backgroundCallbackLimit))", valueName: "duration"), transform: DurationArgument.parse)
+    var backgroundCallbackLimit: DurationArgument?
 
-    @Flag(name: .long, help: "Check the textbook model: no allowance for the sequences real iOS produces (docs/LIFECYCLE.md, Real iOS).")
-    var textbook = false
+    @Flag(name: .long, inversion: .prefixedNo, help: "Check the textbook model: no allowance for the sequences real iOS produces (docs/LIFECYCLE.md, Real iOS). (default: off)")
+    var textbook: Bool?
 
     @Option(
         name: .customLong("rules"),
@@ -35,42 +39,75 @@ struct AnalysisArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Do not report this rule (repeatable).", valueName: "rule"))
     var disable: [String] = []
 
-    /// The defaults, shown in the help: an option read by a transform shows no default of its own.
-    private enum Defaults {
-        static let stallThreshold: DurationArgument = "250ms"
-        static let launchStallThreshold: DurationArgument = "400ms"
-        static let launchWatchdog: DurationArgument = "20s"
-        static let backgroundLimit: DurationArgument = "30s"
-        static let hangThreshold: DurationArgument = "250ms"
-        static let backgroundCallbackLimit: DurationArgument = "5s"
+    @OptionGroup var configurationFile: ConfigurationArguments
+
+    /// The defaults as the help shows them, read from ``AnalysisOptions`` and written the way
+    /// the tool prints durations (which the options read back).
+    enum Defaults {
+        static let options = AnalysisOptions()
+        static var stallThreshold: String { DurationFormat.compact.string(options.stallThreshold) }
+        static var launchStallThreshold: String { DurationFormat.compact.string(options.launchStallThreshold) }
+        static var hangThreshold: String { DurationFormat.compact.string(options.hangThreshold) }
+        static var launchWatchdog: String { DurationFormat.compact.string(options.launchWatchdog) }
+        static var backgroundLimit: String { DurationFormat.compact.string(options.backgroundLimit) }
+        static var backgroundCallbackLimit: String { DurationFormat.compact.string(options.backgroundCallbackLimit) }
     }
 
-    /// The options these arguments stand for.
+    /// The configuration file that applies, read, or nil.
+    func configuration() throws -> ProjectConfiguration? {
+        try configurationFile.load()
+    }
+
+    /// The options these arguments stand for, over the configuration file's.
     func options() throws -> AnalysisOptions {
-        var options = AnalysisOptions(stallThreshold: stallThreshold?.nanoseconds, textbook: textbook)
-        options.launchWatchdog = launchWatchdog.nanoseconds
-        options.backgroundLimit = backgroundLimit.nanoseconds
-        options.hangThreshold = hangThreshold.nanoseconds
-        options.backgroundCallbackLimit = backgroundCallbackLimit.nanoseconds
-        // Rule files are read before any trace: a bad one stops the command here.
-        let fileRules: [FileRule]
-        do throws(RuleFileError) {
-            fileRules = try RuleFileParser.load(paths: ruleFiles)
-        } catch {
-            throw ValidationError(error.description)
+        try options(configuration: configuration())
+    }
+
+    /// The options these arguments stand for: each from the command line, else `configuration`,
+    /// else the default.
+    func options(configuration: ProjectConfiguration?) throws -> AnalysisOptions {
+        var options = AnalysisOptions(
+            stallThreshold: stallThreshold?.nanoseconds ?? configuration?.stallThreshold,
+            textbook: textbook ?? configuration?.textbook ?? false)
+        if let value = launchWatchdog?.nanoseconds ?? configuration?.launchWatchdog { options.launchWatchdog = value }
+        if let value = backgroundLimit?.nanoseconds ?? configuration?.backgroundLimit { options.backgroundLimit = value }
+        if let value = hangThreshold?.nanoseconds ?? configuration?.hangThreshold { options.hangThreshold = value }
+        if let value = backgroundCallbackLimit?.nanoseconds ?? configuration?.backgroundCallbackLimit {
+            options.backgroundCallbackLimit = value
         }
+        // Rule files are read before any trace: a bad one stops the command here. Lists given
+        // on the command line replace the file's.
+        let fileRules = try self.fileRules(configuration: configuration)
         let known = Rule.allCases + fileRules.map(\.rule)
+        let only = self.only.isEmpty ? configuration?.only ?? [] : self.only.map(Self.given)
+        let disable = self.disable.isEmpty ? configuration?.disable ?? [] : self.disable.map(Self.given)
         var selected = Set(only.isEmpty ? known : [])
-        for id in only { selected.insert(try rule(id, among: known)) }
-        for id in disable { selected.remove(try rule(id, among: known)) }
+        for id in only { selected.insert(try rule(id, among: known, in: configuration)) }
+        for id in disable { selected.remove(try rule(id, among: known, in: configuration)) }
         options.rules = RuleSet(selected.filter { $0.builtIn != nil })
         if !fileRules.isEmpty { options.userRules = UserRules(fileRules, enabled: selected.filter { $0.builtIn == nil }) }
         return options
     }
 
-    private func rule(_ id: String, among known: [Rule]) throws -> Rule {
-        guard let rule = known.first(where: { $0.id == id }) else {
-            throw ValidationError("unknown rule \"\(id)\"; the rules are: " + known.map(\.id).joined(separator: ", "))
+    /// The rules of the rule files given (on the command line, else in `configuration`).
+    func fileRules(configuration: ProjectConfiguration?) throws -> [FileRule] {
+        do throws(RuleFileError) {
+            return try RuleFileParser.load(paths: ruleFiles.isEmpty ? configuration?.ruleFiles ?? [] : ruleFiles)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// A rule id given on the command line (no place in a file).
+    private static func given(_ id: String) -> ProjectConfiguration.Located { .init(value: id, line: 0, column: 0) }
+
+    private func rule(_ id: ProjectConfiguration.Located, among known: [Rule], in configuration: ProjectConfiguration?) throws -> Rule {
+        guard let rule = known.first(where: { $0.id == id.value }) else {
+            let problem = "unknown rule \"\(id.value)\"; the rules are: " + known.map(\.id).joined(separator: ", ")
+            if id.line > 0, let configuration {
+                throw ValidationError(ConfigurationError(file: configuration.path, line: id.line, column: id.column, problem).description)
+            }
+            throw ValidationError(problem)
         }
         return rule
     }
@@ -78,5 +115,31 @@ struct AnalysisArguments: ParsableArguments {
     func validate() throws { _ = try options() }
 }
 
-extension CheckOutput.Format: ExpressibleByArgument {}
-extension TraceReport.Format: ExpressibleByArgument {}
+/// `--config PATH` and `--no-config`: which project configuration file applies.
+struct ConfigurationArguments: ParsableArguments {
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "Read this configuration file instead of the \(ProjectConfiguration.fileName) found from the working directory upward (docs/CLI.md).",
+            valueName: "file"))
+    var path: String?
+
+    @Flag(name: .customLong("no-config"), help: "Read no configuration file.")
+    var ignoresConfiguration = false
+
+    func validate() throws {
+        if path != nil && ignoresConfiguration { throw ValidationError("give either --config or --no-config, not both") }
+    }
+
+    /// The configuration that applies, read, or nil; a file that cannot be used is a usage error
+    /// naming its line and column.
+    func load() throws -> ProjectConfiguration? {
+        guard !ignoresConfiguration else { return nil }
+        guard let path = path ?? ProjectConfiguration.find(from: FileManager.default.currentDirectoryPath) else { return nil }
+        do throws(ConfigurationError) {
+            return try ProjectConfiguration.load(path: path)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

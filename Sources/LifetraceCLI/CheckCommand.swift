@@ -7,33 +7,47 @@ import LifetraceReports
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check traces against the lifecycle rules and the launch budget.",
+        abstract: "Check traces against the lifecycle rules and the rules of rule files.",
         discussion: """
             Replays each trace through the lifecycle model (docs/LIFECYCLE.md) and reports every \
             broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
             has (or a warning, with --strict), 2 for bad input or usage, or when a trace was not \
             read whole: data skipped inside it, nothing readable, or (with --strict) a truncated \
-            or unclosed end.
+            or unclosed end; 7 when the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
-    var paths: [String]
+    var paths: [String] = []
 
-    @Option(name: .long, help: "Output format: text, json, junit or github.")
+    @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
     var format: CheckOutput.Format = .text
 
     @OptionGroup var analysis: AnalysisArguments
 
-    @Flag(name: .long, help: "Fail on warnings too, and on a truncated or unclosed trace.")
-    var strict = false
+    @Flag(name: .long, inversion: .prefixedNo, help: "Fail on warnings too, and on a truncated or unclosed trace. (default: off)")
+    var strict: Bool?
+
+    @Flag(name: .customLong("list-rules"), help: "List the rules (built-in, and those of the rule files given): id, severity, when each is violated, and what it rests on; then exit.")
+    var listRules = false
+
+    func validate() throws {
+        if paths.isEmpty && !listRules { throw ValidationError("give the traces to check: files, or directories of traces") }
+    }
 
     func run() throws {
-        var options = try analysis.options()
+        let configuration = try analysis.configuration()
+        if listRules {
+            let rules = Rule.allCases + (try analysis.fileRules(configuration: configuration)).map(\.rule)
+            try StandardOutput.print(RuleCatalog(rules: rules).text)
+            return
+        }
+        var options = try analysis.options(configuration: configuration)
+        let strict = strict ?? configuration?.strict ?? false
         // The JSON document lists lifetimes as they end; the other formats count them, and
         // keeping their reports would make memory grow with the trace's length.
         options.keepsLifetimes = false
         if format == .json {
-            try streamJSON(options: options)
+            try streamJSON(options: options, strict: strict)
             return
         }
         var analyses: [TraceAnalysis] = []
@@ -53,32 +67,32 @@ struct CheckCommand: ParsableCommand {
                 }
             }
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            throw failure(error, writing: [])
         }
         let output = CheckOutput(
             analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable)
         try StandardOutput.print(output.rendered(format))
         // A trace that could not be read, or not read whole, is bad input: never a pass.
-        if !unreadable.isEmpty || output.incomplete > 0 { throw ExitCode(2) }
-        if !output.passed { throw ExitCode(1) }
+        if !unreadable.isEmpty || output.incomplete > 0 { throw ExitStatus.badInput.exit }
+        if !output.passed { throw ExitStatus.checkFailed.exit }
     }
 
     /// The JSON document, written while the traces are read.
-    private func streamJSON(options: AnalysisOptions) throws {
+    private func streamJSON(options: AnalysisOptions, strict: Bool) throws {
         let document: CheckJSONDocument
         do throws(TraceError) {
-            let output = StagedOutputFile(fileDescriptor: 1, name: "standard output")
+            let output = StagedOutputFile(fileDescriptor: 1, name: StandardOutput.name)
             document = try CheckJSONDocument.stream(try TraceInputs.expand(paths), options: options, strict: strict, to: output) {
                 printError($0.description)
             }
             try output.flush()
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            throw failure(error, writing: [])
         }
         // A trace that could not be read, or not read whole, is bad input: never a pass.
-        if document.unreadableTraces > 0 || document.incompleteTraces > 0 { throw ExitCode(2) }
-        if document.failedTraces > 0 { throw ExitCode(1) }
+        if document.unreadableTraces > 0 || document.incompleteTraces > 0 { throw ExitStatus.badInput.exit }
+        if document.failedTraces > 0 { throw ExitStatus.checkFailed.exit }
     }
 }
+
+extension CheckOutput.Format: ExpressibleByArgument {}

@@ -17,20 +17,17 @@ struct DiffCommand: ParsableCommand {
             candidates have more violations per run than the baseline (unless \
             --allow-more-violations), when a candidate statistic is over an absolute budget, or \
             when a median rose by more than --max-regression in a statistically significant \
-            regression; 0 otherwise; 2 for bad input or usage. Budgets and --max-regression need at \
-            least two runs per side. See docs/REPORTS.md.
+            regression; 0 otherwise; 2 for bad input or usage; 7 when the output could not be \
+            written (docs/CLI.md). Budgets and --max-regression need at least two runs per side; \
+            they, --alpha and --allow-more-violations can also come from the configuration file. \
+            See docs/REPORTS.md.
             """)
-
-    /// The output formats.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case text, json, markdown
-    }
 
     @Argument(help: "Baseline traces, then '--', then candidate traces.")
     var paths: [String] = []
 
-    @Option(name: .long, help: "Output format: text, json or markdown.")
-    var format: Format = .text
+    @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
+    var format: RunComparison.Format = .text
 
     @Option(name: .long, help: ArgumentHelp("Largest allowed rise of a metric's median (e.g. 10%).", valueName: "percent"))
     var maxRegression: String?
@@ -41,33 +38,19 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A JSON budget file (see docs/REPORTS.md).", valueName: "file"))
     var budgets: String?
 
-    @Option(name: .long, help: "Significance level for a regression to count (default 0.05).")
+    @Option(name: .long, help: "Significance level for a regression to count. (default: \(ComparisonGate().alpha))")
     var alpha: Double?
 
-    @Flag(name: .long, help: "Do not fail when the candidates have more violations per run than the baseline.")
-    var allowMoreViolations = false
+    @Flag(name: .long, inversion: .prefixedNo, help: "Do not fail when the candidates have more violations per run than the baseline. (default: off)")
+    var allowMoreViolations: Bool?
 
     @OptionGroup var analysis: AnalysisArguments
 
     func run() throws {
-        let options = try analysis.options()
+        let configuration = try analysis.configuration()
+        let options = try analysis.options(configuration: configuration)
         let (baselinePaths, candidatePaths) = try sides()
-        var gate = ComparisonGate(failsOnMoreViolations: !allowMoreViolations)
-        do throws(BudgetError) {
-            if let maxRegression { gate.maxRegression = try Budget.percentage(maxRegression) }
-            if let budgets { try gate.read(file: budgets) }
-            for text in budget { gate.budgets.append(try Budget(parsing: text)) }
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
-        if let alpha {
-            guard alpha > 0 && alpha < 1 else {
-                printError("--alpha must be between 0 and 1, not \(alpha)")
-                throw ExitCode(2)
-            }
-            gate.alpha = alpha
-        }
+        let gate = try gate(configuration: configuration)
         let comparison: RunComparison
         do throws(TraceError) {
             let baseline = try TraceInputs.expand(baselinePaths)
@@ -78,20 +61,48 @@ struct DiffCommand: ParsableCommand {
             comparison = RunComparison(
                 baseline: Array(runs.prefix(baseline.count)), candidate: Array(runs.dropFirst(baseline.count)), gate: gate)
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            throw failure(error, writing: [])
         }
         if !gate.isEmpty && comparison.tooFewRunsToGate {
             printError("cannot gate on \(comparison.baseline.count) baseline and \(comparison.candidate.count) candidate "
                 + "runs: repeated launches are noisy, give at least \(RunComparison.minimumRunsToGate) runs per side")
-            throw ExitCode(2)
+            throw ExitStatus.badInput.exit
         }
-        switch format {
-        case .text: try StandardOutput.print(comparison.text)
-        case .json: try StandardOutput.print(comparison.json)
-        case .markdown: try StandardOutput.print(comparison.markdown)
+        try StandardOutput.print(comparison.rendered(format))
+        if comparison.failed { throw ExitStatus.checkFailed.exit }
+    }
+
+    /// The gate: each part from the command line, else the configuration file, else the default.
+    /// A budget file's alpha and maximum regression give way to both.
+    private func gate(configuration: ProjectConfiguration?) throws -> ComparisonGate {
+        var gate = ComparisonGate()
+        gate.failsOnMoreViolations = !(allowMoreViolations ?? configuration?.allowMoreViolations ?? false)
+        do throws(BudgetError) {
+            if let file = budgets ?? configuration?.budgetFile { try gate.read(file: file) }
+            if let maxRegression {
+                gate.maxRegression = try Budget.percentage(maxRegression)
+            } else if let maxRegression = configuration?.maxRegression {
+                gate.maxRegression = maxRegression
+            }
+            if budget.isEmpty {
+                gate.budgets += configuration?.budgets ?? []
+            } else {
+                for text in budget { gate.budgets.append(try Budget(parsing: text)) }
+            }
+        } catch {
+            printError(error.description)
+            throw ExitStatus.badInput.exit
         }
-        if comparison.failed { throw ExitCode(1) }
+        if let alpha {
+            guard alpha > 0 && alpha < 1 else {
+                printError("--alpha must be between 0 and 1, not \(alpha)")
+                throw ExitStatus.badInput.exit
+            }
+            gate.alpha = alpha
+        } else if let alpha = configuration?.alpha {
+            gate.alpha = alpha
+        }
+        return gate
     }
 
     /// The baseline and candidate paths: everything after `--` on the command line is a candidate
@@ -113,3 +124,5 @@ struct DiffCommand: ParsableCommand {
         return (baseline, candidates)
     }
 }
+
+extension RunComparison.Format: ExpressibleByArgument {}

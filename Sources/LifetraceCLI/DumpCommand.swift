@@ -11,47 +11,29 @@ struct DumpCommand: ParsableCommand {
             jsonl is the canonical text form (what 'lifetrace import' reads back exactly); text \
             is for reading: time in ms since the first event, stream, thread, type, fields. \
             Problems the reader recovered from are printed as warnings on standard error. Exit \
-            status: 0 printed, 2 bad input or usage.
+            status: 0 printed, 2 bad input or usage, 7 the output could not be written \
+            (docs/CLI.md).
             """)
-
-    /// Output forms.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case jsonl
-        case text
-    }
 
     @Argument(help: "The trace ('-' for standard input).")
     var input: String
 
-    @Option(name: .long, help: "Output format: jsonl or text.")
-    var format: Format = .jsonl
+    @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
+    var format: TraceTextForm = .jsonl
 
     @Option(name: .shortAndLong, help: "Output file ('-' for standard output).")
     var output = "-"
 
     func run() throws {
+        try refuseOverwriting([input], with: output)
         do throws(TraceError) {
-            try StagedOutputFile.refuseOverwriting([input], with: output)
             let source = try TraceFile.open(path: input)
-            let issues: [TraceError]
-            switch format {
-            case .jsonl:
-                let writer = try JSONLTraceWriter(path: output, metadata: source.metadata)
-                issues = try source.copyEvents { (event, symbols) throws(TraceError) in
-                    try writer.append(event, symbols: symbols)
-                }
-                try writer.close()
-            case .text:
-                let writer = try TextTraceWriter(path: output, metadata: source.metadata)
-                issues = try source.copyEvents { (event, symbols) throws(TraceError) in
-                    try writer.append(event, symbols: symbols)
-                }
-                try writer.close()
-            }
+            let issues = try format.write(source, to: output)
             for issue in issues { printError("warning: \(issue.description)") }
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            throw failure(error, writing: [output])
         }
     }
 }
+
+extension TraceTextForm: ExpressibleByArgument {}

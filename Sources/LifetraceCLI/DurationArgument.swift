@@ -1,8 +1,9 @@
 import ArgumentParser
 import LifetraceFormat
 
-/// A duration given on the command line (`250ms`, `1.5s`, `2m`), read once, as it is parsed, in
-/// the grammar scenario files use too (``DurationParser``).
+/// A duration given on the command line (`250ms`, `1.5s`, `2m`, `1 min 30 s`), read once, as it
+/// is parsed, in the grammar scenario, rule, budget and configuration files use too
+/// (``DurationParser``).
 struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendable {
     /// The duration in nanoseconds.
     let nanoseconds: Int64
@@ -37,12 +38,5 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendabl
     /// Why a value is not a duration.
     struct Invalid: Error, CustomStringConvertible {
         let description: String
-    }
-}
-
-extension DurationArgument: ExpressibleByStringLiteral {
-    /// A default written in the source; it must be a valid duration.
-    init(stringLiteral text: String) {
-        self = try! DurationArgument(parsing: text)
     }
 }

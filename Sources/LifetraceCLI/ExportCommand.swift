@@ -11,35 +11,42 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             perfetto: a native Perfetto trace for ui.perfetto.dev. chrome-json: the Trace Event \
             Format for chrome://tracing and other viewers. ctf: a CTF 1.8 directory (metadata and \
-            stream_0) for babeltrace2 and Trace Compass. See docs/EXPORT.md. Exit codes: 0 written, \
-            2 bad input or usage, 3 the output could not be written.
+            stream_0) for babeltrace2 and Trace Compass. See docs/EXPORT.md. Exit status: 0 written, \
+            2 bad input or usage, 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
     var path: String
 
-    @Option(name: .customLong("to"), help: "Output format: perfetto, chrome-json or ctf.")
-    var format: ExportFormat
+    @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
+    var format: ExportFormat?
+
+    /// The spelling of `--format` before it was the same in every command; kept for scripts.
+    @Option(name: .customLong("to"), help: .hidden)
+    var formatAlias: ExportFormat?
 
     @Option(name: .shortAndLong, help: "Output file ('-' for standard output), or directory for ctf.")
     var output: String
 
     @OptionGroup var analysis: AnalysisArguments
 
+    /// The format given, as `--format` or `--to`.
+    private var chosenFormat: ExportFormat? { format ?? formatAlias }
+
     func validate() throws {
+        if format != nil && formatAlias != nil { throw ValidationError("give the format once, with --format") }
+        guard let format = chosenFormat else {
+            throw ValidationError("give the output format with --format: \(choices(ExportFormat.self))")
+        }
         if format.writesDirectory && output == "-" {
-            throw ValidationError("--to ctf writes a directory: give one with -o")
+            throw ValidationError("--format \(format.rawValue) writes a directory: give one with -o")
         }
     }
 
     func run() throws {
         let options = try analysis.options()
-        do throws(TraceError) {
-            try StagedOutputFile.refuseOverwriting([path], with: output)
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
+        guard let format = chosenFormat else { throw ExitStatus.badInput.exit }
+        try refuseOverwriting([path], with: output)
         do throws(ExportError) {
             let summary = try TraceExporter.export(path: path, to: format, output: output, options: options)
             if output != "-" {
@@ -48,7 +55,7 @@ struct ExportCommand: ParsableCommand {
             }
         } catch {
             printError(error.description)
-            throw ExitCode(error.kind == .input ? 2 : 3)
+            throw (error.kind == .input ? ExitStatus.badInput : .outputFailed).exit
         }
     }
 }

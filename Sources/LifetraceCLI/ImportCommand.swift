@@ -14,7 +14,8 @@ struct ImportCommand: ParsableCommand {
             ('xcrun xctrace export': life-cycle-period, os-signpost, and the --toc for the \
             metadata), read together into one trace (docs/INSTRUMENTS.md). The output is written under a temporary name and renamed, so a \
             failed import leaves nothing. Problems the input reader recovered from (a truncated \
-            binary trace) are printed as warnings. Exit status: 0 written, 2 bad input or usage.
+            binary trace) are printed as warnings. Exit status: 0 written, 2 bad input or usage, \
+            7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace to import ('-' for standard input), or the XML tables of one Instruments recording.")
@@ -32,8 +33,8 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         // The output appears only once the whole import succeeded (released unfinished, the
         // staged file is removed).
+        try refuseOverwriting(inputs, with: output)
         do throws(TraceError) {
-            try StagedOutputFile.refuseOverwriting(inputs, with: output)
             let staged = try StagedOutputFile(path: output)
             let source = try TraceFile.open(paths: inputs)
             let options = TraceWriter.Options(compressionLevel: level, chunkSize: chunkSize)
@@ -45,8 +46,7 @@ struct ImportCommand: ParsableCommand {
             try staged.commit()
             for issue in issues { printError("warning: \(issue.description)") }
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            throw failure(error, writing: [output])
         }
     }
 }

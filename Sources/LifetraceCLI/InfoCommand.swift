@@ -11,7 +11,8 @@ struct InfoCommand: ParsableCommand {
         discussion: """
             Reads the whole trace (binary or JSONL), checking every chunk. Integrity problems \
             (a truncated or unclosed file, corrupt chunks) are listed; they do not change the \
-            exit status. Exit status: 0 shown, 2 bad input or usage.
+            exit status. Exit status: 0 shown, 2 bad input or usage, 7 the output could not be \
+            written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace ('-' for standard input).")
@@ -26,7 +27,7 @@ struct InfoCommand: ParsableCommand {
             report = try TraceInfo.report(path: input, listsChunks: chunks)
         } catch {
             printError(error.description)
-            throw ExitCode(2)
+            throw ExitStatus.badInput.exit
         }
         try StandardOutput.print(report)
     }

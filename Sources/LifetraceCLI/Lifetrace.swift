@@ -9,8 +9,11 @@ struct Lifetrace: ParsableCommand {
         commandName: "lifetrace",
         abstract: "Record, inspect and analyse traces of the iOS app life cycle.",
         discussion: """
-            Exit status of every command: 0 ok, 1 a check failed ('check', 'diff'), 2 bad input or \
-            usage; 'record' and 'export' document more codes in their help.
+            Exit status, the same in every command (docs/CLI.md): \
+            \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")). \
+            'lifetrace' alone prints this help on standard error and exits 2. The commands that \
+            analyse traces read the project's \(ProjectConfiguration.fileName), found from the \
+            working directory upward (docs/CLI.md).
             """,
         version: "0.1.0",
         subcommands: [
@@ -19,27 +22,32 @@ struct Lifetrace: ParsableCommand {
         ]
     )
 
-    @Flag(name: .customLong("list-rules"), help: "List the built-in rules: id, severity, when each is violated, and the document it rests on.")
-    var listRules = false
-
     func run() throws {
-        guard listRules else { throw CleanExit.helpRequest(Self.self) }
-        try StandardOutput.print(RuleCatalog().text)
+        // A bare `lifetrace` is a usage error: the help goes to standard error, and the status
+        // says nothing was done.
+        writeToStandardError(Self.helpMessage() + "\n")
+        throw ExitStatus.badInput.exit
+    }
+
+    /// The arguments with the spellings kept for scripts turned into today's: `lifetrace
+    /// --list-rules` is `lifetrace check --list-rules`.
+    static func canonical(_ arguments: [String]) -> [String] {
+        arguments.first == "--list-rules" ? ["check"] + arguments : arguments
     }
 
     /// Runs the command; usage errors exit with 2, the documented code for bad input or usage
-    /// (ArgumentParser's default is 64). SIGINT, SIGTERM and SIGHUP remove staged outputs
+    /// (``ExitStatus/badInput``; ArgumentParser's default is 64). SIGINT, SIGTERM and SIGHUP remove staged outputs
     /// before the process dies (``OutputCleanup``).
     static func main() {
         OutputCleanup.install()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(canonical(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 printError(message(for: error))
-                exit(withError: ExitCode(2))
+                exit(withError: ExitStatus.badInput.exit)
             }
             exit(withError: error)
         }

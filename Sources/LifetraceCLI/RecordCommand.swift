@@ -16,10 +16,10 @@ struct RecordCommand: ParsableCommand {
             (launch, state, exit) and the app's events go to one binary trace. Without --scenario \
             the default scenario runs (docs/RECORDING.md).
 
-            Exit codes: 0 the scenario completed; 2 bad usage, scenario or fault name; 3 the app \
-            could not be started; 4 the app crashed or exited before the scenario ended; 5 the app \
-            stopped answering and was killed; 6 the app refused a command; 7 the trace could not \
-            be written.
+            Exit status: 0 the scenario completed; 2 bad usage, scenario or fault name; 4 the app \
+            crashed or exited before the scenario ended; 5 the app stopped answering and was \
+            killed; 6 the app refused a command; 7 the trace could not be written; 8 the app could \
+            not be started (docs/CLI.md).
             """)
 
     @Option(name: .shortAndLong, help: "The trace file to write (not needed with --list-faults).")
@@ -52,21 +52,21 @@ struct RecordCommand: ParsableCommand {
             }.joined())
             return
         }
-        guard let output else { throw fail("give the trace file to write with -o", code: 2) }
-        // Checked here rather than in validate(), whose errors exit 64: usage errors exit 2.
-        guard !command.isEmpty else { throw fail("give the app to run after --", code: 2) }
+        guard let output else { throw fail("give the trace file to write with -o", code: .badInput) }
+        // Checked here, after --list-faults, which needs neither.
+        guard !command.isEmpty else { throw fail("give the app to run after --", code: .badInput) }
         if let unknown = faults.first(where: { RecordFault(name: $0) == nil }) {
-            throw fail("unknown fault '\(unknown)' (see --list-faults)", code: 2)
+            throw fail("unknown fault '\(unknown)' (see --list-faults)", code: .badInput)
         }
         var values: [String: String] = [:]
         for parameter in parameters {
             guard let equals = parameter.firstIndex(of: "="), equals != parameter.startIndex else {
-                throw fail("--parameter takes NAME=DURATION, not '\(parameter)'", code: 2)
+                throw fail("--parameter takes NAME=DURATION, not '\(parameter)'", code: .badInput)
             }
             values[String(parameter[..<equals])] = String(parameter[parameter.index(after: equals)...])
         }
         guard values.isEmpty || self.scenario != nil else {
-            throw fail("--parameter needs a --scenario that declares it", code: 2)
+            throw fail("--parameter needs a --scenario that declares it", code: .badInput)
         }
         let scenario: Scenario
         do {
@@ -74,7 +74,7 @@ struct RecordCommand: ParsableCommand {
                 try Scenario.load(path: path, parameters: values)
             } ?? .standard
         } catch {
-            throw fail(error.description, code: 2)
+            throw fail(error.description, code: .badInput)
         }
         let configuration = RecordSession.Configuration(
             executable: command[0], arguments: Array(command.dropFirst()), scenario: scenario,
@@ -90,7 +90,7 @@ struct RecordCommand: ParsableCommand {
             let inputs = [self.scenario, Self.executablePath(command[0])].compactMap { $0 } + arguments + optionValues
             try StagedOutputFile.refuseOverwriting(inputs, with: output)
         } catch {
-            throw fail(error.description, code: 2)
+            throw fail(error.description, code: .badInput)
         }
         // Written under a temporary name beside -o and renamed into place once the run has a
         // trace to show: an app that never started, or a trace that could not be written (a full
@@ -102,7 +102,7 @@ struct RecordCommand: ParsableCommand {
             writer = try TraceWriter(
                 fileDescriptor: staged.descriptor, name: output, metadata: RecordSession.metadata(for: configuration))
         } catch {
-            throw fail(error.description, code: 7)
+            throw fail(error.description, code: .outputFailed)
         }
         // On SIGINT, SIGTERM or SIGHUP the app's group is killed first (ChildProcess); the session
         // then ends as it does when the app dies, and the trace is closed here before the signal
@@ -130,11 +130,11 @@ struct RecordCommand: ParsableCommand {
                 staged.discard()
             }
             stop.closed()
-            throw fail(error.description, code: error.kind == .traceFailed ? 7 : 3)
+            throw fail(error.description, code: error.kind == .traceFailed ? .outputFailed : .appNotStarted)
         } catch let error as TraceError {
             staged.discard()
             stop.closed()
-            throw fail(error.description, code: 7)
+            throw fail(error.description, code: .outputFailed)
         }
         let lost = session.lostEvents
         if lost.dropped > 0 {
@@ -144,7 +144,7 @@ struct RecordCommand: ParsableCommand {
             writeToStandardError(
                 "lifetrace record: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\(rejected.isEmpty ? "" : " and is marked as missing data")\n")
         }
-        if outcome != .completed { throw fail(outcome.description, code: outcome.exitCode) }
+        if outcome != .completed { throw fail(outcome.description, code: ExitStatus(rawValue: outcome.exitCode) ?? .appEnded) }
     }
 
     /// The file `lifetrace record` will run for `executable`: the path itself when it has a
@@ -178,8 +178,8 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
-    private func fail(_ message: String, code: Int32) -> ExitCode {
+    private func fail(_ message: String, code: ExitStatus) -> ExitCode {
         writeToStandardError("lifetrace record: \(TerminalText.escaped(message))\n")
-        return ExitCode(code)
+        return code.exit
     }
 }

@@ -20,8 +20,9 @@ struct RecoverCommand: ParsableCommand {
             events are listed on standard error, one line each, and the sealed trace is marked as \
             missing data (info lists it, check fails it). Nothing is written through a symbolic \
             link: a trace path or region that is one is refused. Exit status: 0 sealed whole or \
-            nothing to recover, 2 still recording, unreadable region, a trace path that is a link \
-            or not a file, or write failure, 3 sealed with data missing.
+            nothing to recover, 2 still recording, unreadable region, or a trace path that is a \
+            link or not a file, 3 sealed with data missing, 7 the trace could not be written \
+            (docs/CLI.md).
             """)
 
     @Argument(help: "The trace path the recorder was given.")
@@ -33,17 +34,17 @@ struct RecoverCommand: ParsableCommand {
             outcome = try TraceRecovery.recover(tracePath: path, codec: ZstdCodec())
         } catch {
             printError(error.description)
-            throw ExitCode(2)
+            throw (error.kind == .writeFailed ? ExitStatus.outputFailed : .badInput).exit
         }
         switch outcome {
         case .nothingToRecover:
-            print("\(path): nothing to recover (no region beside it; the trace is sealed)")
+            try StandardOutput.print("\(path): nothing to recover (no region beside it; the trace is sealed)\n")
         case .sealed(let fromFile, let fromRegion, let inferredExit, let losses):
-            print(
+            try StandardOutput.print(
                 "\(path): \(losses.isEmpty ? "sealed" : "sealed with data missing"): \(fromFile) events were in the file, \(fromRegion) recovered from the region, "
-                    + (inferredExit ? "exit inferred (the process left no code or signal)" : "exit as the process wrote it"))
+                    + (inferredExit ? "exit inferred (the process left no code or signal)" : "exit as the process wrote it") + "\n")
             for loss in losses { printError("\(path): lost: \(loss)") }
-            if !losses.isEmpty { throw ExitCode(3) }
+            if !losses.isEmpty { throw ExitStatus.dataMissing.exit }
         }
     }
 }

@@ -13,7 +13,7 @@ struct ReplayCommand: ParsableCommand {
             Times are shown since the lifetime's launch. --from and --to select events by time since \
             the trace's first event (for example --from 1.5s --to 3s); violations are printed under \
             the event that revealed them. Exit status: 0 printed (violations do not change it), 2 bad \
-            input or usage.
+            input or usage, 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
@@ -36,7 +36,7 @@ struct ReplayCommand: ParsableCommand {
             try output.finish()
         } catch let error as TraceError {
             printError(error.description)
-            throw ExitCode(2)
+            throw ExitStatus.badInput.exit
         }
     }
 }

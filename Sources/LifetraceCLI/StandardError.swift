@@ -16,9 +16,12 @@ func writeToStandardError(_ text: String) {
 
 /// Standard output for what a command prints, buffered, with write errors reported instead of
 /// ignored (`print` drops them): a full disk or a closed descriptor ends the command with one
-/// line on standard error and exit status 2, whatever it had found.
+/// line on standard error and exit status 7 (``ExitStatus/outputFailed``), whatever it had found.
 final class StandardOutput {
-    private let file = StagedOutputFile(fileDescriptor: 1, name: "standard output")
+    /// The name errors give standard output.
+    static let name = "standard output"
+
+    private let file = StagedOutputFile(fileDescriptor: 1, name: StandardOutput.name)
 
     /// Appends `text`; it goes out when the buffer fills and at ``finish()``.
     func write(_ text: String) throws {
@@ -42,6 +45,6 @@ final class StandardOutput {
 
     private static func failed(_ error: TraceError) -> ExitCode {
         printError("cannot write to standard output: \(error.message)")
-        return ExitCode(2)
+        return ExitStatus.outputFailed.exit
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LifetraceFormat
 import LifetraceSynthesis
 import LifetraceZstd
@@ -11,8 +12,10 @@ struct SynthCommand: ParsableCommand {
         discussion: """
             The trace is a deterministic function of --events and --seed: launches, a 60 Hz main \
             run loop, signposts, background/foreground cycles, suspensions and scenes, with the \
-            timing jitter of a real run. See docs/PERFORMANCE.md, "Reference workload". Exit \
-            status: 0 written, 2 bad usage or the output could not be written.
+            timing jitter of a real run. See docs/PERFORMANCE.md, "Reference workload". Without \
+            -o (or with -o -) the trace goes to standard output, which must not be a terminal for \
+            a binary trace. Exit status: 0 written, 2 bad usage, 7 the output could not be \
+            written (docs/CLI.md).
             """)
 
     /// Output forms.
@@ -27,14 +30,18 @@ struct SynthCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     @Option(name: .shortAndLong, help: "Output file ('-' for standard output).")
-    var output: String
+    var output = "-"
 
-    @Option(name: .long, help: "Output format.")
+    @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
     var format: Format = .binary
 
     func validate() throws {
         guard events >= TraceSynthesizer.minimumEventCount else {
             throw ValidationError("--events must be at least \(TraceSynthesizer.minimumEventCount)")
+        }
+        if format == .binary && output == "-" && isatty(STDOUT_FILENO) == 1 {
+            throw ValidationError(
+                "standard output is a terminal, and a binary trace is not text: give a file with -o, pipe the output, or use --format jsonl")
         }
     }
 
@@ -51,8 +58,7 @@ struct SynthCommand: ParsableCommand {
                 try writer.close()
                 try staged.commit()
             } catch {
-                printError(error.description)
-                throw ExitCode(2)
+                throw failure(error, writing: [output])
             }
         case .jsonl:
             do throws(TraceError) {
@@ -60,8 +66,7 @@ struct SynthCommand: ParsableCommand {
                 while let event = synthesizer.next() { try writer.append(event, symbols: symbols) }
                 try writer.close()
             } catch {
-                printError(error.description)
-                throw ExitCode(2)
+                throw failure(error, writing: [output])
             }
         }
     }

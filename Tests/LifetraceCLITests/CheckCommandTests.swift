@@ -151,7 +151,7 @@ struct CheckCommandTests {
         #expect(missing.error == "lifetrace: /nonexistent/trace.jsonl: no such file or directory\n")
         let duration = try Self.run(["check", "--launch-watchdog", "soon", Self.sample("launch-stall.pass.jsonl")])
         #expect(duration.status == 2)
-        #expect(duration.error == "lifetrace: The value 'soon' is invalid for '--launch-watchdog <launch-watchdog>': "
+        #expect(duration.error == "lifetrace: The value 'soon' is invalid for '--launch-watchdog <duration>': "
             + "it has no unit (write a number and a unit: 250ms, 1.5s, 20s)\n")
         let from = try Self.run(["replay", "--from", "1.2.3s", Self.sample("launch-stall.pass.jsonl")])
         #expect(from.status == 2)

@@ -68,7 +68,7 @@ import Testing
         // The first 5,000 lifetimes' slices are named apart, the rest share a name: the exports'
         // name tables stay bounded.
         let exported = workspace.path + "/x.json"
-        try LifetraceCommand.run(["export", trace, "--to", "chrome-json", "-o", exported]).expectStatus(0)
+        try LifetraceCommand.run(["export", trace, "--format", "chrome-json", "-o", exported]).expectStatus(0)
         let records = try String(contentsOfFile: exported, encoding: .utf8)
         try FileManager.default.removeItem(atPath: exported)
         #expect(records.contains("\"lifetime 4999\""))

@@ -81,8 +81,8 @@ import Testing
         let commands: [[String]] = [
             ["info", trace], ["check", trace], ["check", trace, "--format", "json"], ["report", trace],
             ["report", trace, "--format", "html", "-o", out + ".html"], ["replay", trace], ["dump", trace],
-            ["import", trace, "-o", out + ".ltrace"], ["export", trace, "--to", "perfetto", "-o", out + ".pftrace"],
-            ["export", trace, "--to", "chrome-json", "-o", out + ".json"], ["export", trace, "--to", "ctf", "-o", out + ".ctf"],
+            ["import", trace, "-o", out + ".ltrace"], ["export", trace, "--format", "perfetto", "-o", out + ".pftrace"],
+            ["export", trace, "--format", "chrome-json", "-o", out + ".json"], ["export", trace, "--format", "ctf", "-o", out + ".ctf"],
             ["diff", trace, "--", trace],
         ]
         for command in commands {
@@ -106,7 +106,7 @@ import Testing
         let info = try Self.run(["info", path], in: workspace, expect: 0)
         #expect(info.output.contains("a timestamp is outside ±2^60 ns"))
         try Self.run(["report", path], in: workspace, expect: 0)
-        try Self.run(["export", path, "--to", "chrome-json", "-o", "/dev/null"], in: workspace, expect: 0)
+        try Self.run(["export", path, "--format", "chrome-json", "-o", "/dev/null"], in: workspace, expect: 0)
     }
 
     @Test("timestamps at ±2^60 ns go through every command and format without a crash")
@@ -135,7 +135,7 @@ import Testing
         }
         let exports: [(String, String)] = [("perfetto", ".pftrace"), ("chrome-json", ".json"), ("ctf", ".ctf")]
         for (format, suffix) in exports {
-            try LifetraceCommand.run(["export", trace, "--to", format, "-o", out + suffix]).expectStatus(0)
+            try LifetraceCommand.run(["export", trace, "--format", format, "-o", out + suffix]).expectStatus(0)
         }
         try LifetraceCommand.run(["report", trace, "--format", "html", "-o", out + ".html"]).expectStatus(0)
     }
@@ -263,7 +263,7 @@ import Testing
         _ = try Self.importedSample(into: workspace)
         let trace = workspace.path + "/x.ltrace"
         let commands: [[String]] = [
-            ["report", trace, "-o", trace], ["export", trace, "--to", "perfetto", "-o", trace],
+            ["report", trace, "-o", trace], ["export", trace, "--format", "perfetto", "-o", trace],
             ["import", trace, "-o", trace], ["dump", trace, "-o", trace],
             ["report", trace, "--format", "html", "-o", workspace.path + "/./x.ltrace"],
         ]
@@ -272,7 +272,7 @@ import Testing
         }
     }
 
-    @Test("a write error on standard output exits 2 with one line, in every command that prints")
+    @Test("a write error on standard output exits 7 with one line, in every command that prints")
     func fullStandardOutput() throws {
         let workspace = try Workspace()
         _ = try Self.importedSample(into: workspace)
@@ -285,7 +285,7 @@ import Testing
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
             let result = try ChildProcess.run(LifetraceCommand.path, command, output: full)
             let text = result.error
-            #expect(result.status == 2, "\(command)")
+            #expect(result.status == 7, "\(command)")
             #expect(text.contains("No space left on device"), "\(command): \(text)")
             #expect(text.split(separator: "\n").count == 1, "\(command): \(text)")
         }
@@ -359,14 +359,14 @@ import Testing
             let trace = try workspace.write(name, bytes: [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name))))
             var commands: [[String]] = [["info", trace], ["replay", trace], ["report", trace, "--format", "markdown"], ["diff", trace, "--", trace]]
             for format in ["text", "json", "junit", "github"] { commands.append(["check", trace, "--strict", "--format", format]) }
-            for export in ["perfetto", "chrome-json"] { commands.append(["export", trace, "--to", export, "-o", "/dev/null"]) }
+            for export in ["perfetto", "chrome-json"] { commands.append(["export", trace, "--format", export, "-o", "/dev/null"]) }
             for command in commands {
                 let result = try LifetraceCommand.run(command)
                 #expect((0...3).contains(result.status), "\(name): \(command): \(result.error)")
                 #expect(try workspace.listing() == [name], "\(name): \(command) left files behind")
             }
             let out = workspace.path + "/out"
-            for command in [["report", trace, "--format", "html", "-o", out + ".html"], ["export", trace, "--to", "ctf", "-o", out + ".ctf"]] {
+            for command in [["report", trace, "--format", "html", "-o", out + ".html"], ["export", trace, "--format", "ctf", "-o", out + ".ctf"]] {
                 let result = try LifetraceCommand.run(command)
                 #expect((0...3).contains(result.status), "\(name): \(command): \(result.error)")
             }

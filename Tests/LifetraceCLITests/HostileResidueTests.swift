@@ -43,7 +43,7 @@ import Testing
         let out = NSTemporaryDirectory() + "threads-\(UUID().uuidString)"
         defer { for suffix in [".pftrace", ".json", ".ctf"] { try? FileManager.default.removeItem(atPath: out + suffix) } }
         for (format, suffix) in [("perfetto", ".pftrace"), ("chrome-json", ".json"), ("ctf", ".ctf")] {
-            try LifetraceCommand.run(["export", trace, "--to", format, "-o", out + suffix]).expectStatus(0)
+            try LifetraceCommand.run(["export", trace, "--format", format, "-o", out + suffix]).expectStatus(0)
         }
         let chrome = try String(contentsOfFile: out + ".json", encoding: .utf8)
         #expect(chrome.contains("thread \(number)"))
@@ -76,10 +76,10 @@ import Testing
         let out = workspace.path + "/out"
         let missing = workspace.path + "/missing.ltrace"
         let runs: [([String], Int32)] = [
-            (["export", trace, "--to", "perfetto", "-o", out + ".pftrace"], 0),
-            (["export", trace, "--to", "chrome-json", "-o", out + ".json"], 0),
-            (["export", trace, "--to", "ctf", "-o", out + ".ctf"], 0),
-            (["export", missing, "--to", "perfetto", "-o", out + "2.pftrace"], 2),
+            (["export", trace, "--format", "perfetto", "-o", out + ".pftrace"], 0),
+            (["export", trace, "--format", "chrome-json", "-o", out + ".json"], 0),
+            (["export", trace, "--format", "ctf", "-o", out + ".ctf"], 0),
+            (["export", missing, "--format", "perfetto", "-o", out + "2.pftrace"], 2),
             (["check", missing], 2), (["report", missing], 2), (["replay", missing], 2), (["info", missing], 2),
             (["dump", missing], 2), (["diff", missing, "--", missing], 2), (["import", missing, "-o", out + ".ltrace"], 2),
             (["check", trace, "--no-such-option"], 2),

@@ -23,7 +23,7 @@ import Testing
         let out = workspace.path + "/out"
         for arguments in [
             ["check", "--rules", rules, trace], ["report", "--rules", rules, trace], ["replay", "--rules", rules, trace],
-            ["export", "--rules", rules, trace, "--to", "perfetto", "-o", out], ["diff", "--rules", rules, trace, "--", trace],
+            ["export", "--rules", rules, trace, "--format", "perfetto", "-o", out], ["diff", "--rules", rules, trace, "--", trace],
         ] {
             let result = try HostileInputTests.run(arguments, in: workspace, expect: 2)
             HostileInputTests.expectOneLine(result, containing: "big.yml:3:36: `limit`: 9223372036854775807 is more than 2^60")

@@ -441,7 +441,7 @@ import Glibc
         try Self.synthesized(previous, events: 100, in: directory)
         let previousBytes = Self.bytes(previous)
         let missing = try Self.lifetrace(["record", "-o", previous, "--", directory + "/nonexistent"], in: directory)
-        #expect(missing.status == 3, "\(missing.error)")
+        #expect(missing.status == 8, "\(missing.error)")
         #expect(Self.bytes(previous) == previousBytes)
         #expect(try Self.listing(directory) == ["App", "prev.ltrace", "sc.yaml"])
     }

@@ -67,9 +67,9 @@ import Testing
         #expect(run.trace?.lifecycleLines.contains("end didEnterBackground") == false)
     }
 
-    @Test func missingAppExitsThree() throws {
+    @Test func missingAppExitsEight() throws {
         let run = try record([], app: ["/nonexistent/app"])
-        #expect(run.status == 3)
+        #expect(run.status == 8)
         #expect(run.standardError.hasPrefix("lifetrace record: cannot start the app"), "\(run.standardError)")
     }
 

@@ -94,7 +94,7 @@ import Testing
     @Test("an app that cannot start leaves no trace behind")
     func missingApp() throws {
         let run = try record(scenario: nil, app: ["/nonexistent/app"])
-        #expect(run.status == 3)
+        #expect(run.status == 8)
         #expect(run.leftovers.isEmpty)
     }
 

@@ -89,7 +89,7 @@ import Glibc
 
         let commands: [[String]] = [
             ["info", raw], ["dump", raw, "--format", "text"], ["check", raw], ["report", raw],
-            ["export", raw, "--to", "chrome-json", "--output", directory.appendingPathComponent("raw.json").path],
+            ["export", raw, "--format", "chrome-json", "--output", directory.appendingPathComponent("raw.json").path],
         ]
         for command in commands {
             let result = try LifetraceCommand.run(command)

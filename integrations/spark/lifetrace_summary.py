@@ -161,6 +161,8 @@ def run_lifetrace(binary, pending, analysis):
 
 # The rows' schema version (docs/JSON.md, "Rows"), for the error rows the job makes itself.
 ROW_SCHEMA_VERSION = 1
+# The summary document's schema version (docs/REPORTS.md, "Many runs"), as `report --format json` writes it.
+SUMMARY_SCHEMA_VERSION = 1
 
 
 class BadRows(Exception):
@@ -275,6 +277,7 @@ def summarise(spark, rows):
     endings = spark.sql("SELECT `end`.kind AS kind, count(*) AS n FROM lifetimes GROUP BY `end`.kind").collect()
     unreadable = spark.sql("SELECT path, error FROM rows WHERE row = 'error' ORDER BY path").collect()
     return {
+        "schema": SUMMARY_SCHEMA_VERSION,
         "traces": totals["traces"],
         "lifetimes": totals["lifetimes"],
         "events": totals["events"],

@@ -18,18 +18,57 @@ public struct DurationError: Error, Hashable, Sendable, CustomStringConvertible 
     public var explanation: String { "\(reason) (write a number and a unit: 250ms, 1.5s, 20s)" }
 }
 
-/// Reads durations written like `250ms`, `1.5s`, `20s`, `2m` into nanoseconds.
+/// Reads durations written like `250ms`, `1.5s`, `20s`, `2m` into nanoseconds, and the way the
+/// tool prints them (``DurationFormat``): `250 ms`, `840 µs`, `1 min`, `2 min 30 s`, `1 h 5 min`.
+/// A duration of several terms is their sum; each term is a number and a unit.
 public enum DurationParser {
     /// The units, longest suffix first so that `ms` is not read as `s`.
     static let units: [(suffix: String, nanoseconds: Int64)] = [
         ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
-        ("m", 60_000_000_000), ("h", 3_600_000_000_000),
+        ("m", 60_000_000_000), ("min", 60_000_000_000), ("h", 3_600_000_000_000),
     ]
 
     /// The number of nanoseconds `text` stands for.
     public static func nanoseconds(_ text: String) throws(DurationError) -> Int64 {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw DurationError(text: text, reason: "it is empty") }
+        var total: Int64 = 0
+        for term in terms(trimmed) {
+            let (sum, overflow) = total.addingReportingOverflow(try nanoseconds(term: term, of: text))
+            guard !overflow, sum <= TraceTime.limit else {
+                throw DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")
+            }
+            total = sum
+        }
+        return total
+    }
+
+    /// `text` cut after each unit that a number follows: `2 min 30 s` is `2 min` and `30 s`.
+    private static func terms(_ text: String) -> [Substring] {
+        var terms: [Substring] = []
+        var start = text.startIndex
+        var index = text.startIndex
+        var afterUnit = false
+        while index < text.endIndex {
+            let character = text[index]
+            if afterUnit && (character.isASCII && character.isNumber) {
+                terms.append(text[start..<index])
+                start = index
+                afterUnit = false
+            } else if character.isLetter {
+                afterUnit = true
+            } else if !character.isWhitespace {
+                afterUnit = false
+            }
+            index = text.index(after: index)
+        }
+        terms.append(text[start...])
+        return terms
+    }
+
+    /// The nanoseconds of one term, a number and a unit; errors name the whole `text`.
+    private static func nanoseconds(term: Substring, of text: String) throws(DurationError) -> Int64 {
+        let trimmed = String(term).trimmingWhitespace()
         let match = units.filter { trimmed.hasSuffix($0.suffix) }.max { $0.suffix.count < $1.suffix.count }
         guard let unit = match else {
             throw DurationError(text: text, reason: "it has no unit")

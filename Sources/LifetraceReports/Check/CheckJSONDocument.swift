@@ -30,8 +30,12 @@ public struct CheckJSONDocument: Sendable {
     /// A document whose verdict counts warnings as failures with `strict`.
     public init(strict: Bool) { self.strict = strict }
 
+    /// The version of the document's schema (docs/JSON.md); raised whenever a field changes
+    /// meaning or is removed, never for an added field.
+    public static let schemaVersion: Int64 = 1
+
     /// The opening of the document.
-    public let head = "{\n  \"traces\": ["
+    public let head = "{\n  \"schema\": \(CheckJSONDocument.schemaVersion),\n  \"traces\": ["
 
     /// The separator written before every trace's entry but the first.
     public static let traceSeparator = ","

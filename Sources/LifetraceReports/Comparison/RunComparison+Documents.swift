@@ -64,6 +64,10 @@ extension RunComparison {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The version of the JSON form's schema (docs/REPORTS.md); raised whenever a field changes
+    /// meaning or is removed, never for an added field.
+    public static let schemaVersion: Int64 = 1
+
     /// The JSON form (see docs/REPORTS.md); durations in nanoseconds.
     public var json: String {
         func stats(_ row: Row, _ distribution: SampleDistribution) -> JSONValue {
@@ -78,6 +82,7 @@ extension RunComparison {
             ])
         }
         let document = JSONValue.object([
+            JSONMember("schema", .int(Self.schemaVersion)),
             JSONMember("baselineRuns", .int(Int64(baseline.count))),
             JSONMember("candidateRuns", .int(Int64(candidate.count))),
             JSONMember("alpha", .number(gate.alpha)),

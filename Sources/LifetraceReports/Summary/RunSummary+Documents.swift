@@ -3,7 +3,11 @@ import LifecycleModel
 import LifetraceAnalysis
 
 extension RunSummary {
-    /// The JSON form: `{"traces": n, "lifetimes": n, "events": n, "launch": {kind: stats},
+    /// The version of the JSON form's schema (docs/REPORTS.md); raised whenever a field changes
+    /// meaning or is removed, never for an added field.
+    public static let schemaVersion: Int64 = 1
+
+    /// The JSON form: `{"schema": 1, "traces": n, "lifetimes": n, "events": n, "launch": {kind: stats},
     /// "busyInWindow": {kind: stats}, "stalls": {"perLifetime": stats, "duration": stats},
     /// "violations": [{"rule", "severity", "count", "traces"}], "endings": {kind: n},
     /// "unreadable": [{"path", "error"}]}`, durations
@@ -17,6 +21,7 @@ extension RunSummary {
             return .object(members)
         }
         let document = JSONValue.object([
+            JSONMember("schema", .int(Self.schemaVersion)),
             JSONMember("traces", .int(Int64(runs.count))),
             JSONMember("lifetimes", .int(Int64(lifetimeCount))),
             JSONMember("events", .int(Int64(eventCount))),

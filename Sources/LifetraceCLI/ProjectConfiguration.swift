@@ -1,0 +1,259 @@
+import Foundation
+import LifetraceFormat
+import LifetraceReports
+import Yams
+
+/// A project's configuration file, `.lifetrace.yml`: the thresholds, rule files, rule selection
+/// and budgets a team checks its traces with, so that every command and every CI job uses the
+/// same (docs/CLI.md, "Configuration file"). Each key is named as the command-line option it
+/// stands for; an option given on the command line wins over the file. Paths in it are relative
+/// to the file's directory.
+struct ProjectConfiguration: Sendable {
+    /// The file's name, looked for from the working directory upward.
+    static let fileName = ".lifetrace.yml"
+    /// The largest configuration file read (bytes).
+    static let maximumFileSize = 1 << 20
+
+    /// A value and where it is written (line and column, from 1).
+    struct Located: Sendable, Hashable {
+        var value: String
+        var line: Int
+        var column: Int
+    }
+
+    /// The keys, each the long name of the option it stands for, and what it holds.
+    enum Key: String, CaseIterable, Sendable {
+        case stallThreshold = "stall-threshold"
+        case hangThreshold = "hang-threshold"
+        case launchWatchdog = "launch-watchdog"
+        case backgroundLimit = "background-limit"
+        case backgroundCallbackLimit = "background-callback-limit"
+        case textbook
+        case rules
+        case only
+        case disable
+        case strict
+        case maxRegression = "max-regression"
+        case alpha
+        case budget
+        case budgets
+        case allowMoreViolations = "allow-more-violations"
+    }
+
+    /// The file as named (found, or given with `--config`).
+    let path: String
+    /// Durations, in nanoseconds.
+    var stallThreshold: Int64?
+    var hangThreshold: Int64?
+    var launchWatchdog: Int64?
+    var backgroundLimit: Int64?
+    var backgroundCallbackLimit: Int64?
+    var textbook: Bool?
+    /// Rule files, relative to the working directory (the file's own paths resolved).
+    var ruleFiles: [String]?
+    /// Rule ids, with where each is written, so that an unknown one is named there.
+    var only: [Located]?
+    var disable: [Located]?
+    /// `check`'s `--strict`.
+    var strict: Bool?
+    /// `diff`'s gate.
+    var maxRegression: Double?
+    var alpha: Double?
+    var budgets: [Budget]?
+    var budgetFile: String?
+    var allowMoreViolations: Bool?
+
+    /// The configuration file that applies in `directory`: `.lifetrace.yml` there or in the
+    /// nearest directory above it that has one, or nil.
+    static func find(from directory: String) -> String? {
+        var current = URL(fileURLWithPath: directory).standardizedFileURL
+        while true {
+            let candidate = current.appendingPathComponent(fileName).path
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            let parent = current.deletingLastPathComponent()
+            guard parent.path != current.path else { return nil }
+            current = parent
+        }
+    }
+
+    /// Reads the file at `path`.
+    static func load(path: String) throws(ConfigurationError) -> ProjectConfiguration {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ConfigurationError(file: path, line: 0, column: 0, "no such configuration file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(file: path, line: 0, column: 0, "cannot read the configuration file")
+        }
+        guard data.count <= maximumFileSize else {
+            throw ConfigurationError(file: path, line: 0, column: 0, "the file is larger than \(maximumFileSize) bytes")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: path, line: 0, column: 0, "the file is not UTF-8 text")
+        }
+        return try parse(yaml: text, file: path)
+    }
+
+    /// Reads a configuration's text; `file` names it in errors, and its directory is where the
+    /// paths in it start.
+    static func parse(yaml: String, file: String) throws(ConfigurationError) -> ProjectConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            throw ConfigurationError(yaml: error, file: file)
+        } catch {
+            throw ConfigurationError(file: file, line: 1, column: 1, "not YAML")
+        }
+        var configuration = ProjectConfiguration(path: file)
+        // An empty file (or one of comments only) configures nothing.
+        guard let root else { return configuration }
+        let reader = ConfigurationReader(file: file)
+        guard case .mapping(let mapping) = root else {
+            throw reader.error(root, "the file must be a mapping of option names to values, such as `hang-threshold: 250ms`")
+        }
+        var seen: Set<Key> = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode, let key = Key(rawValue: scalar.string) else {
+                let name = keyNode.scalar?.string ?? "\(keyNode)"
+                throw reader.error(
+                    keyNode, "unknown key `\(name)`; the keys are " + Key.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
+            }
+            guard seen.insert(key).inserted else { throw reader.error(keyNode, "`\(key.rawValue)` is given twice") }
+            if case .alias = value { throw reader.error(value, "aliases are not allowed in the configuration file") }
+            try configuration.set(key, value, reader: reader)
+        }
+        return configuration
+    }
+
+    private mutating func set(_ key: Key, _ value: Node, reader: ConfigurationReader) throws(ConfigurationError) {
+        let name = "`\(key.rawValue)`"
+        switch key {
+        case .stallThreshold: stallThreshold = try reader.duration(value, what: name)
+        case .hangThreshold: hangThreshold = try reader.duration(value, what: name)
+        case .launchWatchdog: launchWatchdog = try reader.duration(value, what: name)
+        case .backgroundLimit: backgroundLimit = try reader.duration(value, what: name)
+        case .backgroundCallbackLimit: backgroundCallbackLimit = try reader.duration(value, what: name)
+        case .textbook: textbook = try reader.bool(value, what: name)
+        case .strict: strict = try reader.bool(value, what: name)
+        case .allowMoreViolations: allowMoreViolations = try reader.bool(value, what: name)
+        case .rules: ruleFiles = try reader.strings(value, what: name).map { reader.resolve($0.value) }
+        case .only: only = try reader.strings(value, what: name)
+        case .disable: disable = try reader.strings(value, what: name)
+        case .budgets: budgetFile = reader.resolve(try reader.string(value, what: name).value)
+        case .maxRegression:
+            let text = try reader.string(value, what: name)
+            do throws(BudgetError) {
+                maxRegression = try Budget.percentage(text.value, source: name)
+            } catch {
+                throw reader.error(value, error.description)
+            }
+        case .alpha:
+            let text = try reader.string(value, what: name)
+            guard let number = Double(text.value), number > 0, number < 1 else {
+                throw reader.error(value, "\(name) must be a number between 0 and 1, not \"\(text.value)\"")
+            }
+            alpha = number
+        case .budget:
+            guard case .mapping(let limits) = value else {
+                throw reader.error(value, "\(name) must be a mapping of METRIC.STATISTIC to a limit, such as `launch.cold.p50: 400ms`")
+            }
+            var budgets: [Budget] = []
+            for (metric, limit) in limits {
+                let key = try reader.string(metric, what: "a budget's metric")
+                let text = try reader.string(limit, what: "the limit of `\(key.value)`")
+                do throws(BudgetError) {
+                    budgets.append(try Budget(key: key.value, value: text.value, source: name))
+                } catch {
+                    throw reader.error(limit, error.reason)
+                }
+            }
+            self.budgets = budgets
+        }
+    }
+}
+
+/// A configuration file could not be used: `FILE:LINE:COLUMN: what is wrong`.
+struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file as named.
+    var file: String
+    /// The line (from 1; 0 when the file could not be read at all).
+    var line: Int
+    /// The column (from 1).
+    var column: Int
+    /// What is wrong, in one line.
+    var problem: String
+
+    init(file: String, line: Int, column: Int, _ problem: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.problem = problem
+    }
+
+    /// The YAML parser's error, where it found it.
+    init(yaml error: YamlError, file: String) {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            self.init(file: file, line: mark.line, column: mark.column, "not YAML: " + (context.map { "\($0.text), " } ?? "") + problem)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            self.init(file: file, line: context.mark.line, column: context.mark.column, "duplicate key \(duplicates.joined(separator: ", "))")
+        default:
+            let text = "\(error)".split(whereSeparator: \.isNewline).first.map(String.init) ?? "not YAML"
+            self.init(file: file, line: 1, column: 1, "not YAML: \(text)")
+        }
+    }
+
+    var description: String { line == 0 ? "\(file): \(problem)" : "\(file):\(line):\(column): \(problem)" }
+}
+
+/// Reads the values of one configuration file, naming where each problem is.
+private struct ConfigurationReader {
+    let file: String
+
+    func error(_ node: Node, _ problem: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, problem)
+    }
+
+    func string(_ node: Node, what: String) throws(ConfigurationError) -> ProjectConfiguration.Located {
+        guard case .scalar(let scalar) = node else { throw error(node, "\(what) must be a single value") }
+        return .init(value: scalar.string, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+    }
+
+    /// A list of strings, or one string for a list of one.
+    func strings(_ node: Node, what: String) throws(ConfigurationError) -> [ProjectConfiguration.Located] {
+        guard case .sequence(let sequence) = node else { return [try string(node, what: what)] }
+        var values: [ProjectConfiguration.Located] = []
+        for item in sequence { values.append(try string(item, what: "every entry of \(what)")) }
+        return values
+    }
+
+    func bool(_ node: Node, what: String) throws(ConfigurationError) -> Bool {
+        let text = try string(node, what: what).value
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw error(node, "\(what) must be true or false, not \"\(text)\"")
+        }
+    }
+
+    func duration(_ node: Node, what: String) throws(ConfigurationError) -> Int64 {
+        let text = try string(node, what: what).value
+        do throws(DurationError) {
+            return try DurationParser.nanoseconds(text)
+        } catch {
+            throw self.error(node, "\(what): \(error.description)")
+        }
+    }
+
+    /// `path` as written in the file, relative to the file's directory unless absolute.
+    func resolve(_ path: String) -> String {
+        let directory = (file as NSString).deletingLastPathComponent
+        guard !path.hasPrefix("/"), !directory.isEmpty else { return path }
+        return directory + "/" + path
+    }
+}
