@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
@@ -19,7 +20,7 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
     var paths: [String]
 
-    @Option(name: .long, help: "Output format: text, json, junit or github.")
+    @Option(name: .long, help: "Output format: text, json, junit, github, markdown or sarif (see docs/REPORTS.md).")
     var format: CheckOutput.Format = .text
 
     @OptionGroup var analysis: AnalysisArguments
@@ -59,9 +60,30 @@ struct CheckCommand: ParsableCommand {
         let output = CheckOutput(
             analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable)
         try StandardOutput.print(output.rendered(format))
+        if format == .github { try writeJobSummary(output) }
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if !unreadable.isEmpty || output.incomplete > 0 { throw ExitCode(2) }
         if !output.passed { throw ExitCode(1) }
+    }
+
+    /// With `--format github` inside GitHub Actions, appends the Markdown summary of every finding
+    /// to the file `$GITHUB_STEP_SUMMARY` names: the annotations hold only the most severe.
+    private func writeJobSummary(_ output: CheckOutput) throws {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        // GitHub creates the file; anywhere else a missing one is created.
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let file = FileHandle(forWritingAtPath: path) else {
+            printError("\(path): cannot open the job summary ($GITHUB_STEP_SUMMARY) for writing")
+            throw ExitCode(2)
+        }
+        defer { try? file.close() }
+        do {
+            try file.seekToEnd()
+            try file.write(contentsOf: Data(output.rendered(.markdown).utf8))
+        } catch {
+            printError("\(path): cannot write the job summary ($GITHUB_STEP_SUMMARY): \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
     }
 
     /// The JSON document, written while the traces are read.
