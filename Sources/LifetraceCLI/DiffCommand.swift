@@ -13,12 +13,15 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             Each side is trace files or directories of traces. Every metric (launch duration and \
             main-thread busy time by launch kind, stalls per lifetime, stall duration, violations \
-            per trace) is compared with a two-sided Mann-Whitney U test. Exit status: 1 when the \
-            candidates have more violations per run than the baseline (unless \
-            --allow-more-violations), when a candidate statistic is over an absolute budget, or \
-            when a median rose by more than --max-regression in a statistically significant \
-            regression; 0 otherwise; 2 for bad input or usage. Budgets and --max-regression need at \
-            least two runs per side. See docs/REPORTS.md.
+            per trace) is compared with a two-sided Mann-Whitney U test and a Hodges-Lehmann shift \
+            with its confidence interval; each warning's count per run with the conditional Poisson \
+            test; every p-value Holm-adjusted for the number of tests. Exit status: 1 when the \
+            candidates break an error-severity rule more often per run than the baseline, or a \
+            warning significantly more often (unless --allow-more-violations), when a candidate \
+            statistic is over an absolute budget, or when a median rose by more than \
+            --max-regression in a statistically significant regression; 0 otherwise; 2 for bad \
+            input or usage. Budgets and --max-regression need at least two runs per side. See \
+            docs/REPORTS.md.
             """)
 
     /// The output formats.
@@ -44,7 +47,7 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: "Significance level for a regression to count (default 0.05).")
     var alpha: Double?
 
-    @Flag(name: .long, help: "Do not fail when the candidates have more violations per run than the baseline.")
+    @Flag(name: .long, help: "Do not fail on more errors per run, or significantly more warnings, than the baseline.")
     var allowMoreViolations = false
 
     @OptionGroup var analysis: AnalysisArguments
