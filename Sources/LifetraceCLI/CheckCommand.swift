@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
@@ -72,9 +73,30 @@ struct CheckCommand: ParsableCommand {
         let output = CheckOutput(
             analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable)
         try StandardOutput.print(output.rendered(format))
+        if format == .github { try writeJobSummary(output) }
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if !unreadable.isEmpty || output.incomplete > 0 { throw ExitStatus.badInput.exit }
         if !output.passed { throw ExitStatus.checkFailed.exit }
+    }
+
+    /// With `--format github` inside GitHub Actions, appends the Markdown summary of every finding
+    /// to the file `$GITHUB_STEP_SUMMARY` names: the annotations hold only the most severe.
+    private func writeJobSummary(_ output: CheckOutput) throws {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        // GitHub creates the file; anywhere else a missing one is created.
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let file = FileHandle(forWritingAtPath: path) else {
+            printError("\(path): cannot open the job summary ($GITHUB_STEP_SUMMARY) for writing")
+            throw ExitStatus.outputFailed.exit
+        }
+        defer { try? file.close() }
+        do {
+            try file.seekToEnd()
+            try file.write(contentsOf: Data(output.rendered(.markdown).utf8))
+        } catch {
+            printError("\(path): cannot write the job summary ($GITHUB_STEP_SUMMARY): \(error.localizedDescription)")
+            throw ExitStatus.outputFailed.exit
+        }
     }
 
     /// The JSON document, written while the traces are read.

@@ -13,14 +13,16 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             Each side is trace files or directories of traces. Every metric (launch duration and \
             main-thread busy time by launch kind, stalls per lifetime, stall duration, violations \
-            per trace) is compared with a two-sided Mann-Whitney U test. Exit status: 1 when the \
-            candidates have more violations per run than the baseline (unless \
-            --allow-more-violations), when a candidate statistic is over an absolute budget, or \
-            when a median rose by more than --max-regression in a statistically significant \
-            regression; 0 otherwise; 2 for bad input or usage; 7 when the output could not be \
-            written (docs/CLI.md). Budgets and --max-regression need at least two runs per side; \
-            they, --alpha and --allow-more-violations can also come from the configuration file. \
-            See docs/REPORTS.md.
+            per trace) is compared with a two-sided Mann-Whitney U test and a Hodges-Lehmann shift \
+            with its confidence interval; each warning's count per run with the conditional Poisson \
+            test; every p-value Holm-adjusted for the number of tests. Exit status: 1 when the \
+            candidates break an error-severity rule more often per run than the baseline, or a \
+            warning significantly more often (unless --allow-more-violations), when a candidate \
+            statistic is over an absolute budget, or when a median rose by more than \
+            --max-regression in a statistically significant regression; 0 otherwise; 2 for bad \
+            input or usage; 7 when the output could not be written (docs/CLI.md). Budgets and \
+            --max-regression need at least two runs per side; they, --alpha and \
+            --allow-more-violations can also come from the configuration file. See docs/REPORTS.md.
             """)
 
     @Argument(help: "Baseline traces, then '--', then candidate traces.")
@@ -41,7 +43,7 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: "Significance level for a regression to count. (default: \(ComparisonGate().alpha))")
     var alpha: Double?
 
-    @Flag(name: .long, inversion: .prefixedNo, help: "Do not fail when the candidates have more violations per run than the baseline. (default: off)")
+    @Flag(name: .long, inversion: .prefixedNo, help: "Do not fail on more errors per run, or significantly more warnings, than the baseline. (default: off)")
     var allowMoreViolations: Bool?
 
     @OptionGroup var analysis: AnalysisArguments

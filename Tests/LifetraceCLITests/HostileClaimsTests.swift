@@ -110,7 +110,7 @@ import Testing
         let json = Self.compact(try HostileInputTests.run(["check", trace, "--format", "json"], in: workspace, expect: 0).output)
         #expect(json.contains("\"capped\":{\"threadBegins\":5}"))
         let github = try HostileInputTests.run(["check", trace, "--format", "github"], in: workspace, expect: 0).output
-        #expect(github.contains("title=analysis caps::5 callback or signpost begins were not followed"))
+        #expect(github.contains("title=analysis caps in \(trace)::5 callback or signpost begins were not followed"))
         let junit = try HostileInputTests.run(["check", trace, "--format", "junit"], in: workspace, expect: 0).output
         #expect(junit.contains("<system-out>note: 5 callback or signpost begins were not followed"))
     }

@@ -72,25 +72,28 @@ struct CheckOutputTests {
         #expect((summary["rules"] as? [String: Any])?["launch-stall"] as? NSNumber == 1)
     }
 
-    @Test("junit: one test case per rule per trace, failures carry the message")
+    @Test("junit: one test case per rule that ran per trace; a warning is in system-out, not a failure, unless strict")
     func junit() throws {
         let xml = try Self.output(["unexpected-exit.fail.jsonl"]).rendered(.junit)
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == Rule.allCases.count)
-        #expect(xml.contains("<testcase classname=\"unexpected-exit.fail.jsonl\" name=\"unexpected-exit\">"))
-        #expect(xml.contains("<failure type=\"warning\" message=\"The process was killed by signal 11"))
-        #expect(xml.contains("<testcase classname=\"unexpected-exit.fail.jsonl\" name=\"launch-stall\"/>"))
+        #expect(xml.contains("<testcase classname=\"unexpected-exit.fail.jsonl\" name=\"unexpected-exit\" time=\""))
+        #expect(xml.contains("<system-out>warning (does not fail the check without --strict):&#10;+"))
+        #expect(xml.contains("The process was killed by signal 11"))
+        #expect(xml.contains("<property name=\"warnings\" value=\"1\"/>"))
         let parsed = try XMLDocument(xmlString: xml)
-        #expect(try parsed.nodes(forXPath: "//failure").count == 1)
+        #expect(try parsed.nodes(forXPath: "//failure").count == 0)
+        let strict = try XMLDocument(xmlString: try Self.output(["unexpected-exit.fail.jsonl"], strict: true).rendered(.junit))
+        #expect(try strict.nodes(forXPath: "//failure[@type='warning']").count == 1)
     }
 
-    @Test("github: one workflow command per violation, escaped")
+    @Test("github: one workflow command per violation, errors first, escaped, no file=")
     func github() throws {
         let text = try Self.output(["background-time.fail.jsonl", "launch-sequence.fail.jsonl"]).rendered(.github)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("::warning file=background-time.fail.jsonl,title=background-time::+31.000 s: The system expired"))
-        #expect(lines[1].hasPrefix("::error file=launch-sequence.fail.jsonl,title=launch-sequence::+0.010 s: didFinishLaunching began"))
-        #expect(lines[1].contains("%0A  callback.begin didFinishLaunching at +0.010 s"))
+        #expect(lines[0].hasPrefix("::error title=launch-sequence in launch-sequence.fail.jsonl::+0.010 s: didFinishLaunching began"))
+        #expect(lines[0].contains("%0A  callback.begin didFinishLaunching at +0.010 s"))
+        #expect(lines[1].hasPrefix("::warning title=background-time in background-time.fail.jsonl::+31.000 s: The system expired"))
     }
 
     @Test("strict: warnings fail the check")

@@ -71,7 +71,8 @@ import Testing
         #expect(!failed.contains("launch.cold.p50 <= 300 ms"))
         // The maximum regression still needs significance: the stall count is not a failure there.
         #expect(!failed.contains { $0.hasPrefix("stalls.count median") })
-        #expect(failed.contains("violations per run no more than the baseline's"))
+        // Two hangs (a warning) in eight candidate runs against none: not a significant rise.
+        #expect(!failed.contains { $0.hasPrefix("no error more often per run") })
     }
 
     @Test func sameRunsOnBothSidesPass() throws {

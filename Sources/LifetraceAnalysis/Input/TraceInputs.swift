@@ -97,6 +97,17 @@ public enum TraceInputs {
         path: String, options: AnalysisOptions, prefetch: Bool = true,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var analysis = try analyzeUntimed(path: path, options: options, prefetch: prefetch, lifetimeEnded: lifetimeEnded)
+        analysis.checkDuration = start.duration(to: clock.now)
+        return analysis
+    }
+
+    private static func analyzeUntimed(
+        path: String, options: AnalysisOptions, prefetch: Bool,
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
+    ) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
             let metadata = reader.metadata

@@ -28,6 +28,9 @@ public struct TraceAnalysis: Sendable {
     /// What the analysis counted instead of keeping, past its caps: lifetimes, stalls, threads,
     /// scenes.
     public var capped: CappedCounts
+    /// How long reading and checking the trace took (wall clock), when it was measured: by
+    /// ``TraceInputs/analyze(path:options:prefetch:lifetimeEnded:)``. JUnit's `time` attributes.
+    public var checkDuration: Duration?
 
     /// Creates an analysis.
     public init(

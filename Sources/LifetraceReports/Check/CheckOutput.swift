@@ -11,13 +11,17 @@ public struct CheckOutput: Sendable {
         case json
         /// JUnit XML: one test case per rule per trace.
         case junit
-        /// GitHub Actions workflow commands (annotations).
+        /// GitHub Actions workflow commands: the most severe findings as annotations.
         case github
+        /// Markdown: the whole check, for a CI job summary (`$GITHUB_STEP_SUMMARY`).
+        case markdown
+        /// SARIF 2.1.0, for code-scanning dashboards.
+        case sarif
     }
 
     /// The analyses, in the order the traces were given.
     public var analyses: [TraceAnalysis]
-    /// The rules that were checked (others appear as skipped in JUnit).
+    /// The rules that were checked (JUnit has a test case for each).
     public var rules: RuleSet
     /// The rules of rule files, when any were given.
     public var userRules: UserRules?
@@ -53,6 +57,8 @@ public struct CheckOutput: Sendable {
         case .json: CheckJSONDocument.rendered(analyses, strict: strict)
         case .junit: JUnitReport(analyses: analyses, rules: rules, userRules: userRules, strict: strict, unreadable: unreadable).xml
         case .github: GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable).text
+        case .markdown: CheckMarkdownSummary(self).markdown
+        case .sarif: SARIFReport(self).json
         }
     }
 

@@ -1,14 +1,27 @@
 import LifetraceAnalysis
 import LifetraceFormat
 
-/// GitHub Actions workflow commands: one `::error` or `::warning` annotation per violation,
-/// attached to the trace file, titled with the rule id; for a text (JSONL) trace with the line of
-/// the offending event (`line=`). A trace that could not be read is an `::error` at the place the
-/// reading stopped.
+/// GitHub Actions workflow commands for `lifetrace check --format github`: the few most severe
+/// findings as annotations, the rest left to the job summary (``CheckMarkdownSummary``, written
+/// to `$GITHUB_STEP_SUMMARY` by the command).
+///
+/// GitHub shows at most 10 error, 10 warning and 10 notice annotations per step and 50 per job
+/// (GitHub's documentation of problem matchers and workflow commands, "Limitations"); more are
+/// dropped without a word. So at most ``perKind`` of each kind are written, most severe first:
+/// traces that could not be read or not read whole, then error-severity violations, then
+/// warnings, each in the order of the traces (a trace's count of violations not listed before
+/// the violations); a last plain line says how many were left out and
+/// where they are. Annotations carry no `file=`: a trace is not source in the pull request, and
+/// an annotation with a file GitHub cannot find in the commit is attached to nothing. The rule
+/// and the trace are in the `title=` instead (`hang in runs/a.jsonl line 12`, with the offending
+/// event's line in a text trace); the annotation is shown on the run's summary page.
 public struct GitHubAnnotations: Sendable {
+    /// The most annotations of one kind (error, warning, notice) written: GitHub's limit per step.
+    public static let perKind = 10
+
     /// The analyses.
     public var analyses: [TraceAnalysis]
-    /// Whether any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
+    /// Whether warnings fail, and any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
     public var strict: Bool
     /// The traces that could not be read.
     public var unreadable: [TraceError]
@@ -20,47 +33,87 @@ public struct GitHubAnnotations: Sendable {
         self.unreadable = unreadable
     }
 
-    /// One line per violation, then one per unreadable trace.
-    public var text: String {
-        var output = ""
+    /// One annotation, before it is written.
+    struct Annotation {
+        /// `error`, `warning` or `notice`.
+        var command: String
+        /// The title: what and where.
+        var title: String
+        /// The message.
+        var message: String
+    }
+
+    /// Every finding as an annotation, most severe first.
+    var annotations: [Annotation] {
+        var unread: [Annotation] = []
+        var omitted: [Annotation] = []
+        var errors: [Annotation] = []
+        var warnings: [Annotation] = []
+        var notices: [Annotation] = []
+        for error in unreadable {
+            var place = ""
+            if case .line(let line, let column) = error.location { place = " line \(line) column \(column)" }
+            unread.append(Annotation(command: "error", title: "unreadable trace \(error.file)\(place)", message: error.description))
+        }
         for analysis in analyses {
             if analysis.isIncomplete(strict: strict) {
                 let problems = analysis.issues.map(\.description).joined(separator: "\n")
-                output += "::error file=\(property(analysis.path)),title=\(property("trace not read whole"))::"
-                    + data("not read whole, so not checked whole:\n\(problems)") + "\n"
+                unread.append(Annotation(
+                    command: "error", title: "trace not read whole: \(analysis.path)",
+                    message: "not read whole, so not checked whole:\n\(problems)"))
             }
-            let lines = eventLines(analysis)
+            let lines = Self.eventLines(analysis)
             for violation in analysis.violations {
-                let command = violation.severity == .error ? "error" : "warning"
-                let witnesses = violation.events.map { "\n  \($0)" }.joined()
-                let line = violation.events.last.flatMap { lines?[Self.key($0)] }.map { ",line=\($0)" } ?? ""
-                output += "::\(command) file=\(property(analysis.path))\(line),title=\(property(violation.rule.id))::"
-                    + data(violation.statement + witnesses) + "\n"
+                // With --strict a warning fails the check, so it is written as an error.
+                let failing = violation.severity == .error || strict
+                let line = violation.events.last.flatMap { lines?[Self.key($0)] }.map { " line \($0)" } ?? ""
+                let annotation = Annotation(
+                    command: failing ? "error" : "warning", title: "\(violation.rule.id) in \(analysis.path)\(line)",
+                    message: violation.statement + violation.events.map { "\n  \($0)" }.joined())
+                if failing { errors.append(annotation) } else { warnings.append(annotation) }
             }
             if let note = analysis.omittedNote {
-                let command = analysis.omittedViolations.keys.contains { $0.severity == .error } ? "error" : "warning"
-                output += "::\(command) file=\(property(analysis.path)),title=\(property("violations not listed"))::"
-                    + data(note) + "\n"
+                let failing = strict || analysis.omittedViolations.keys.contains { $0.severity == .error }
+                // Before the trace's own violations: it says how many there are.
+                omitted.append(Annotation(
+                    command: failing ? "error" : "warning", title: "violations not listed in \(analysis.path)", message: note))
             }
             for note in analysis.capNotes {
-                output += "::notice file=\(property(analysis.path)),title=\(property("analysis caps"))::" + data(note) + "\n"
+                notices.append(Annotation(command: "notice", title: "analysis caps in \(analysis.path)", message: note))
             }
         }
-        for error in unreadable {
-            var place = ""
-            if case .line(let line, let column) = error.location { place = ",line=\(line),col=\(column)" }
-            output += "::error file=\(property(error.file))\(place),title=unreadable trace::" + data(error.description) + "\n"
+        return unread + omitted + errors + warnings + notices
+    }
+
+    /// At most ``perKind`` annotations of each kind, then a plain line on what was left out.
+    public var text: String {
+        var output = ""
+        var written: [String: Int] = [:]
+        var left: [String: Int] = [:]
+        for annotation in annotations {
+            guard written[annotation.command, default: 0] < Self.perKind else {
+                left[annotation.command, default: 0] += 1
+                continue
+            }
+            written[annotation.command, default: 0] += 1
+            output += "::\(annotation.command) title=\(property(annotation.title))::\(data(annotation.message))\n"
+        }
+        if !left.isEmpty {
+            let counts = ["error", "warning", "notice"].compactMap { kind in left[kind].map { plural($0, kind) } }
+            output += "lifetrace: \(counts.joined(separator: ", ")) more than GitHub shows per step (\(Self.perKind) of each kind) "
+                + "are not annotated; every finding is in the job summary (check --format markdown)\n"
         }
         return output
     }
 
-    /// The lines of the offending events, for a text trace.
-    private func eventLines(_ analysis: TraceAnalysis) -> [JSONLEventLines.Key: Int]? {
+    /// The lines of the offending events (each violation's last witness), for a text trace;
+    /// nil for a binary one. SARIF's regions use them too.
+    static func eventLines(_ analysis: TraceAnalysis) -> [JSONLEventLines.Key: Int]? {
         let keys = Set(analysis.violations.compactMap { $0.events.last.map(Self.key) })
         return JSONLEventLines.lines(in: analysis.path, of: keys)
     }
 
-    private static func key(_ event: EventSummary) -> JSONLEventLines.Key {
+    static func key(_ event: EventSummary) -> JSONLEventLines.Key {
         JSONLEventLines.Key(timestamp: event.timestamp, type: event.type, thread: event.thread, name: event.name)
     }
 

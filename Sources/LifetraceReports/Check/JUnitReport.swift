@@ -1,10 +1,15 @@
 import LifetraceAnalysis
 import LifetraceFormat
 
-/// JUnit XML for CI: one test suite per trace, one test case per rule; a violated rule is a
-/// failure carrying its messages (a warning too: CI systems have no warning state), a rule that
-/// was not checked is skipped. A trace that could not be read is a suite of one test case, `read`,
-/// in error: it is never absent, so the CI system counts it.
+/// JUnit XML for CI: one test suite per trace, one test case per rule that was checked. The
+/// verdict is `lifetrace check`'s exit status: a test case fails (`<failure>`) exactly where the
+/// check fails, on an error-severity violation, or on any violation with `strict`; a warning
+/// that does not fail the check leaves its test case passed and is written in the test case's
+/// `<system-out>` and counted in the suite's `warnings` property. A trace that could not be read,
+/// or not read whole, is an `<error>` (exit status 2): never absent, so the CI system counts it.
+/// Times (`time`, seconds) are the trace's read-and-check time; its rules are checked in one pass
+/// over the events and cannot be timed apart, so each test case carries the suite's time divided
+/// evenly among them, and the test cases add up to the suite.
 public struct JUnitReport: Sendable {
     /// The analyses.
     public var analyses: [TraceAnalysis]
@@ -12,7 +17,7 @@ public struct JUnitReport: Sendable {
     public var rules: RuleSet
     /// The rules of rule files, when any were given: test cases after the built-in rules'.
     public var userRules: UserRules?
-    /// Whether any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
+    /// Whether warnings fail, and any reading problem fails a trace (``TraceAnalysis/isIncomplete(strict:)``).
     public var strict: Bool
     /// The traces that could not be read.
     public var unreadable: [TraceError]
@@ -28,63 +33,104 @@ public struct JUnitReport: Sendable {
         self.unreadable = unreadable
     }
 
+    /// The rules that ran, built-in ones first, in table order.
+    var checkedRules: [Rule] {
+        Rule.allCases.filter { rules.contains($0) } + (userRules.map { user in user.rules.filter { user.enabled.contains($0) } } ?? [])
+    }
+
+    /// Whether `rule`'s violations in `analysis` fail the check.
+    func fails(_ rule: Rule) -> Bool { strict || rule.severity == .error }
+
     /// The XML document.
     public var xml: String {
-        let failures = analyses.reduce(0) { total, analysis in total + analysis.violatedRules.count }
-        let allRules = Rule.allCases + (userRules?.rules ?? [])
-        let checked = { (rule: Rule) in rule.builtIn == nil ? self.userRules?.enabled.contains(rule) == true : self.rules.contains(rule) }
-        var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        output += "<testsuites name=\"lifetrace check\" tests=\"\(analyses.count * allRules.count + unreadable.count)\" "
-            + "failures=\"\(failures)\" errors=\"\(unreadable.count)\">\n"
-        for error in unreadable {
-            output += "  <testsuite name=\"\(escape(error.file))\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
-                + "    <testcase classname=\"\(escape(error.file))\" name=\"read\">\n"
-                + "      <error type=\"\(error.kind.rawValue)\" message=\"\(escape(error.description))\">"
-                + "\(escape(error.description))</error>\n    </testcase>\n  </testsuite>\n"
-        }
+        let ran = checkedRules
+        var tests = unreadable.count
+        var failures = 0
+        var errors = unreadable.count
+        var suites = ""
+        var totalSeconds = 0.0
         for analysis in analyses {
-            let violated = analysis.violatedRules
-            let skipped = allRules.filter { !checked($0) }.count
             let incomplete = analysis.isIncomplete(strict: strict)
-            output += "  <testsuite name=\"\(escape(analysis.path))\" tests=\"\(allRules.count)\" "
-                + "failures=\"\(violated.count)\" errors=\"\(incomplete ? 1 : 0)\" skipped=\"\(skipped)\">\n"
+            let violated = Set(analysis.violatedRules)
+            let failing = ran.filter { violated.contains($0) && fails($0) }
+            let warned = ran.filter { violated.contains($0) && !fails($0) }
+            let cases = ran.count + (incomplete ? 1 : 0)
+            let seconds = analysis.checkDuration.map(Self.seconds) ?? 0
+            let share = cases > 0 ? seconds / Double(cases) : 0
+            tests += cases
+            failures += failing.count
+            errors += incomplete ? 1 : 0
+            totalSeconds += seconds
+            var suite = "  <testsuite name=\"\(escape(analysis.path))\" tests=\"\(cases)\" failures=\"\(failing.count)\" "
+                + "errors=\"\(incomplete ? 1 : 0)\" skipped=\"0\" time=\"\(Self.time(seconds))\">\n"
+            suite += "    <properties>\n"
+                + "      <property name=\"events\" value=\"\(analysis.eventCount)\"/>\n"
+                + "      <property name=\"lifetimes\" value=\"\(analysis.lifetimeCount)\"/>\n"
+                + "      <property name=\"errors\" value=\"\(analysis.errorCount)\"/>\n"
+                + "      <property name=\"warnings\" value=\"\(analysis.warningCount)\"/>\n"
+                + "      <property name=\"strict\" value=\"\(strict)\"/>\n"
+                + "    </properties>\n"
             if incomplete {
                 // A trace read only in part: an error (the test could not run), not a pass.
                 let problems = analysis.issues.map(\.description).joined(separator: "\n")
-                output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(Rule.traceIntegrityID)\">\n"
+                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(Rule.traceIntegrityID)\" time=\"\(Self.time(share))\">\n"
                     + "      <error type=\"incomplete\" message=\"not read whole, so not checked whole\">"
                     + "\(escape(problems))</error>\n    </testcase>\n"
             }
-            for rule in allRules {
-                output += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(rule.id)\""
+            for rule in ran {
+                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(escape(rule.id))\" time=\"\(Self.time(share))\""
+                guard violated.contains(rule) else {
+                    suite += "/>\n"
+                    continue
+                }
                 let found = analysis.violations.filter { $0.rule == rule }
-                if !checked(rule) {
-                    output += ">\n      <skipped message=\"rule not checked\"/>\n    </testcase>\n"
-                } else if found.isEmpty && analysis.omittedViolations[rule] == nil {
-                    output += "/>\n"
-                } else {
-                    var body = found.map { violation in
-                        violation.statement + "\n"
-                            + violation.events.map { "    \($0)\n" }.joined()
-                    }.joined()
-                    let omitted = analysis.omittedViolations[rule, default: 0]
-                    if omitted > 0, let note = analysis.omittedNote {
-                        body += "\(omitted) more violations of this rule are not listed. \(note).\n"
-                    }
+                var body = found.map { violation in
+                    violation.statement + "\n" + violation.events.map { "    \($0)\n" }.joined()
+                }.joined()
+                let omitted = analysis.omittedViolations[rule, default: 0]
+                if omitted > 0, let note = analysis.omittedNote {
+                    body += "\(omitted) more violations of this rule are not listed. \(note).\n"
+                }
+                if fails(rule) {
                     let message = found.first?.message ?? "\(omitted) violations, not listed"
-                    output += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
+                    suite += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
                         + "message=\"\(escape(message))\">\(escape(body))</failure>\n    </testcase>\n"
+                } else {
+                    // A warning: visible, and not a failure, since the check passes with it.
+                    suite += ">\n      <system-out>\(escape("warning (does not fail the check without --strict):\n" + body))</system-out>\n"
+                        + "    </testcase>\n"
                 }
             }
             let notes = analysis.capNotes
-            if !notes.isEmpty {
-                output += "    <system-out>\(escape(notes.map { "note: \($0).\n" }.joined()))</system-out>\n"
+            if !notes.isEmpty || !warned.isEmpty {
+                let lines = (warned.isEmpty ? [] : ["warnings, not failures: " + warned.map(\.id).joined(separator: ", ") + "."])
+                    + notes.map { "note: \($0)." }
+                suite += "    <system-out>\(escape(lines.map { $0 + "\n" }.joined()))</system-out>\n"
             }
-            output += "  </testsuite>\n"
+            suite += "  </testsuite>\n"
+            suites += suite
         }
+        var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        output += "<testsuites name=\"lifetrace check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" "
+            + "skipped=\"0\" time=\"\(Self.time(totalSeconds))\">\n"
+        for error in unreadable {
+            output += "  <testsuite name=\"\(escape(error.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000000\">\n"
+                + "    <testcase classname=\"\(escape(error.file))\" name=\"read\" time=\"0.000000\">\n"
+                + "      <error type=\"\(error.kind.rawValue)\" message=\"\(escape(error.description))\">"
+                + "\(escape(error.description))</error>\n    </testcase>\n  </testsuite>\n"
+        }
+        output += suites
         output += "</testsuites>\n"
         return output
     }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Seconds with six decimals (microseconds), as JUnit's `time` attribute takes them.
+    static func time(_ seconds: Double) -> String { DecimalText.string(seconds, decimals: 6) }
 
     /// Escapes text for XML attributes and content: the markup characters as entities, line
     /// breaks and tabs as character references (an attribute would turn them into spaces), and

@@ -1,24 +1,57 @@
 import LifetraceFormat
 import LifetraceAnalysis
 
+extension RunComparison.Row {
+    /// The Hodges–Lehmann shift with its interval: `+35 ms [+20 ms, +51 ms]`; `-` untested; the
+    /// interval `[unbounded]` when the samples are too small for its confidence.
+    var shiftText: String {
+        guard let shift else { return "-" }
+        guard let lower = shift.lower, let upper = shift.upper else { return signed(shift.estimate) + " [unbounded]" }
+        return signed(shift.estimate) + " [\(signed(Double(lower))), \(signed(Double(upper)))]"
+    }
+
+    /// `value` with its sign, in the metric's unit.
+    private func signed(_ value: Double) -> String {
+        value == 0 ? metric.format(0) : (value > 0 ? "+" : "-") + metric.format(abs(value))
+    }
+}
+
 extension RunComparison {
     /// The table's header.
-    static let header = ["metric", "n base/cand", "baseline median", "candidate median", "change", "p", "Cliff's delta", "verdict"]
+    var header: [String] {
+        [
+            "metric", "n base/cand", "baseline median", "candidate median", "change",
+            "shift [\(DecimalText.compact((1 - gate.alpha) * 100))% CI]", "p", "p (Holm)", "Cliff's delta", "verdict",
+        ]
+    }
 
     /// The cells of `row`.
     func cells(_ row: Row) -> [String] {
         [
             row.metric.key, "\(row.baseline.count)/\(row.candidate.count)",
             row.baseline.median.map(row.metric.format) ?? "-", row.candidate.median.map(row.metric.format) ?? "-",
-            row.medianChange.map(signedPercent) ?? "-", pValue(row.test?.p),
+            row.medianChange.map(signedPercent) ?? "-", row.shiftText, pValue(row.test?.p), pValue(row.adjustedP),
             row.test.map { signedFixed($0.cliffsDelta) } ?? "-", row.verdict,
+        ]
+    }
+
+    /// The violations table's header.
+    static let violationHeader = ["rule", "severity", "baseline", "candidate", "per run base/cand", "p", "p (Holm)", "verdict"]
+
+    /// The cells of a violations row.
+    func cells(_ row: ViolationRow) -> [String] {
+        [
+            row.rule.id, row.rule.severity.rawValue, "\(row.baselineCount)", "\(row.candidateCount)",
+            "\(DecimalText.compact(row.baselinePerRun))/\(DecimalText.compact(row.candidatePerRun))",
+            pValue(row.test?.p), pValue(row.adjustedP), row.verdict,
         ]
     }
 
     /// The first line.
     var headline: String {
         "Comparing \(plural(candidate.count, "candidate run")) with \(plural(baseline.count, "baseline run")) "
-            + "(Mann-Whitney U, two-sided, alpha \(DecimalText.compact(gate.alpha)))" + statisticsNote
+            + "(Mann-Whitney U, two-sided, with the Hodges-Lehmann shift; warnings per run by the conditional Poisson test, "
+            + "one-sided; \(plural(testCount, "test")), Holm-adjusted; alpha \(DecimalText.compact(gate.alpha)))" + statisticsNote
     }
 
     /// Past ``CappedCounts/lifetimeLimit`` lifetimes in a trace, where its samples come from.
@@ -30,15 +63,19 @@ extension RunComparison {
 
     /// The last line: the gate's verdict.
     var outcome: String {
-        if gate.isEmpty { return "No budget given." }
         let failures = checks.count { $0.failed }
-        return failures == 0 ? "Within budget." : "Over budget: \(plural(failures, "check")) failed."
+        if failures > 0 { return "Over budget: \(plural(failures, "check")) failed." }
+        return gate.isEmpty ? "No budget given." : "Within budget."
     }
 
     /// The text form.
     public var text: String {
         var lines = [headline, ""]
-        lines += TextTable.render([Self.header] + rows.map(cells), indent: 0)
+        lines += TextTable.render([header] + rows.map(cells), indent: 0)
+        if !violationRows.isEmpty {
+            lines += ["", "Violations:"]
+            lines += TextTable.render([Self.violationHeader] + violationRows.map(cells), indent: 2)
+        }
         if !checks.isEmpty {
             lines += ["", "Checks:"]
             lines += checks.map { "  \($0.failed ? "FAIL" : "ok  ") \($0.description): \($0.detail)" }
@@ -50,12 +87,21 @@ extension RunComparison {
     /// The Markdown form, for a pull-request comment.
     public var markdown: String {
         var lines = ["## Lifetrace comparison", "", headline + ".", ""]
-        lines += markdownTable(Self.header, rows.map { row in
+        lines += markdownTable(header, rows.map { row in
             var cells = cells(row)
             cells[0] = "`\(cells[0])`"
-            if row.isRegression { cells[7] = "**\(cells[7])**" }
+            if row.isRegression { cells[cells.count - 1] = "**\(cells[cells.count - 1])**" }
             return cells
         })
+        if !violationRows.isEmpty {
+            lines += ["", "### Violations", ""]
+            lines += markdownTable(Self.violationHeader, violationRows.map { row in
+                var cells = cells(row)
+                cells[0] = "`\(cells[0])`"
+                if row.failed { cells[cells.count - 1] = "**\(cells[cells.count - 1])**" }
+                return cells
+            })
+        }
         if !checks.isEmpty {
             lines += ["", "### Checks", ""]
             lines += checks.map { "- \($0.failed ? "**FAIL**" : "ok") `\($0.description)`: \($0.detail)" }
@@ -70,6 +116,9 @@ extension RunComparison {
 
     /// The JSON form (see docs/REPORTS.md); durations in nanoseconds.
     public var json: String {
+        func number(_ row: Row, _ value: Double) -> JSONValue {
+            row.metric.unit == .duration ? .int(TraceTime.nanoseconds(value)) : .number(value)
+        }
         func stats(_ row: Row, _ distribution: SampleDistribution) -> JSONValue {
             func number(_ value: Double?) -> JSONValue {
                 guard let value else { return .null }
@@ -86,6 +135,8 @@ extension RunComparison {
             JSONMember("baselineRuns", .int(Int64(baseline.count))),
             JSONMember("candidateRuns", .int(Int64(candidate.count))),
             JSONMember("alpha", .number(gate.alpha)),
+            JSONMember("tests", .int(Int64(testCount))),
+            JSONMember("correction", .string("holm")),
             JSONMember("metrics", .array(rows.map { row in
                 .object([
                     JSONMember("metric", .string(row.metric.key)),
@@ -95,10 +146,33 @@ extension RunComparison {
                     JSONMember("medianChangePercent", row.medianChange.map(JSONValue.number) ?? .null),
                     JSONMember("u", row.test.map { .number($0.u) } ?? .null),
                     JSONMember("p", row.test.map { .number($0.p) } ?? .null),
+                    JSONMember("pAdjusted", row.adjustedP.map(JSONValue.number) ?? .null),
+                    JSONMember("shift", row.shift.map { shift in
+                        .object([
+                            JSONMember("estimate", number(row, shift.estimate)),
+                            JSONMember("low", shift.lower.map { number(row, Double($0)) } ?? .null),
+                            JSONMember("high", shift.upper.map { number(row, Double($0)) } ?? .null),
+                            JSONMember("confidence", .number(shift.confidence)),
+                        ])
+                    } ?? .null),
                     JSONMember("method", row.test.map { .string($0.method.rawValue) } ?? .null),
                     JSONMember("cliffsDelta", row.test.map { .number($0.cliffsDelta) } ?? .null),
                     JSONMember("regression", .bool(row.isRegression)),
                     JSONMember("improvement", .bool(row.isImprovement)),
+                    JSONMember("verdict", .string(row.verdict)),
+                ])
+            })),
+            JSONMember("violations", .array(violationRows.map { row in
+                .object([
+                    JSONMember("rule", .string(row.rule.id)), JSONMember("severity", .string(row.rule.severity.rawValue)),
+                    JSONMember("baseline", .int(Int64(row.baselineCount))), JSONMember("candidate", .int(Int64(row.candidateCount))),
+                    JSONMember("baselinePerRun", .number(row.baselinePerRun)),
+                    JSONMember("candidatePerRun", .number(row.candidatePerRun)),
+                    JSONMember("test", row.test == nil ? .null : .string("conditional-poisson")),
+                    JSONMember("dispersion", row.test.map { .number($0.dispersion) } ?? .null),
+                    JSONMember("p", row.test.map { .number($0.p) } ?? .null),
+                    JSONMember("pAdjusted", row.adjustedP.map(JSONValue.number) ?? .null),
+                    JSONMember("failed", .bool(row.failed)),
                 ])
             })),
             JSONMember("checks", .array(checks.map {

