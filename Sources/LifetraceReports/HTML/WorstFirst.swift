@@ -46,12 +46,18 @@ public enum WorstFirst {
         Array(stalls(analysis).sorted { ($1.stall.duration, $0.number) < ($0.stall.duration, $1.number) }.prefix(limit))
     }
 
-    /// The `limit` lifetimes with the slowest finished launches, slowest first (the earlier
-    /// first among equals).
+    /// How long a lifetime's launch took: its duration, or for a launch that never finished,
+    /// the length of the window seen (to the lifetime's end); nil without a launch window.
+    public static func launchTime(_ lifetime: LifetimeReport) -> Int64? {
+        lifetime.launch.duration ?? lifetime.launchWindow.map { $0.end - $0.start }
+    }
+
+    /// The `limit` lifetimes with the slowest launches, slowest first (a launch that never
+    /// finished by the window it was seen for; the earlier first among equals).
     public static func slowestLaunches(_ analysis: TraceAnalysis, limit: Int) -> [LifetimeReport] {
-        let finished = analysis.lifetimes.filter { $0.launch.duration != nil && $0.launchWindow != nil }
-        return Array(finished.sorted {
-            ($1.launch.duration ?? 0, $0.index) < ($0.launch.duration ?? 0, $1.index)
+        let launched = analysis.lifetimes.filter { $0.launchWindow != nil }
+        return Array(launched.sorted {
+            (launchTime($1) ?? 0, $0.index) < (launchTime($0) ?? 0, $1.index)
         }.prefix(limit))
     }
 
@@ -96,14 +102,17 @@ public enum WorstFirst {
             + "The views below zoom into the \(TraceHTMLReport.zoomedLaunchLimit) slowest launches and the "
             + "\(TraceHTMLReport.zoomedStallLimit) longest stalls, in this order.</p>\n"
         if !launches.isEmpty {
-            let finished = analysis.lifetimes.count { $0.launch.duration != nil }
-            out += "<h3 id=\"slowest-launches\">Slowest launches (\(launches.count) of \(finished))</h3>\n"
+            let launched = analysis.lifetimes.count { $0.launchWindow != nil }
+            out += "<h3 id=\"slowest-launches\">Slowest launches (\(launches.count) of \(launched))</h3>\n"
                 + "<table class=\"sortable\">\n<tr><th>rank</th><th>lifetime</th><th>kind</th><th>launch time</th>"
                 + "<th>busy in window</th><th>stalls</th><th>view</th></tr>\n"
             for (rank, lifetime) in launches.enumerated() {
                 let anchor = HTMLText.anchor("launch", lifetime.index + 1)
                 out += "<tr><td class=\"num\">\(rank + 1)</td><td data-v=\"\(lifetime.index + 1)\">\(lifetimeLink(lifetime))</td>"
-                    + "<td>\(lifetime.launch.kind.rawValue)</td>\(cell(lifetime.launch.duration ?? 0))"
+                    + "<td>\(lifetime.launch.kind.rawValue)</td>"
+                    + (lifetime.launch.duration == nil
+                        ? "<td class=\"num\" data-v=\"\(launchTime(lifetime) ?? 0)\">unfinished after \(DurationFormat.fixed.string(launchTime(lifetime) ?? 0))</td>"
+                        : cell(lifetime.launch.duration ?? 0))
                     + "\(cell(lifetime.launch.busyInWindow))<td class=\"num\">\(lifetime.stallCount)</td>"
                     + "<td>\(zoomed.contains(anchor) ? "<a href=\"#\(anchor)\">launch view</a>" : "-")</td></tr>\n"
             }
