@@ -74,7 +74,7 @@ extension RunSummary {
         /// The traces and lifetimes.
         public var traces = 0
         public var lifetimes = 0
-        /// Launch durations of every kind (ns), for the median.
+        /// Cold launch durations (ns), for the median.
         public var launches: [Int64] = []
         /// The stalls (hangs: the main thread unresponsive for the stall threshold or more).
         public var stalls = 0
@@ -99,7 +99,7 @@ extension RunSummary {
             group.traces += 1
             group.lifetimes += run.lifetimes.count + run.omittedLifetimes
             for lifetime in run.lifetimes {
-                if let launch = lifetime.launchDuration { group.launches.append(launch) }
+                if lifetime.kind == .cold, let launch = lifetime.launchDuration { group.launches.append(launch) }
                 group.stalls += lifetime.stalls.count + lifetime.omittedStalls
                 group.stallTime &+= lifetime.stalls.reduce(0, &+)
                 group.onScreen &+= lifetime.onScreen
@@ -123,7 +123,7 @@ extension RunSummary {
 
     /// The header of the groups table.
     public static let groupHeader = [
-        "app version", "OS", "device", "traces", "lifetimes", "launch median", "hangs", "hang time", "on screen",
+        "app version", "OS", "device", "traces", "lifetimes", "cold launch median", "hangs", "hang time", "on screen",
         "hang rate",
     ]
 
