@@ -40,7 +40,9 @@ public enum HTMLSearch {
             found.textContent = input.value.trim() === '' ? '' : (current >= 0 ? (current + 1) + ' of ' : '') +
               count + (count === 1 ? ' bar matches' : ' bars match');
           }
-          function apply(query) {
+          // `keep`: after a zoom drew the bars again, stay on the match the reader was at.
+          function apply(query, keep) {
+            var at = keep ? current : -1;
             query = query.trim().toLowerCase();
             var items = document.querySelectorAll('svg.timeline rect, svg.timeline path.pin, svg.timeline text.barname');
             matches = [];
@@ -52,7 +54,8 @@ public enum HTMLSearch {
               if (hit && element.tagName.toLowerCase() !== 'text') matches.push(element);
             });
             document.body.classList.toggle('finding', query !== '');
-            current = -1;
+            current = at >= 0 && matches.length ? Math.min(at, matches.length - 1) : -1;
+            if (current >= 0) matches[current].classList.add('current');
             say();
           }
           function go(by) {
@@ -70,7 +73,7 @@ public enum HTMLSearch {
           });
           box.querySelector('.find-next').addEventListener('click', function () { go(1); });
           box.querySelector('.find-previous').addEventListener('click', function () { go(-1); });
-          document.addEventListener('lifetrace-redraw', function () { if (input.value.trim() !== '') apply(input.value); });
+          document.addEventListener('lifetrace-redraw', function () { if (input.value.trim() !== '') apply(input.value, true); });
           var match = /^#find=(.*)$/.exec(location.hash);
           if (match) { input.value = decodeURIComponent(match[1]); apply(input.value); }
         })();

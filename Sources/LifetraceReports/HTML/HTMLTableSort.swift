@@ -6,8 +6,8 @@
 public enum HTMLTableSort {
     /// The CSS.
     public static let style = """
-        table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:" \\u25b2"}
-        table.sortable th[aria-sort=descending]::after{content:" \\u25bc"}
+        table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:" \\25b2"}
+        table.sortable th[aria-sort=descending]::after{content:" \\25bc"}
 
         """
 

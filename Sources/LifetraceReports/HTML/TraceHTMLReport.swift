@@ -235,7 +235,7 @@ public struct TraceHTMLReport {
             if lifetime.stallCount == 0 {
                 out += "<p>None.</p>\n"
             } else {
-                out += "<table>\n<tr><th>#</th><th>start</th><th>duration</th><th>blame</th></tr>\n"
+                out += "<table class=\"sortable\">\n<tr><th>#</th><th>after its launch</th><th>duration</th><th>blame</th></tr>\n"
                 for stall in lifetime.stalls {
                     stallNumber += 1
                     let number = zoomed.contains(HTMLText.anchor("stall", stallNumber))

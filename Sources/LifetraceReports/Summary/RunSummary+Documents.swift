@@ -68,9 +68,13 @@ extension RunSummary {
             }
             return out + "</table>\n"
         }
+        // The worst first, each linked to its row under "Where the figures come from".
         let worst = worstLines
+        let worstRows = launchRows.filter { $0.distribution.count > 0 } + (stallRows[1].distribution.count > 0 ? [stallRows[1]] : [])
         if !worst.isEmpty {
-            out += "<h2>The worst</h2>\n<ul>\n" + worst.map { "<li>\(HTMLText.escape($0))</li>\n" }.joined() + "</ul>\n"
+            out += "<h2 id=\"worst\">The worst</h2>\n<ul>\n" + zip(worst, worstRows).map {
+                "<li><a href=\"#source-\($1.metric.key)-max\">\(HTMLText.escape($0))</a></li>\n"
+            }.joined() + "</ul>\n"
         }
         out += "<h2 id=\"groups\">By app version, OS and device</h2>\n<p>Hang rate: seconds of hang (stalls) per hour on screen "
             + "(active or inactive), as Xcode Organizer counts it; hangs are the stalls.</p>\n<table class=\"sortable\">\n<tr>"
