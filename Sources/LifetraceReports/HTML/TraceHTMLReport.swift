@@ -3,22 +3,22 @@ import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceZstd
 
-/// `lifetrace report --format html`: one self-contained HTML page (inline CSS and SVG, no
-/// script, nothing fetched) with a timeline of the whole trace, zoomed views of each launch
-/// window and stall, and the tables of the text report below.
+/// `lifetrace report --format html`: one self-contained HTML page (inline CSS, SVG and scripts,
+/// nothing fetched) with the worst first (``WorstFirst``), a timeline of the whole trace, zoomed
+/// views of the slowest launches and the longest stalls, and the tables of the text report below.
 ///
 /// The trace is read twice, streaming both times: once to analyse it and find its time range,
 /// once to fold its spans into the timeline's pixel buckets (``TimelineCanvas``). Memory and page
 /// size depend on the number of windows and buckets, not on the number of events.
 public struct TraceHTMLReport {
-    /// The most launch windows zoomed into.
+    /// The most launch windows zoomed into (the slowest).
     public static let zoomedLaunchLimit = 8
-    /// The most stalls zoomed into.
+    /// The most stalls zoomed into (the longest).
     public static let zoomedStallLimit = 20
     /// The most violations explained (and pinned); the rest are counted.
     public static let listedViolationLimit = 500
-    /// The most lifetimes shown with all their tables; later ones get a row each in a summary
-    /// table (up to ``summarisedLifetimeLimit``).
+    /// The most lifetimes shown with all their tables (more when the zoomed views name more); the
+    /// others get a row each in a summary table (up to ``summarisedLifetimeLimit``).
     public static let detailedLifetimeLimit = 20
     /// The most lifetimes in the summary table.
     public static let summarisedLifetimeLimit = 500
