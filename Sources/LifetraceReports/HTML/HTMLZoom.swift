@@ -92,16 +92,22 @@ public enum HTMLZoom {
               if (item.kind === 'path') item.x = Number((/^M([-0-9.]+)/.exec(element.getAttribute('d')) || [0, 0])[1]);
               return item;
             });
-            var layer = document.createElementNS(ns, 'g');
+            // Ticks behind everything; the spans above the launch windows, milestones and axis, as the rows are.
+            var axis = document.createElementNS(ns, 'g'), layer = document.createElementNS(ns, 'g');
+            axis.setAttribute('class', 'ticks');
             layer.setAttribute('class', 'detail');
-            plot.insertBefore(layer, plot.firstChild);
+            var firstRow = Array.prototype.filter.call(plot.children, function (element) {
+              return !element.matches('rect.launch, line.milestone, text.milestone, .coarse');
+            })[0] || null;
+            plot.insertBefore(layer, firstRow);
+            plot.insertBefore(axis, plot.firstChild);
             var view = { zoom: 1, from: 0 };
             function px(t) { return left + (t / span * width - view.from) * view.zoom; }
-            function add(name, attributes, title) {
+            function add(name, attributes, title, into) {
               var element = document.createElementNS(ns, name);
               for (var key in attributes) element.setAttribute(key, attributes[key]);
               if (title) { var t = document.createElementNS(ns, 'title'); t.textContent = title; element.appendChild(t); }
-              layer.appendChild(element);
+              (into || layer).appendChild(element);
               return element;
             }
             function drawTicks(zoomed) {
@@ -111,8 +117,8 @@ public enum HTMLZoom {
               var extent = Math.max(Math.abs(from + offset), Math.abs(to + offset));
               for (var tick = Math.ceil((from + offset) / tickStep) * tickStep; tick <= to + offset; tick += tickStep) {
                 var x = px(tick - offset);
-                add('line', { 'class': 'tick fine', x1: x, x2: x, y1: 12, y2: bottom });
-                add('text', { 'class': 'axis fine', x: x + 2, y: 10 }).textContent = label(tick, tickStep, extent);
+                add('line', { 'class': 'tick fine', x1: x, x2: x, y1: 12, y2: bottom }, null, axis);
+                add('text', { 'class': 'axis fine', x: x + 2, y: 10 }, null, axis).textContent = label(tick, tickStep, extent);
               }
             }
             function drawSpans() {
@@ -167,6 +173,7 @@ public enum HTMLZoom {
                 if (item.kind === 'path') element.setAttribute('transform', 'translate(' + (left + (item.x - left - view.from) * view.zoom - item.x) + ' 0)');
               });
               while (layer.firstChild) layer.removeChild(layer.firstChild);
+              while (axis.firstChild) axis.removeChild(axis.firstChild);
               drawTicks(zoomed);
               if (redrawn) drawSpans();
               svg.classList.toggle('zoomed', zoomed);
