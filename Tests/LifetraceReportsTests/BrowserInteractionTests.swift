@@ -147,6 +147,11 @@ import Testing
             out.detailed = svg.classList.contains('detailed');
             out.detailRects = svg.querySelectorAll('g.detail rect').length;
             out.bucketsHidden = getComputedStyle(svg.querySelector('rect.bucketed')).display;
+            // The spans drawn again come after (above) the launch windows and the axis, as the rows do.
+            var detail = svg.querySelector('g.detail'), below = svg.querySelectorAll('rect.launch, text.axis.coarse');
+            out.detailOnTop = Array.prototype.every.call(below, function (e) {
+              return (detail.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
+            }) && below.length > 0;
             // The stall is placed by its time: its left edge where its data-t falls in the view.
             var from = Number(svg.getAttribute('data-from'));
             out.stallX = Number(stall.getAttribute('x'));
@@ -165,6 +170,7 @@ import Testing
         #expect(result["detailed"] as? Bool == true)
         #expect((result["detailRects"] as? Int ?? 0) >= 1)
         #expect(result["bucketsHidden"] as? String == "none")
+        #expect(result["detailOnTop"] as? Bool == true)
         let fine = try #require(result["fine"] as? [String])
         #expect(fine.count >= 3, "\(fine)")
         #expect(Set(fine).count == fine.count, "ticks repeat at the finest zoom: \(fine)")

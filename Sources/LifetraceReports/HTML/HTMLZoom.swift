@@ -118,7 +118,10 @@ public enum HTMLZoom {
               for (var tick = Math.ceil((from + offset) / tickStep) * tickStep; tick <= to + offset; tick += tickStep) {
                 var x = px(tick - offset);
                 add('line', { 'class': 'tick fine', x1: x, x2: x, y1: 12, y2: bottom }, null, axis);
-                add('text', { 'class': 'axis fine', x: x + 2, y: 10 }, null, axis).textContent = label(tick, tickStep, extent);
+                var text = label(tick, tickStep, extent), end = x + 2 + text.length * 6 > left + width + 10;
+                // A label that would run past the plot's right edge ends at its tick, as the report's own do.
+                add('text', end ? { 'class': 'axis fine', x: x - 2, y: 10, 'text-anchor': 'end' } : { 'class': 'axis fine', x: x + 2, y: 10 },
+                  null, axis).textContent = text;
               }
             }
             function drawSpans() {
