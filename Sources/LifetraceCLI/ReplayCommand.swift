@@ -10,22 +10,28 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Print each event with the system and app views before and after it.",
         discussion: """
-            Times are shown since the lifetime's launch. --from and --to select events by time since \
-            the trace's first event (for example --from 1.5s --to 3s); violations are printed under \
-            the event that revealed them. Exit status: 0 printed (violations do not change it), 2 bad \
-            input or usage, 7 the output could not be written (docs/CLI.md).
+            Times are shown since the trace's first event, and --from and --to select events by that \
+            time, written either way (--from 1.5s, or as printed: --from '+1.500 s'); violations are \
+            printed under the event that revealed them. Exit status: 0 printed (violations do not \
+            change it), 2 bad input or usage, 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
     var path: String
 
-    @Option(name: .long, help: "First time to show, since the first event (e.g. 1.5s).", transform: DurationArgument.parse)
+    @Option(name: .long, help: "First time to show, since the first event (e.g. 1.5s or '+1.500 s').", transform: Self.time)
     var from: DurationArgument?
 
-    @Option(name: .long, help: "Last time to show, since the first event (e.g. 3s).", transform: DurationArgument.parse)
+    @Option(name: .long, help: "Last time to show, since the first event (e.g. 3s or '+3.000 s').", transform: Self.time)
     var to: DurationArgument?
 
     @OptionGroup var analysis: AnalysisArguments
+
+    /// A time as replay prints it (`+1.500 s`) or as a duration (`1.5s`).
+    static func time(_ text: String) throws -> DurationArgument {
+        let printed = text.hasPrefix("+") ? String(text.dropFirst()) : text
+        return try DurationArgument.parse(printed.split(separator: " ").joined())
+    }
 
     func run() throws {
         let options = try analysis.options()

@@ -172,7 +172,12 @@ struct CheckCommandTests {
         let replay = try Self.run(["replay", "--from", "1s", "--to", "1.1s", Self.sample("silent-while-suspended.fail.jsonl")])
         #expect(replay.status == 0)
         let lines = replay.output.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("    +1.000 s  state to=inactive") == true)
+        #expect(lines.first == "time since the trace's first event (as --from and --to take it), event, views")
+        #expect(lines.dropFirst().first?.hasPrefix("    +1.000 s  state to=inactive") == true)
+        // The times are printed the way --from takes them.
+        let printed = try Self.run(["replay", "--from", "+1.000 s", "--to", "+1.100 s", Self.sample("silent-while-suspended.fail.jsonl")])
+        #expect(printed.status == 0)
+        #expect(printed.output == replay.output)
         #expect(lines.last?.hasPrefix("    +1.100 s  state to=suspended") == true)
     }
 }

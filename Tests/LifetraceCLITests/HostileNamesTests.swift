@@ -70,7 +70,8 @@ import Testing
         let result = try LifetraceCommand.run(["dump", "--format", "text", trace])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 6, "\(result.output)")
+        // Two metadata lines, the line saying what the times count from, three events, the end.
+        #expect(lines.count == 7, "\(result.output)")
         #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E || $0.value == 0x2067 })
         #expect(result.output.contains(#"# app: x\n       0.000"#), "\(result.output)")
         #expect(result.output.contains(#"# k\u{1B}[31m: \u{1B}]0;pwned\u{7}"#), "\(result.output)")

@@ -16,13 +16,13 @@ import Testing
         let mark = TraceEvent(timestamp: origin + 1_234_567_000_000, payload: .mark(name: odd), thread: .numbered(12))
         let wake = TraceEvent(timestamp: origin - 1_500_000, payload: .runloopWake)
         #expect(TextTraceWriter.line(for: launch, symbols: symbols, origin: origin)
-            == "       0.000  system  main     launch          reason=user prewarm=true pid=812")
+            == "     +0.000000 s  system  main     launch          reason=user prewarm=true pid=812")
         #expect(TextTraceWriter.line(for: begin, symbols: symbols, origin: origin)
-            == "     312.450  app     main     callback.begin  name=didFinishLaunching")
+            == "     +0.312450 s  app     main     callback.begin  name=didFinishLaunching")
         #expect(TextTraceWriter.line(for: mark, symbols: symbols, origin: origin)
-            == " 1234567.000  app     12       mark            name=\"two words\"")
+            == "  +1234.567000 s  app     12       mark            name=\"two words\"")
         #expect(TextTraceWriter.line(for: wake, symbols: symbols, origin: origin)
-            == "      -1.500  app     main     runloop.wake")
+            == "     -0.001500 s  app     main     runloop.wake")
     }
 
     @Test func metadataComesFirstAndTimeCountsFromTheFirstEvent() throws {
@@ -34,8 +34,9 @@ import Testing
         try writer.close()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == """
             # app: com.example.Notes
-                   0.000  app     main     frame           first=true
-                  16.667  app     main     frame
+            # time: since the trace's first event
+                 +0.000000 s  app     main     frame           first=true
+                 +0.016667 s  app     main     frame
 
             """)
     }

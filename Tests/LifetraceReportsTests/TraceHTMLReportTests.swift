@@ -40,10 +40,11 @@ import Testing
 
     @Test func hostileNamesAreEscaped() throws {
         let html = try Self.html("Samples/reports/hostile-names.jsonl")
-        // The only tags are the report's own: its two scripts, no injected script, img or b.
-        #expect(html.components(separatedBy: "<script").count == 3)
+        // The only tags are the report's own: its three scripts, no injected script, img or b.
+        #expect(html.components(separatedBy: "<script").count == 4)
         #expect(html.contains(HTMLSearch.script))
         #expect(html.contains(HTMLZoom.script))
+        #expect(html.contains(HTMLTableSort.script))
         #expect(!html.contains("<img"))
         #expect(!html.contains("<b>"))
         #expect(!html.contains("<task>"))
@@ -57,8 +58,8 @@ import Testing
 
     @Test func pageIsSelfContained() throws {
         let html = try Self.html("Samples/runs/cold-launch-scenes.jsonl")
-        // Two inline scripts (find by name, zoom and pan), which load and fetch nothing.
-        #expect(html.components(separatedBy: "<script").count == 3)
+        // Three inline scripts (find by name, zoom and pan, table sorting), which load and fetch nothing.
+        #expect(html.components(separatedBy: "<script").count == 4)
         #expect(html.contains("<script>\n(function () {"))
         for loader in ["src=", "fetch(", "XMLHttpRequest", "import(", "WebSocket", "<iframe"] {
             #expect(!html.contains(loader), "\(loader)")

@@ -45,7 +45,7 @@ struct TraceReportTests {
         let (events, symbols) = try SampleTraces.load("silent-while-suspended.fail.jsonl")
         var analyzer = LifecycleAnalyzer()
         let steps = events.map { analyzer.step($0, symbols: symbols) }
-        let lines = steps.map(\.line)
+        let lines = steps.map { $0.line(origin: events[0].timestamp) }
         #expect(lines.first == "    +0.000 s  launch reason=user  |  system notRunning -> inactive  |  app notRunning -> inactive")
         #expect(lines.contains("    +1.005 s  callback.begin didEnterBackground  |  system background  |  app inactive -> background"))
         #expect(lines.contains("    +1.100 s  state to=suspended  |  system background -> suspended  |  app background"))

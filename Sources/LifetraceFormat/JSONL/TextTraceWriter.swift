@@ -1,6 +1,7 @@
 /// Writes a trace for people to read: one event per line in aligned columns.
 ///
-/// Columns: time in milliseconds since the first event (three decimals), stream, thread, type,
+/// Columns: the time since the trace's first event in seconds to the microsecond (`+1305.633203 s`,
+/// the way every command names a moment: docs/REPORTS.md, "One clock"), stream, thread, type,
 /// then the type's fields as `key=value` (strings quoted only when they hold spaces, quotes or
 /// control characters). Metadata comes first as `# key: value` lines. Metadata keys and values
 /// and every string field go through ``TerminalText``: a newline cannot forge a line, and no
@@ -9,8 +10,9 @@
 ///
 /// ```
 /// # app: com.example.Notes
-///        0.000  system  main     launch          reason=user pid=812
-///       41.250  app     main     callback.begin  name=willFinishLaunching
+/// # time: since the trace's first event
+///      +0.000000 s  system  main     launch          reason=user pid=812
+///      +0.041250 s  app     main     callback.begin  name=willFinishLaunching
 /// ```
 public final class TextTraceWriter {
     private let output: StagedOutputFile
@@ -31,6 +33,7 @@ public final class TextTraceWriter {
 
     private func start(_ metadata: TraceMetadata) throws(TraceError) {
         for field in metadata.fields { try output.write("# \(TerminalText.escaped(field.key)): \(TerminalText.escaped(field.value))\n") }
+        try output.write("# time: since the trace's first event\n")
     }
 
     /// Writes one event; the first event written sets time zero.
@@ -57,7 +60,7 @@ public final class TextTraceWriter {
     /// Appends the line for `event`, with its line break, to `bytes`.
     public static func encode(_ event: TraceEvent, symbols: SymbolTable, origin: Int64, into bytes: inout [UInt8]) {
         let (offset, overflow) = event.timestamp.subtractingReportingOverflow(origin)
-        pad(overflow ? "overflow" : milliseconds(offset), to: 12, right: true, into: &bytes)
+        pad(overflow ? "overflow" : seconds(offset), to: 16, right: true, into: &bytes)
         bytes.append(contentsOf: "  ".utf8)
         pad(event.stream.name, to: 6, right: false, into: &bytes)
         bytes.append(contentsOf: "  ".utf8)
@@ -115,9 +118,9 @@ public final class TextTraceWriter {
         return fields
     }
 
-    /// `ms.uuu`: milliseconds with three decimals, truncated toward zero.
-    static func milliseconds(_ nanoseconds: Int64) -> String {
-        DecimalText.string(scaled: (nanoseconds / 1000).magnitude, decimals: 3, negative: nanoseconds < 0)
+    /// `+s.uuuuuu s`: seconds with six decimals, truncated toward zero, always signed.
+    static func seconds(_ nanoseconds: Int64) -> String {
+        (nanoseconds < 0 ? "-" : "+") + DecimalText.string(scaled: (nanoseconds / 1000).magnitude, decimals: 6) + " s"
     }
 
     /// `string` as is when it is plain; otherwise quoted as JSON quotes it, with what JSON leaves

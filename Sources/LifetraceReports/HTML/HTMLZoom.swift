@@ -1,20 +1,26 @@
 /// The page's zoom and pan, inline. It puts `−`, `+` and `Reset` buttons above every timeline
 /// (a page read without script has no dead buttons); dragging a timeline pans it, Ctrl+wheel (or
-/// a double click) zooms around the pointer, up to ``maximum`` times. Zooming moves and widens
-/// what the report drew (the rectangles, lines, pins and names in the timeline's `g.plot`), clipped
-/// to the plot: the pixel buckets are magnified, not recomputed, so a zoomed view shows no more
-/// detail than its buckets hold; the launch and stall views below are drawn at their own scale.
-/// The axis switches to the finer ticks the report wrote in `data-ticks`, keeping every first,
-/// second, fifth... one so that labels stay apart. It fetches nothing.
+/// a double click) zooms around the pointer.
+///
+/// A timeline whose window kept its spans (`data-spans`, see ``TimelineSVG``) is drawn again
+/// from them at every zoom, down to ``finestNanosecondsPerPixel`` per pixel: what was a shaded
+/// bucket becomes the callbacks, signposts and states themselves, each with its name and times.
+/// Other timelines (a whole trace of many spans) are magnified, up to ``magnifiedMaximum`` times.
+/// Either way, what carries a time (stalls, launch windows, milestones, violation pins:
+/// `data-t`) is placed by it, and the axis is drawn again with ticks written to the precision
+/// their step needs, the same rule as the report's own (``AxisFormat/label(_:step:extent:)``). It
+/// fetches nothing.
 public enum HTMLZoom {
-    /// The largest zoom factor.
-    public static let maximum = 16
+    /// The largest zoom factor of a timeline that is magnified rather than drawn again.
+    public static let magnifiedMaximum = 16
+    /// The finest scale a timeline drawn again from its spans zooms to.
+    public static let finestNanosecondsPerPixel = 100
 
     /// The CSS the zoom uses.
     public static let style = """
         p.zoom{margin:2px 0;font-size:12px;color:#555}p.zoom button{font:inherit;min-width:2.2em;margin-right:4px}
         svg.timeline[data-zoom]{cursor:grab}svg.timeline.zoomed .coarse{display:none}
-        svg.timeline line.fine{stroke:#eee}
+        svg.timeline.detailed .bucketed{display:none}svg.timeline line.fine{stroke:#eee}
 
         """
 
@@ -22,52 +28,165 @@ public enum HTMLZoom {
     public static let script = """
         <script>
         (function () {
-          var maximum = \(maximum);
+          var magnified = \(magnifiedMaximum), finest = \(finestNanosecondsPerPixel);
+          var units = [[1e9, 's'], [1e6, 'ms'], [1e3, '\\u00b5s'], [1, 'ns']];
+          // AxisFormat.step: 1, 2 or 5 times a power of ten (ns, at least 1 us) cutting `span` into about `parts`.
+          function step(span, parts) {
+            var raw = Math.max(1000, Math.floor(span / Math.max(1, parts))), power = 1;
+            while (power <= raw / 10) power *= 10;
+            for (var i = 0, f = [1, 2, 5, 10]; i < f.length; i++) if (power * f[i] >= raw) return power * f[i];
+            return power * 10;
+          }
+          function compact(ns) {
+            var s = Math.round(Math.abs(ns) / 1e9), sign = ns < 0 ? '-' : '+';
+            if (s >= 3600) { var m = Math.round(s / 60); return sign + Math.floor(m / 60) + ' h' + (m % 60 ? ' ' + (m % 60) + ' min' : ''); }
+            if (s >= 60) return sign + Math.floor(s / 60) + ' min' + (s % 60 ? ' ' + (s % 60) + ' s' : '');
+            return sign + s + ' s';
+          }
+          // AxisFormat.label: the unit `extent` reaches, the decimals `step` needs, truncated.
+          function label(ns, tickStep, extent) {
+            ns = Math.round(ns);
+            if (ns === 0) return '0';
+            if (tickStep >= 60e9) return compact(ns);
+            var reach = Math.max(Math.abs(extent), Math.abs(ns)), unit = units[3];
+            for (var i = 0; i < 3; i++) if (reach >= units[i][0]) { unit = units[i]; break; }
+            var digit = unit[0], decimals = 0;
+            while (digit > 1 && Math.round(Math.max(1, tickStep)) % digit !== 0) { digit /= 10; decimals += 1; }
+            var scaled = Math.floor(Math.abs(ns) / digit), text = String(scaled);
+            if (decimals > 0) {
+              while (text.length <= decimals) text = '0' + text;
+              text = text.slice(0, text.length - decimals) + '.' + text.slice(text.length - decimals);
+            }
+            return (ns < 0 ? '-' : '+') + text + ' ' + unit[1];
+          }
+          function duration(ns) {
+            for (var i = 0; i < 3; i++) if (ns >= units[i][0]) return (Math.floor(ns / units[i][0] * 1000) / 1000) + ' ' + units[i][1];
+            return ns + ' ns';
+          }
           Array.prototype.forEach.call(document.querySelectorAll('svg.timeline[data-plot]'), function (svg) {
             var plot = svg.querySelector('g.plot');
             if (!plot) return;
             var edges = svg.getAttribute('data-plot').split(' ').map(Number), left = edges[0], width = edges[1];
+            var time = (svg.getAttribute('data-time') || '1 0').split(' ').map(Number), span = time[0], offset = time[1];
             var ns = svg.namespaceURI, bottom = Number(svg.getAttribute('height')) - 4;
-            var ticks = (svg.getAttribute('data-ticks') || '').split(';').filter(Boolean).map(function (entry) {
-              var parts = entry.split(','), x = left + Number(parts[0]);
-              var line = document.createElementNS(ns, 'line'), text = document.createElementNS(ns, 'text');
-              line.setAttribute('class', 'tick fine'); line.setAttribute('x1', x); line.setAttribute('x2', x);
-              line.setAttribute('y1', 12); line.setAttribute('y2', bottom);
-              text.setAttribute('class', 'axis fine'); text.setAttribute('x', x + 2); text.setAttribute('y', 10);
-              text.textContent = parts.slice(2).join(',');
-              line.style.display = text.style.display = 'none';
-              plot.insertBefore(text, plot.firstChild); plot.insertBefore(line, plot.firstChild);
-              return { number: Number(parts[1]), line: line, text: text, gap: 0 };
+            var lanes = (svg.getAttribute('data-lanes') || '').split(' ');
+            var names = svg.hasAttribute('data-names') ? JSON.parse(svg.getAttribute('data-names')) : [];
+            var spans = (svg.getAttribute('data-spans') || '').split(';').filter(Boolean).map(function (entry) {
+              var p = entry.split(',').map(Number);
+              return { lane: p[0], start: p[1] * 1000, end: (p[1] + p[2]) * 1000, name: p[3], state: p[4] };
             });
-            var gap = ticks.length > 1 ? Number(ticks[1].line.getAttribute('x1')) - Number(ticks[0].line.getAttribute('x1')) : width;
+            var detailed = spans.length > 0;
+            var maximum = detailed ? Math.max(magnified, span / (width * finest)) : magnified;
             var items = Array.prototype.slice.call(plot.querySelectorAll('rect, text, line, path')).map(function (element) {
               var item = { element: element, kind: element.tagName.toLowerCase() };
+              if (element.hasAttribute('data-t')) {
+                item.t = Number(element.getAttribute('data-t'));
+                item.t2 = element.hasAttribute('data-t2') ? Number(element.getAttribute('data-t2')) : item.t;
+                item.dx = Number(element.getAttribute('data-dx') || (item.kind === 'text' ? 2 : 0));
+              } else if (detailed && !element.classList.contains('coarse')) {
+                element.classList.add('bucketed');
+              }
               if (item.kind === 'rect' || item.kind === 'text') item.x = Number(element.getAttribute('x'));
               if (item.kind === 'rect') item.width = Number(element.getAttribute('width'));
               if (item.kind === 'line') { item.x = Number(element.getAttribute('x1')); item.x2 = Number(element.getAttribute('x2')); }
               if (item.kind === 'path') item.x = Number((/^M([-0-9.]+)/.exec(element.getAttribute('d')) || [0, 0])[1]);
               return item;
             });
+            // Ticks behind everything; the spans above the launch windows, milestones and axis, as the rows are.
+            var axis = document.createElementNS(ns, 'g'), layer = document.createElementNS(ns, 'g');
+            axis.setAttribute('class', 'ticks');
+            layer.setAttribute('class', 'detail');
+            var firstRow = Array.prototype.filter.call(plot.children, function (element) {
+              return !element.matches('rect.launch, line.milestone, text.milestone, .coarse');
+            })[0] || null;
+            plot.insertBefore(layer, firstRow);
+            plot.insertBefore(axis, plot.firstChild);
             var view = { zoom: 1, from: 0 };
-            function place(x) { return left + (x - left - view.from) * view.zoom; }
+            function px(t) { return left + (t / span * width - view.from) * view.zoom; }
+            function add(name, attributes, title, into) {
+              var element = document.createElementNS(ns, name);
+              for (var key in attributes) element.setAttribute(key, attributes[key]);
+              if (title) { var t = document.createElementNS(ns, 'title'); t.textContent = title; element.appendChild(t); }
+              (into || layer).appendChild(element);
+              return element;
+            }
+            function drawTicks(zoomed) {
+              if (!zoomed) return;
+              var from = view.from / width * span, to = from + span / view.zoom;
+              var tickStep = step(to - from, Math.max(2, Math.min(10, Math.floor(width / 110))));
+              var extent = Math.max(Math.abs(from + offset), Math.abs(to + offset));
+              for (var tick = Math.ceil((from + offset) / tickStep) * tickStep; tick <= to + offset; tick += tickStep) {
+                var x = px(tick - offset);
+                add('line', { 'class': 'tick fine', x1: x, x2: x, y1: 12, y2: bottom }, null, axis);
+                var text = label(tick, tickStep, extent), end = x + 2 + text.length * 6 > left + width + 10;
+                // A label that would run past the plot's right edge ends at its tick, as the report's own do.
+                add('text', end ? { 'class': 'axis fine', x: x - 2, y: 10, 'text-anchor': 'end' } : { 'class': 'axis fine', x: x + 2, y: 10 },
+                  null, axis).textContent = text;
+              }
+            }
+            function drawSpans() {
+              var from = view.from / width * span, to = from + span / view.zoom, last = {};
+              spans.forEach(function (s) {
+                if (s.end < from || s.start > to) return;
+                var kind = lanes[s.lane] || 'cb', y = \(TimelineSVG.axisHeight) + s.lane * \(TimelineSVG.rowHeight) + 2;
+                var x0 = Math.max(left - 1, px(s.start)), x1 = Math.min(left + width + 1, px(s.end));
+                var instant = kind === 'mark' || kind === 'frame';
+                if (instant) x1 = x0 + 1;
+                var css = kind === 's' ? 's' + s.state : (instant ? kind : kind + ' o4');
+                var previous = last[s.lane];
+                // Neighbours within a pixel of one kind share a rectangle, as the buckets do.
+                if (previous && previous.css === css && x1 - x0 < 1 && x0 <= previous.x1 + 0.5) {
+                  previous.x1 = Math.max(previous.x1, x1);
+                  previous.count += 1;
+                  previous.element.setAttribute('width', Math.max(1, previous.x1 - previous.x0));
+                  previous.title.textContent = previous.count + ' spans from ' + label(previous.start + offset, 1000, Math.abs(previous.start + offset));
+                  return;
+                }
+                var name = names[s.name] || '';
+                var title = (name ? name + ': ' : '') + duration(s.end - s.start) + ', ' +
+                  label(s.start + offset, 1000, Math.abs(s.start + offset)) + ' to ' + label(s.end + offset, 1000, Math.abs(s.end + offset));
+                var rect = add('rect', { 'class': css, x: x0, y: y, width: Math.max(1, x1 - x0), height: \(TimelineSVG.rowHeight - 4) }, title);
+                last[s.lane] = { css: css, x0: x0, x1: x1, count: 1, element: rect, title: rect.firstChild, start: s.start };
+                if (!instant && kind !== 's' && kind !== 'busy' && name && name.length * 6.6 + 6 <= x1 - x0) {
+                  add('text', { 'class': 'barname', x: x0 + 3, y: y + 9 }).textContent = name;
+                }
+              });
+            }
             function draw() {
               view.zoom = Math.max(1, Math.min(maximum, view.zoom));
               view.from = Math.max(0, Math.min(width - width / view.zoom, view.from));
+              var zoomed = view.zoom > 1, redrawn = detailed && zoomed;
               items.forEach(function (item) {
                 var element = item.element;
-                if (item.kind === 'rect' || item.kind === 'text') element.setAttribute('x', place(item.x));
+                if (item.t !== undefined) {
+                  var a = px(item.t), b = px(item.t2);
+                  if (item.kind === 'rect') { element.setAttribute('x', a); element.setAttribute('width', Math.max(item.kind === 'rect' && element.classList.contains('stall') ? 2 : 1, b - a)); }
+                  if (item.kind === 'text') element.setAttribute('x', a + item.dx);
+                  if (item.kind === 'line') { element.setAttribute('x1', a); element.setAttribute('x2', a); }
+                  if (item.kind === 'path') element.setAttribute('transform', 'translate(' + (a - item.x) + ' 0)');
+                  return;
+                }
+                if (redrawn) return;
+                if (item.kind === 'rect' || item.kind === 'text') element.setAttribute('x', left + (item.x - left - view.from) * view.zoom);
                 if (item.kind === 'rect') element.setAttribute('width', item.width * view.zoom);
-                if (item.kind === 'line') { element.setAttribute('x1', place(item.x)); element.setAttribute('x2', place(item.x2)); }
-                if (item.kind === 'path') element.setAttribute('transform', 'translate(' + (place(item.x) - item.x) + ' 0)');
+                if (item.kind === 'line') {
+                  element.setAttribute('x1', left + (item.x - left - view.from) * view.zoom);
+                  element.setAttribute('x2', left + (item.x2 - left - view.from) * view.zoom);
+                }
+                if (item.kind === 'path') element.setAttribute('transform', 'translate(' + (left + (item.x - left - view.from) * view.zoom - item.x) + ' 0)');
               });
-              var every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].filter(function (n) { return gap * view.zoom * n >= 70; })[0] || 1000;
-              ticks.forEach(function (tick) {
-                var shown = view.zoom > 1 && tick.number % every === 0;
-                tick.line.style.display = tick.text.style.display = shown ? '' : 'none';
-              });
-              svg.classList.toggle('zoomed', view.zoom > 1);
+              while (layer.firstChild) layer.removeChild(layer.firstChild);
+              while (axis.firstChild) axis.removeChild(axis.firstChild);
+              drawTicks(zoomed);
+              if (redrawn) drawSpans();
+              svg.classList.toggle('zoomed', zoomed);
+              svg.classList.toggle('detailed', redrawn);
               svg.setAttribute('data-zoom', view.zoom);
               svg.setAttribute('data-from', view.from);
+              var shown = span / view.zoom;
+              note.textContent = zoomed ? ' ' + duration(shown) + ' shown, ' + duration(shown / width) + ' per pixel' +
+                (detailed ? ', drawn from the spans' : ', magnified') : '';
+              document.dispatchEvent(new CustomEvent('lifetrace-redraw'));
             }
             // Zooms by `factor` keeping the plot position `at` (px from the plot's left edge) in place.
             function zoom(factor, at) {
@@ -85,7 +204,10 @@ public enum HTMLZoom {
             bar.innerHTML = '<button type="button" class="zoom-out" title="zoom out">\\u2212</button>' +
               '<button type="button" class="zoom-in" title="zoom in">+</button>' +
               '<button type="button" class="zoom-reset">Reset</button>' +
-              'drag to pan, Ctrl+wheel or double click to zoom (the pixels are magnified, the zoomed views below have the detail)';
+              'drag to pan, Ctrl+wheel or double click to zoom' +
+              (detailed ? ' (drawn again from the spans, down to microseconds)' : ' (magnified: the zoomed views below have the detail)') +
+              '<span class="zoom-note"></span>';
+            var note = bar.querySelector('.zoom-note');
             var holder = svg.parentNode.classList.contains('scroll') ? svg.parentNode : svg;
             holder.parentNode.insertBefore(bar, holder);
             bar.querySelector('.zoom-in').addEventListener('click', function () { zoom(2, width / 2); });

@@ -3,22 +3,22 @@ import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceZstd
 
-/// `lifetrace report --format html`: one self-contained HTML page (inline CSS and SVG, no
-/// script, nothing fetched) with a timeline of the whole trace, zoomed views of each launch
-/// window and stall, and the tables of the text report below.
+/// `lifetrace report --format html`: one self-contained HTML page (inline CSS, SVG and scripts,
+/// nothing fetched) with the worst first (``WorstFirst``), a timeline of the whole trace, zoomed
+/// views of the slowest launches and the longest stalls, and the tables of the text report below.
 ///
 /// The trace is read twice, streaming both times: once to analyse it and find its time range,
 /// once to fold its spans into the timeline's pixel buckets (``TimelineCanvas``). Memory and page
 /// size depend on the number of windows and buckets, not on the number of events.
 public struct TraceHTMLReport {
-    /// The most launch windows zoomed into.
+    /// The most launch windows zoomed into (the slowest).
     public static let zoomedLaunchLimit = 8
-    /// The most stalls zoomed into.
+    /// The most stalls zoomed into (the longest).
     public static let zoomedStallLimit = 20
     /// The most violations explained (and pinned); the rest are counted.
     public static let listedViolationLimit = 500
-    /// The most lifetimes shown with all their tables; later ones get a row each in a summary
-    /// table (up to ``summarisedLifetimeLimit``).
+    /// The most lifetimes shown with all their tables (more when the zoomed views name more); the
+    /// others get a row each in a summary table (up to ``summarisedLifetimeLimit``).
     public static let detailedLifetimeLimit = 20
     /// The most lifetimes in the summary table.
     public static let summarisedLifetimeLimit = 500
@@ -82,7 +82,12 @@ public struct TraceHTMLReport {
         self.options = options
     }
 
-    /// The windows of `analysis`: the whole trace, each launch window, each stall (with margins).
+    /// The most spans a zoomed view keeps so that the page's zoom can draw them again (past it,
+    /// the view is magnified instead).
+    public static let detailSpanLimit = 4000
+
+    /// The windows of `analysis`, the worst first: the whole trace, the slowest launches
+    /// (``zoomedLaunchLimit``), the longest stalls (``zoomedStallLimit``), each with margins.
     public static func windows(for analysis: TraceAnalysis, range: TimelineRange, buckets: Int) -> [TimelineWindow] {
         var start = range.start
         var end = range.end
@@ -93,42 +98,44 @@ public struct TraceHTMLReport {
             }
         }
         guard let start, let end else { return [] }
-        var windows = [TimelineWindow(title: "Whole trace", anchor: "timeline", start: start, end: end, origin: start, buckets: buckets)]
+        var whole = TimelineWindow(title: "Whole trace", anchor: "timeline", start: start, end: end, origin: start, buckets: buckets)
+        whole.spanLimit = detailSpanLimit
+        var windows = [whole]
         if analysis.lifetimeCount > wholeTraceLifetimeLimit { windows.removeAll() }
-        var launches = 0
-        var stalls = 0
-        for lifetime in analysis.lifetimes {
-            if let window = lifetime.launchWindow, launches < zoomedLaunchLimit {
-                launches += 1
-                let (launch, close) = (window.start, window.end)
-                let margin = max(1_000_000, (close - launch) / 20)
-                windows.append(TimelineWindow(
-                    title: "Launch of lifetime \(lifetime.index + 1)", anchor: HTMLText.anchor("launch", lifetime.index + 1),
-                    start: launch - margin, end: close + margin, origin: launch, buckets: buckets))
-            }
-            for stall in lifetime.stalls {
-                stalls += 1
-                guard stalls <= zoomedStallLimit else { continue }
-                let margin = max(1_000_000, stall.duration / 5)
-                windows.append(TimelineWindow(
-                    title: "Stall \(stalls): lifetime \(lifetime.index + 1), "
-                        + (stall.sinceLaunch.map { "\(DurationFormat.clock.signed($0)) after its launch, " } ?? "")
-                        + "\(DurationFormat.fixed.string(stall.duration))"
-                        + (stall.work.map { " in \($0.chainText)" } ?? ""),
-                    anchor: HTMLText.anchor("stall", stalls),
-                    start: stall.start - margin, end: stall.start + stall.duration + margin,
-                    origin: lifetime.launch.timestamp ?? stall.start, buckets: buckets))
-            }
+        for lifetime in WorstFirst.slowestLaunches(analysis, limit: zoomedLaunchLimit) {
+            guard let window = lifetime.launchWindow else { continue }
+            let (launch, close) = (window.start, window.end)
+            let margin = max(1_000_000, (close - launch) / 20)
+            var view = TimelineWindow(
+                title: "Launch of lifetime \(lifetime.index + 1)", anchor: HTMLText.anchor("launch", lifetime.index + 1),
+                start: launch - margin, end: close + margin, origin: launch, buckets: buckets)
+            view.spanLimit = detailSpanLimit
+            windows.append(view)
+        }
+        for entry in WorstFirst.longestStalls(analysis, limit: zoomedStallLimit) {
+            let (stall, lifetime) = (entry.stall, entry.lifetime)
+            let margin = max(1_000_000, stall.duration / 5)
+            var view = TimelineWindow(
+                title: "Stall \(entry.number): lifetime \(lifetime.index + 1), "
+                    + (stall.sinceLaunch.map { "\(DurationFormat.clock.signed($0)) after its launch, " } ?? "")
+                    + "\(DurationFormat.fixed.string(stall.duration))"
+                    + (stall.work.map { " in \($0.chainText)" } ?? ""),
+                anchor: HTMLText.anchor("stall", entry.number),
+                start: stall.start - margin, end: stall.start + stall.duration + margin,
+                origin: lifetime.launch.timestamp ?? stall.start, buckets: buckets)
+            view.spanLimit = detailSpanLimit
+            windows.append(view)
         }
         return windows
     }
 
     /// The page.
     public var html: String {
-        let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit)
+        let zoomed = Set(canvas.windows.map(\.anchor))
+        let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit, zoomed: zoomed)
         let text = TraceReport(analysis: analysis, options: options)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)\(LifetimeOverviewSVG.style)</style>\n</head>\n<body>\n"
+        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)\(HTMLTableSort.style)\(LifetimeOverviewSVG.style)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
@@ -143,10 +150,18 @@ public struct TraceHTMLReport {
         if let note = analysis.omittedNote { out += "<p class=\"note\">Note: \(HTMLText.escape(note)).</p>\n" }
         for note in analysis.capNotes { out += "<p class=\"note\">Note: \(HTMLText.escape(note)).</p>\n" }
         out += lifetimeIndex
+        out += WorstFirst.section(analysis, zoomed: zoomed)
         out += HTMLStyle.legend
         out += overview(overlay)
+        var headed: Set<String> = []
         for window in canvas.windows {
             let whole = window.anchor == "timeline"
+            let kind = window.anchor.hasPrefix("launch") ? "launch" : window.anchor.hasPrefix("stall") ? "stall" : ""
+            if !kind.isEmpty, headed.insert(kind).inserted, analysis.lifetimeCount > 1 || kind == "stall" {
+                out += kind == "launch"
+                    ? "<h2 id=\"launch-views\">Launches, the slowest first</h2>\n"
+                    : "<h2 id=\"stall-views\">Stalls, the longest first</h2>\n"
+            }
             let level = whole ? "h2" : "h3"
             let origin = whole ? "time since the first event" : "time since the launch"
             out += "<\(level) id=\"\(window.anchor)\">\(HTMLText.escape(window.title))</\(level)>\n"
@@ -162,6 +177,7 @@ public struct TraceHTMLReport {
         out += lifetimeTables(text)
         out += HTMLSearch.script
         out += HTMLZoom.script
+        out += HTMLTableSort.script
         out += "</body>\n</html>\n"
         return out
     }
@@ -180,11 +196,31 @@ public struct TraceHTMLReport {
         return out + "<div class=\"scroll\">" + drawing + "</div>\n"
     }
 
+    /// The lifetimes shown with all their tables: those the page zooms into (the slowest
+    /// launches, the longest stalls), then the first ones, up to ``detailedLifetimeLimit`` (more
+    /// when the zoomed views alone name more), in lifetime order.
+    var detailedLifetimes: Set<Int> {
+        let zoomed = Set(canvas.windows.map(\.anchor))
+        var chosen = Set(WorstFirst.slowestLaunches(analysis, limit: Self.zoomedLaunchLimit).map(\.index))
+        for entry in WorstFirst.longestStalls(analysis, limit: Self.zoomedStallLimit)
+        where zoomed.contains(HTMLText.anchor("stall", entry.number)) {
+            chosen.insert(entry.lifetime.index)
+        }
+        for lifetime in analysis.lifetimes where chosen.count < Self.detailedLifetimeLimit { chosen.insert(lifetime.index) }
+        return chosen
+    }
+
     private func lifetimeTables(_ text: TraceReport) -> String {
         var out = ""
         var stallNumber = 0
+        let zoomed = Set(canvas.windows.map(\.anchor))
+        let detailed = detailedLifetimes
         let listed = Array(analysis.violations.prefix(Self.listedViolationLimit).enumerated())
-        for lifetime in analysis.lifetimes.prefix(Self.detailedLifetimeLimit) {
+        for lifetime in analysis.lifetimes {
+            guard detailed.contains(lifetime.index) else {
+                stallNumber += lifetime.stalls.count
+                continue
+            }
             // Times relative to the trace's first event; the clock's own value in the tooltip.
             let absolute = lifetime.launch.timestamp.map { " title=\"launch at \($0) ns on the trace's clock\"" } ?? ""
             out += "<h2 id=\"lifetime-\(lifetime.index + 1)\"\(absolute)>Lifetime \(lifetime.index + 1): "
@@ -199,10 +235,10 @@ public struct TraceHTMLReport {
             if lifetime.stallCount == 0 {
                 out += "<p>None.</p>\n"
             } else {
-                out += "<table>\n<tr><th>#</th><th>start</th><th>duration</th><th>blame</th></tr>\n"
+                out += "<table class=\"sortable\">\n<tr><th>#</th><th>after its launch</th><th>duration</th><th>blame</th></tr>\n"
                 for stall in lifetime.stalls {
                     stallNumber += 1
-                    let number = stallNumber <= Self.zoomedStallLimit
+                    let number = zoomed.contains(HTMLText.anchor("stall", stallNumber))
                         ? "<a href=\"#stall-\(stallNumber)\">\(stallNumber)</a>" : String(stallNumber)
                     out += "<tr><td>\(number)</td><td>\(HTMLText.escape(text.stallStart(stall)))</td>"
                         + "<td>\(DurationFormat.fixed.string(stall.duration))\(stall.unfinished ? " (unfinished)" : "")</td>"
@@ -225,7 +261,7 @@ public struct TraceHTMLReport {
                     + "(the page explains the first \(Self.listedViolationLimit)); see the text or JSON report.</p>\n"
             }
         }
-        out += furtherLifetimes(text, listed: listed)
+        out += furtherLifetimes(text, listed: listed, detailed: detailed)
         return out
     }
 
@@ -240,7 +276,7 @@ public struct TraceHTMLReport {
         // Folded (a native element, no script) when long, so that the timelines stay near the top.
         let open = analysis.lifetimeCount <= Self.detailedLifetimeLimit ? " open" : ""
         var out = "<details id=\"lifetimes\"\(open)><summary>\(analysis.lifetimeCount) lifetimes: when each started, "
-            + "its launch, stalls, violations and end, with links</summary>\n<table class=\"lifetimes\">\n<tr><th>#</th><th>starts</th>"
+            + "its launch, stalls, violations and end, with links</summary>\n<table class=\"lifetimes sortable\">\n<tr><th>#</th><th>starts</th>"
             + "<th>launch</th><th>launch time</th><th>stalls</th><th>violations</th><th>end</th></tr>\n"
         for lifetime in analysis.lifetimes.prefix(Self.summarisedLifetimeLimit + Self.detailedLifetimeLimit) {
             let number = lifetime.index + 1
@@ -249,7 +285,7 @@ public struct TraceHTMLReport {
             let launch = "\(lifetime.launch.kind.rawValue)"
                 + (zoomed.contains(launchAnchor) ? " (<a href=\"#\(launchAnchor)\">view</a>)" : "")
             out += "<tr><td><a href=\"#lifetime-\(number)\">\(number)</a></td><td>\(starts)</td><td>\(launch)</td>"
-                + "<td>\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
+                + "<td data-v=\"\(lifetime.launch.duration ?? -1)\">\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
                 + "<td class=\"num\">\(lifetime.stallCount)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
                 + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
         }
@@ -257,11 +293,13 @@ public struct TraceHTMLReport {
     }
 
     /// Lifetimes past the detailed ones: a row each, then their listed violations.
-    private func furtherLifetimes(_ text: TraceReport, listed: [(offset: Int, element: Violation)]) -> String {
-        let further = analysis.lifetimes.dropFirst(Self.detailedLifetimeLimit)
-        guard let first = further.first else { return "" }
-        var out = "<h2 id=\"further-lifetimes\">Lifetimes \(first.index + 1) to \(analysis.lifetimeCount)</h2>\n"
-        out += "<table>\n<tr><th>#</th><th>launch</th><th>duration</th><th>busy in window</th><th>stalls</th>"
+    private func furtherLifetimes(
+        _ text: TraceReport, listed: [(offset: Int, element: Violation)], detailed: Set<Int>
+    ) -> String {
+        let further = analysis.lifetimes.filter { !detailed.contains($0.index) }
+        guard !further.isEmpty else { return "" }
+        var out = "<h2 id=\"further-lifetimes\">The other \(plural(further.count, "lifetime"))</h2>\n"
+        out += "<table class=\"sortable\">\n<tr><th>#</th><th>launch</th><th>duration</th><th>busy in window</th><th>stalls</th>"
             + "<th>longest stall</th><th>violations</th><th>end</th></tr>\n"
         var counts: [Int: Int] = [:]
         for violation in analysis.violations { counts[violation.lifetime, default: 0] += 1 }
@@ -269,18 +307,18 @@ public struct TraceHTMLReport {
             let longest = lifetime.stalls.map(\.duration).max().map(DurationFormat.fixed.string) ?? "-"
             out += "<tr id=\"lifetime-\(lifetime.index + 1)\"><td>\(lifetime.index + 1)</td>"
                 + "<td>\(HTMLText.escape(text.launchTitle(lifetime.launch, origin: origin)))</td>"
-                + "<td>\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
-                + "<td>\(DurationFormat.fixed.string(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stallCount)</td>"
-                + "<td>\(longest)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
+                + "<td data-v=\"\(lifetime.launch.duration ?? -1)\">\(lifetime.launch.duration.map(DurationFormat.fixed.string) ?? "unfinished")</td>"
+                + "<td data-v=\"\(lifetime.launch.busyInWindow)\">\(DurationFormat.fixed.string(lifetime.launch.busyInWindow))</td><td class=\"num\">\(lifetime.stallCount)</td>"
+                + "<td data-v=\"\(lifetime.stalls.map(\.duration).max() ?? -1)\">\(longest)</td><td class=\"num\">\(counts[lifetime.index] ?? 0)</td>"
                 + "<td>\(HTMLText.escape(lifetime.end.phrase))</td></tr>\n"
         }
         out += "</table>\n"
-        let unshown = analysis.lifetimeCount - Self.detailedLifetimeLimit - Self.summarisedLifetimeLimit
+        let unshown = analysis.lifetimeCount - detailed.count - Self.summarisedLifetimeLimit
         if unshown > 0 {
             out += "<p class=\"note\">\(unshown) more lifetimes are not shown; "
                 + "see the text or JSON report.</p>\n"
         }
-        let rest = listed.filter { $0.element.lifetime >= first.index }
+        let rest = listed.filter { !detailed.contains($0.element.lifetime) }
         if !rest.isEmpty {
             out += "<h3>Violations in these lifetimes</h3>\n<ol class=\"violations\">\n"
             for (index, violation) in rest { out += item(index, violation) }

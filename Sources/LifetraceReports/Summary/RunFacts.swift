@@ -20,6 +20,12 @@ public struct RunFacts: Sendable, Hashable {
         public var omittedStalls = 0
         /// How the lifetime ended.
         public var end: LifetimeEnd.Kind
+        /// Its position in its trace, from 0.
+        public var index = 0
+        /// The work each listed stall is blamed on (its chain), empty when none ran.
+        public var stallWork: [String] = []
+        /// Time on screen (ns): in the active or inactive state.
+        public var onScreen: Int64 = 0
     }
 
     /// The trace's path.
@@ -32,6 +38,8 @@ public struct RunFacts: Sendable, Hashable {
     public var omittedLifetimes = 0
     /// Violations per rule, in rule order, rules with none left out.
     public var violations: [(rule: Rule, count: Int)]
+    /// The trace's metadata (app version, OS, device, ...), from its first lifetime row.
+    public var metadata = TraceMetadata()
 
     /// The facts of a trace from its rows: the lifetime rows (``LifetimeRow``) and the row that
     /// closes it (``TraceRow``). This is the one place a summary reads a trace from, in this
@@ -43,8 +51,13 @@ public struct RunFacts: Sendable, Hashable {
             Lifetime(
                 kind: $0.lifetime.launch.kind, launchDuration: $0.lifetime.launch.duration,
                 busyInWindow: $0.lifetime.launch.busyInWindow, stalls: $0.stallDurations,
-                omittedStalls: $0.lifetime.omittedStalls, end: $0.lifetime.end.kind)
+                omittedStalls: $0.lifetime.omittedStalls, end: $0.lifetime.end.kind, index: $0.lifetime.index,
+                stallWork: $0.lifetime.stalls.map { $0.work?.chainText ?? "" },
+                onScreen: $0.lifetime.timeInStates.durations.reduce(0) {
+                    $1.state == "active" || $1.state == "inactive" ? $0 &+ $1.duration : $0
+                })
         }
+        metadata = lifetimes.first?.metadata ?? TraceMetadata()
         omittedLifetimes = max(0, trace.lifetimeCount - lifetimes.count)
         violations = trace.violations
     }

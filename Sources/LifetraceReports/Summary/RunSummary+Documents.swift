@@ -1,3 +1,4 @@
+import Foundation
 import LifetraceFormat
 import LifecycleModel
 import LifetraceAnalysis
@@ -44,25 +45,69 @@ extension RunSummary {
         return document.rendered(indent: 2) + "\n"
     }
 
-    /// The HTML form: the text tables, and a histogram (inline SVG) per launch kind and for stall
-    /// durations.
+    /// The HTML form: the text tables, each written percentile linked to the run and lifetime
+    /// it comes from (listed under "Where the figures come from"), a histogram (inline SVG) per
+    /// launch kind and for stall durations, and the runs grouped by their metadata with the hang
+    /// rate. The tables sort by a click on a column's title.
     public var html: String {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Lifetrace summary</title>\n"
-        out += "<style>\n\(HTMLStyle.sheet)</style>\n</head>\n<body>\n<h1>Lifetrace summary</h1>\n"
+        out += "<style>\n\(HTMLStyle.sheet)\(HTMLTableSort.style)</style>\n</head>\n<body>\n<h1>Lifetrace summary</h1>\n"
         out += "<p>\(HTMLText.escape(headline)).</p>\n"
-        let header = ["", "n"] + Self.columns.map(\.title)
-        out += "<h2>Launch duration by kind</h2>\n" + htmlTable(header, launchRows.map(cells))
+        var sources: [(id: String, figure: String, witness: Witness)] = []
+        func table(_ rows: [DistributionRow]) -> String {
+            var out = "<table>\n<tr><th></th><th>n</th>" + Self.columns.map { "<th>\($0.title)</th>" }.joined() + "</tr>\n"
+            for row in rows {
+                let cells = self.cells(row)
+                out += "<tr><td>\(HTMLText.escape(cells[0]))</td><td class=\"num\">\(cells[1])</td>"
+                for (index, column) in Self.columns.enumerated() {
+                    let text = HTMLText.escape(cells[index + 2])
+                    guard let witness = witness(row, percent: column.percent) else {
+                        out += "<td class=\"num\">\(text)</td>"
+                        continue
+                    }
+                    let id = "source-\(row.metric.key)-\(column.title)"
+                    sources.append((id, "\(row.metric.summary) \(column.title)", witness))
+                    out += "<td class=\"num\"><a href=\"#\(id)\" title=\"\(HTMLText.escape(Self.phrase(witness)))\">\(text)</a></td>"
+                }
+                out += "</tr>\n"
+            }
+            return out + "</table>\n"
+        }
+        // The worst first, each linked to its row under "Where the figures come from".
+        let worst = worstLines
+        let worstRows = launchRows.filter { $0.distribution.count > 0 } + (stallRows[1].distribution.count > 0 ? [stallRows[1]] : [])
+        if !worst.isEmpty {
+            out += "<h2 id=\"worst\">The worst</h2>\n<ul>\n" + zip(worst, worstRows).map {
+                "<li><a href=\"#source-\($1.metric.key)-max\">\(HTMLText.escape($0))</a></li>\n"
+            }.joined() + "</ul>\n"
+        }
+        out += "<h2 id=\"groups\">By app version, OS and device</h2>\n<p>Hang rate: seconds of hang (stalls) per hour on screen "
+            + "(active or inactive), as Xcode Organizer counts it; hangs are the stalls.</p>\n<table class=\"sortable\">\n<tr>"
+            + Self.groupHeader.map { "<th>\(HTMLText.escape($0))</th>" }.joined() + "</tr>\n"
+        for group in groups {
+            let cells = Self.cells(group)
+            let sortKeys: [String?] = [nil, nil, nil, nil, nil,
+                SampleDistribution(integers: group.launches).percentileHundredths(50).map { String($0 / 100) } ?? "-1",
+                nil, String(group.stallTime), String(group.onScreen), group.hangRate.map { String($0) } ?? "-1"]
+            out += "<tr>" + zip(cells, sortKeys).enumerated().map { index, pair in
+                let key = pair.1.map { " data-v=\"\($0)\"" } ?? ""
+                return index < 3 ? "<td>\(HTMLText.escape(pair.0))</td>" : "<td class=\"num\"\(key)>\(HTMLText.escape(pair.0))</td>"
+            }.joined() + "</tr>\n"
+        }
+        out += "</table>\n"
+        out += "<h2>Launch duration by kind</h2>\n" + table(launchRows)
         for row in launchRows where row.distribution.count > 0 {
             out += "<h3>\(HTMLText.escape(row.label)) launches</h3>\n" + Histogram(row: row).svg
         }
-        out += "<h2>Main thread busy in the launch window</h2>\n" + htmlTable(header, busyRows.map(cells))
-        out += "<h2>Stalls</h2>\n" + htmlTable(header, stallRows.map(cells))
+        out += "<h2>Main thread busy in the launch window</h2>\n" + table(busyRows)
+        out += "<h2>Stalls</h2>\n" + table(stallRows)
+        out += "<p class=\"note\">\(HTMLText.escape(Self.percentileNote)); the others are written -.</p>\n"
         if stallRows[1].distribution.count > 0 { out += Histogram(row: stallRows[1]).svg }
         out += "<h2>Violations by rule</h2>\n"
         if ruleRows.isEmpty {
             out += "<p>None.</p>\n"
         } else {
-            out += "<table>\n<tr><th>rule</th><th>severity</th><th>count</th><th>traces</th></tr>\n"
+            out += "<table class=\"sortable\">\n<tr><th>rule</th><th>severity</th><th>count</th><th>traces</th></tr>\n"
             for row in ruleRows {
                 out += "<tr><td><code>\(row.rule.id)</code></td><td class=\"\(row.rule.severity.rawValue)\">\(row.rule.severity.rawValue)</td>"
                     + "<td class=\"num\">\(row.count)</td><td>"
@@ -73,13 +118,34 @@ extension RunSummary {
         out += "<h2>Endings</h2>\n<ul>\n"
         for ending in endings { out += "<li>\(ending.count) \(HTMLText.escape(Self.phrase(ending.kind)))</li>\n" }
         out += "</ul>\n"
+        if !sources.isEmpty {
+            out += "<h2 id=\"sources\">Where the figures come from</h2>\n<p>The sample behind each figure (of nearest rank "
+                + "for a percentile); the trace links to its file, and <code>lifetrace report TRACE --format html</code> "
+                + "draws it, its lifetimes at <code>#lifetime-N</code>.</p>\n<table class=\"sortable\">\n"
+                + "<tr><th>figure</th><th>value</th><th>trace</th><th>lifetime</th><th>work</th></tr>\n"
+            for source in sources {
+                let metric = RunMetric.all.first { source.id.hasPrefix("source-\($0.key)-") }
+                let value = metric?.format(Double(source.witness.value)) ?? String(source.witness.value)
+                out += "<tr id=\"\(source.id)\"><td>\(HTMLText.escape(source.figure))</td>"
+                    + "<td class=\"num\" data-v=\"\(source.witness.value)\">\(HTMLText.escape(value))</td>"
+                    + "<td><a href=\"\(HTMLText.escape(Self.fileLink(source.witness.path)))\"><code>\(HTMLText.escape(source.witness.path))</code></a></td>"
+                    + "<td class=\"num\">\(source.witness.lifetime + 1)</td><td>\(HTMLText.escape(source.witness.work ?? "-"))</td></tr>\n"
+            }
+            out += "</table>\n"
+        }
         if !unreadable.isEmpty {
             out += "<h2>Traces that could not be read</h2>\n<ul>\n"
             for entry in unreadable { out += "<li><code>\(HTMLText.escape(entry.path))</code>: \(HTMLText.escape(entry.error))</li>\n" }
             out += "</ul>\n"
         }
+        out += HTMLTableSort.script
         out += "</body>\n</html>\n"
         return out
+    }
+
+    /// A trace's path as a link: percent-encoded, relative paths kept relative.
+    static func fileLink(_ path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
     }
 }
 

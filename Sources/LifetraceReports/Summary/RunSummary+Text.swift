@@ -16,6 +16,11 @@ extension RunSummary {
         }
         lines += ["", "Main thread busy in the launch window by kind:"] + TextTable.render([header] + busyRows.map(cells), indent: 2)
         lines += ["", "Stalls:"] + TextTable.render([header] + stallRows.map(cells), indent: 2)
+        lines += ["  (\(Self.percentileNote))"]
+        let worst = worstLines
+        if !worst.isEmpty { lines += ["", "Worst:"] + worst.map { "  " + $0 } }
+        lines += ["", "By app version, OS and device (hang rate: seconds of hang per hour on screen):"]
+            + TextTable.render([Self.groupHeader] + groups.map(Self.cells), indent: 2)
         lines += ["", "Violations by rule:"]
         if ruleRows.isEmpty {
             lines.append("  none")
@@ -41,6 +46,11 @@ extension RunSummary {
         lines += ["", "### Launch duration by kind", ""] + markdownTable(header, launchRows.map(cells))
         lines += ["", "### Main thread busy in the launch window", ""] + markdownTable(header, busyRows.map(cells))
         lines += ["", "### Stalls", ""] + markdownTable(header, stallRows.map(cells))
+        lines += ["", "(\(Self.percentileNote).)"]
+        let worst = worstLines
+        if !worst.isEmpty { lines += ["", "### Worst", ""] + worst.map { "- " + $0 } }
+        lines += ["", "### By app version, OS and device", "", "Hang rate: seconds of hang per hour on screen.", ""]
+            + markdownTable(Self.groupHeader, groups.map(Self.cells))
         lines += ["", "### Violations by rule", ""]
         if ruleRows.isEmpty {
             lines.append("None.")

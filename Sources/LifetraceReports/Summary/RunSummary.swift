@@ -150,17 +150,22 @@ public struct RunSummary: Sendable {
         }
     }
 
-    /// The cells of `row`: label, n, then the percentiles.
+    /// The cells of `row`: label, n, then the percentiles, `-` where the sample is too small
+    /// for one (``samplesNeeded(percent:)``).
     public func cells(_ row: DistributionRow) -> [String] {
         [row.label, String(row.distribution.count)]
             + Self.columns.map { column in
-                switch Self.value(row, percent: column.percent) {
+                guard row.distribution.count >= Self.samplesNeeded(percent: column.percent) else { return "-" }
+                return switch Self.value(row, percent: column.percent) {
                 case .int(let value)?: row.metric.format(Double(value))
                 case .number(let value)?: row.metric.format(value)
                 default: "-"
                 }
             }
     }
+
+    /// The note under a distribution table for people.
+    public static let percentileNote = "a percentile is written where the sample supports it: p90 from 10 samples, p99 from 100"
 
     /// A phrase for an ending.
     public static func phrase(_ kind: LifetimeEnd.Kind) -> String {

@@ -6,9 +6,13 @@ import LifetraceZstd
 /// What `lifetrace replay` prints: every event of a trace with the system and app views before
 /// and after it, each violation under the event that revealed it, then those found at the end.
 public enum ReplayTranscript {
-    /// Replays the trace at `path` and hands `show` each line, without its newline. Events are
-    /// selected by their time since the trace's first event, from `from` to `to` (ns). Every line
-    /// goes through the terminal escaper: a trace's names cannot forge lines.
+    /// The first line: what the times count from.
+    public static let header = "time since the trace's first event (as --from and --to take it), event, views"
+
+    /// Replays the trace at `path` and hands `show` each line, without its newline: the
+    /// ``header``, then each event with its time since the trace's first event, the clock
+    /// `--from` and `--to` select by (from `from` to `to`, ns). Every line goes through the
+    /// terminal escaper: a trace's names cannot forge lines.
     ///
     /// Throws the ``TraceError`` that stopped the reading (what was read before it is shown), or
     /// what `show` throws.
@@ -22,12 +26,13 @@ public enum ReplayTranscript {
         options.keepsLifetimes = false
         var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         var origin: Int64?
+        try line(header)
         while let event = try source.next() {
             let step = analyzer.step(event, symbols: source.symbols)
             let offset = event.timestamp - (origin ?? event.timestamp)
             if origin == nil { origin = event.timestamp }
             guard offset >= from && offset <= to else { continue }
-            try line(step.line)
+            try line(step.line(origin: origin ?? event.timestamp))
             for violation in step.violations { try line("    " + violation.line(timed: false)) }
         }
         let found = analyzer.violations.count
@@ -46,9 +51,10 @@ public enum ReplayTranscript {
 }
 
 extension ReplayStep {
-    /// One line: time since launch, the event, then the views (`a -> b` where they changed).
-    public var line: String {
-        let time = event.sinceLaunch.map(DurationFormat.clock.signed) ?? "\(event.timestamp) ns"
+    /// One line: the time since `origin` (the trace's first event), the event, then the views
+    /// (`a -> b` where they changed).
+    public func line(origin: Int64) -> String {
+        let time = DurationFormat.clock.signed(event.timestamp &- origin)
         var parts = [event.label]
         if !event.thread.isMain { parts[0] += " (thread \(event.thread))" }
         // Outside a lifetime (before a launch, after an exit) both views are Not running.

@@ -19,6 +19,29 @@ public enum AxisFormat {
     public static func offset(_ nanoseconds: Int64) -> String {
         nanoseconds == 0 ? "0" : DurationFormat.compact.signed(nanoseconds)
     }
+
+    /// A time on an axis whose ticks are `step` apart and whose times reach `extent` (ns, the
+    /// largest distance from the origin on it), written so that neighbouring ticks never read
+    /// the same however far they are from the origin: in the unit `extent` reaches (s, ms, µs or
+    /// ns) with the decimals `step` needs, truncated (`+87.805 s`, `+87.810 s` for 5 ms ticks 87 s
+    /// after the launch; `+1305.633002 s` for 2 µs ticks). Steps of a minute or more, which the
+    /// ``DurationFormat/compact`` style writes exactly, are written in it (`+2 min 30 s`). `0` at
+    /// the origin. The page's script writes its ticks with the same rule.
+    public static func label(_ nanoseconds: Int64, step: Int64, extent: Int64) -> String {
+        if nanoseconds == 0 { return "0" }
+        if step >= 60_000_000_000 { return DurationFormat.compact.signed(nanoseconds) }
+        let reach = max(extent.magnitude, nanoseconds.magnitude)
+        let unit: DurationUnit = reach >= 1_000_000_000 ? .second : reach >= 1_000_000 ? .millisecond
+            : reach >= 1000 ? .microsecond : .nanosecond
+        var decimals = 0
+        var digit = unit.nanoseconds
+        while digit > 1 && UInt64(max(1, step)) % digit != 0 {
+            digit /= 10
+            decimals += 1
+        }
+        let number = DecimalText.string(scaled: nanoseconds.magnitude / digit, decimals: decimals)
+        return (nanoseconds < 0 ? "-" : "+") + number + " " + unit.symbol
+    }
 }
 
 /// The names of state codes as the rows draw them.

@@ -37,6 +37,9 @@ public struct TimelineCanvas: TimelineSink, Sendable {
         }
         let row = TimelineRow.row(for: span.lane, sceneSlot: slot)
         for index in windows.indices where windows[index].overlaps(span.start, span.end) {
+            if windows[index].spanLimit > 0 {
+                windows[index].keep(DetailSpan(row: row, start: span.start, end: span.end, value: span.value, name: span.name))
+            }
             if TimelineRow.isState(row) {
                 windows[index].addState(row: row, code: span.value, from: span.start, to: span.end)
             } else if TimelineRow.isInstant(row) {

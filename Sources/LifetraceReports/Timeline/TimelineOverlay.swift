@@ -34,8 +34,9 @@ public struct TimelineOverlay: Sendable {
     public var violations: [Pin] = []
 
     /// The overlay of `analysis`; `listedViolations` is how many violations the document explains
-    /// (later ones are not pinned).
-    public init(analysis: TraceAnalysis, listedViolations: Int) {
+    /// (later ones are not pinned). A stall links to its zoomed view when `zoomed` holds its
+    /// anchor (every stall when `zoomed` is nil), otherwise to its lifetime's details.
+    public init(analysis: TraceAnalysis, listedViolations: Int, zoomed: Set<String>? = nil) {
         var stallNumber = 0
         for lifetime in analysis.lifetimes {
             if let window = lifetime.launchWindow {
@@ -45,11 +46,12 @@ public struct TimelineOverlay: Sendable {
             }
             for stall in lifetime.stalls {
                 stallNumber += 1
+                let anchor = HTMLText.anchor("stall", stallNumber)
                 stalls.append(Pin(
                     start: stall.start, end: stall.start + stall.duration,
                     label: "stall \(DurationFormat.fixed.string(stall.duration))"
                         + (stall.work.map { " in \($0.chainText)" } ?? ""),
-                    anchor: HTMLText.anchor("stall", stallNumber)))
+                    anchor: zoomed.map { $0.contains(anchor) } ?? true ? anchor : HTMLText.anchor("lifetime", lifetime.index + 1)))
             }
         }
         for (index, violation) in analysis.violations.prefix(listedViolations).enumerated() {

@@ -42,8 +42,11 @@ public struct TimelineSVG {
 
     /// The SVG element. Everything drawn against time is in one `g.plot` clipped to the plot
     /// area, and the element carries what the page's zoom script needs (`data-plot`: the plot's
-    /// left edge and width; `data-ticks`: finer axis ticks, formatted here), so that zooming and
-    /// panning only move what is already drawn.
+    /// left edge and width; `data-time`: the window's span and the offset of its start from the
+    /// axis origin, ns; `data-lanes`: each row's kind; `data-spans` and `data-names`: the spans
+    /// themselves when the window kept them all), so that zooming draws the spans again at the
+    /// new scale. What is drawn at a time also carries it (`data-t`, `data-t2`: ns from the
+    /// window's start).
     public var rendered: String {
         let rows = self.rows
         let width = Self.labelWidth + window.buckets + 10
@@ -51,7 +54,8 @@ public struct TimelineSVG {
         let clip = "clip-\(window.anchor)"
         var out = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
             + "viewBox=\"0 0 \(width) \(height)\" role=\"img\" data-plot=\"\(Self.labelWidth) \(window.buckets)\" "
-            + "data-ticks=\"\(fineTicks)\">\n"
+            + "data-time=\"\(window.end - window.start) \(window.start - window.origin)\" "
+            + "data-lanes=\"\(rows.map(Self.laneKind).joined(separator: " "))\"\(detailAttributes(rows))>\n"
         out += "<title>\(HTMLText.escape(window.title))</title>\n"
         out += "<clipPath id=\"\(clip)\"><rect x=\"\(Self.labelWidth)\" y=\"0\" width=\"\(window.buckets + 10)\" "
             + "height=\"\(height)\"/></clipPath>\n"
@@ -78,24 +82,55 @@ public struct TimelineSVG {
         return out
     }
 
-    /// Axis ticks about five times finer than the drawn ones, for a zoomed view: `x,n,label`
-    /// separated by `;`, where `x` is the tick's offset in the plot (px, fractional), `n` its
-    /// number on the fine grid (the script keeps every first, second, fifth... tick so that
-    /// labels stay apart) and `label` its offset from the origin as the axis writes it.
-    var fineTicks: String {
-        let span = window.end - window.start
-        let step = AxisFormat.step(for: span, ticks: 50)
-        let originOffset = window.start - window.origin
-        var tick = (originOffset / step) * step
-        if tick < originOffset { tick += step }
-        var parts: [String] = []
-        while tick <= originOffset + span {
-            let at = Double(tick - originOffset) / window.bucketWidth
-            parts.append("\(DecimalText.string(at, decimals: 1, dropsTrailingZeros: true)),\(tick / step),\(AxisFormat.offset(tick))")
-            tick += step
+    /// What a row draws, for the zoom script: `s` states, `busy`, `cb`, `sp`, `task` intervals,
+    /// `mark`, `frame` instants.
+    static func laneKind(_ row: Int) -> String {
+        if TimelineRow.isState(row) { return "s" }
+        switch row {
+        case TimelineRow.busy: return "busy"
+        case TimelineRow.task: return "task"
+        case TimelineRow.mark: return "mark"
+        case TimelineRow.frame: return "frame"
+        default: return row < TimelineRow.firstSignpost ? "cb" : "sp"
         }
-        return parts.joined(separator: ";")
     }
+
+    /// The spans of a window that kept them all, as ` data-spans="..." data-names="..."`:
+    /// `lane,start,duration,name,state` separated by `;`, where `lane` is the row's position,
+    /// start and duration are whole microseconds (the start from the window's start, rounded down;
+    /// the duration rounded up), `name` an index into `data-names` (a JSON array), `state` the
+    /// state code of a state row. Empty when the window did not keep its spans.
+    func detailAttributes(_ rows: [Int]) -> String {
+        guard window.spansComplete, !window.spans.isEmpty else { return "" }
+        var position: [Int: Int] = [:]
+        for (index, row) in rows.enumerated() { position[row] = index }
+        var names: [String] = []
+        var nameIndex: [String: Int] = [:]
+        var parts: [String] = []
+        parts.reserveCapacity(window.spans.count)
+        for span in window.spans {
+            guard let lane = position[span.row] else { continue }
+            let name = TimelineRow.isState(span.row) ? StateName.name(span.value, row: span.row)
+                : (span.name.isNone ? "" : symbols.string(span.name) ?? "")
+            let index: Int
+            if let known = nameIndex[name] {
+                index = known
+            } else {
+                index = names.count
+                names.append(name)
+                nameIndex[name] = index
+            }
+            let from = span.start - window.start
+            let start = from >= 0 ? from / 1000 : -((999 - from) / 1000)
+            let duration = (span.end - span.start + 999) / 1000
+            parts.append("\(lane),\(start),\(duration),\(index),\(span.value)")
+        }
+        let json = JSONValue.array(names.map(JSONValue.string)).rendered()
+        return " data-spans=\"\(parts.joined(separator: ";"))\" data-names=\"\(HTMLText.escape(json))\""
+    }
+
+    /// `t` as an attribute the zoom script places by: ns from the window's start.
+    func at(_ t: Int64) -> String { String(t - window.start) }
 
     func label(_ row: Int) -> String {
         switch row {
@@ -119,7 +154,14 @@ public struct TimelineSVG {
     /// The x coordinate of time `t`, clamped to the plot.
     func x(_ t: Int64) -> Int { Self.labelWidth + window.position(t) }
 
-    func time(_ t: Int64) -> String { AxisFormat.offset(t - window.origin) }
+    /// A time in a title: from the axis origin, to the precision of a pixel (see
+    /// ``AxisFormat/label(_:step:extent:)``), so that neighbouring bars never read the same.
+    func time(_ t: Int64) -> String {
+        AxisFormat.label(t - window.origin, step: AxisFormat.step(for: Int64(window.bucketWidth.rounded(.up)), ticks: 1), extent: extent)
+    }
+
+    /// The largest distance from the axis origin in the window (ns).
+    var extent: Int64 { Int64(clamping: max((window.start - window.origin).magnitude, (window.end - window.origin).magnitude)) }
 
     private func drawStates(row: Int, y: Int, into out: inout String) {
         for run in window.stateRuns(row: row) {
@@ -226,7 +268,8 @@ public struct TimelineSVG {
             guard from > lastX else { continue }
             let to = max(from + 2, x(stall.end))
             lastX = to
-            out += "<a href=\"#\(stall.anchor)\"><rect class=\"stall\" x=\"\(from)\" y=\"\(y)\" width=\"\(to - from)\" "
+            out += "<a href=\"#\(stall.anchor)\"><rect class=\"stall\" data-t=\"\(at(stall.start))\" data-t2=\"\(at(stall.end))\" "
+                + "x=\"\(from)\" y=\"\(y)\" width=\"\(to - from)\" "
                 + "height=\"\(Self.rowHeight)\"><title>\(HTMLText.escape(stall.label))</title></rect></a>\n"
         }
     }
@@ -247,13 +290,14 @@ public struct TimelineSVG {
                 drawnTo = to
                 // Many launches: a band under the axis, so the lanes stay readable.
                 let height = dense ? 5 : bottom - top + 6
-                out += "<rect class=\"launch\" x=\"\(from)\" y=\"\(top - 6)\" width=\"\(to - from)\" height=\"\(height)\">"
+                out += "<rect class=\"launch\" data-t=\"\(at(launch.start))\" data-t2=\"\(at(launch.end))\" "
+                    + "x=\"\(from)\" y=\"\(top - 6)\" width=\"\(to - from)\" height=\"\(height)\">"
                     + "<title>launch window \(time(launch.start)) to \(time(launch.end))</title></rect>\n"
             }
             if dense { continue }
             for milestone in launch.milestones where window.overlaps(milestone.time, milestone.time) {
                 let at = x(milestone.time)
-                out += "<line class=\"milestone\" x1=\"\(at)\" y1=\"\(top - 6)\" x2=\"\(at)\" y2=\"\(bottom)\">"
+                out += "<line class=\"milestone\" data-t=\"\(self.at(milestone.time))\" x1=\"\(at)\" y1=\"\(top - 6)\" x2=\"\(at)\" y2=\"\(bottom)\">"
                     + "<title>\(milestone.name) \(time(milestone.time))</title></line>\n"
                 if labelMilestones {
                     let label = Self.shortName(milestone.name)
@@ -264,7 +308,7 @@ public struct TimelineSVG {
                     let x = start + width > right ? max(Self.labelWidth, at - 2 - width) : start
                     if let row = labelRowsFreeFrom.firstIndex(where: { $0 <= x }) {
                         labelRowsFreeFrom[row] = x + width + 4
-                        out += "<text class=\"milestone\" x=\"\(x)\" y=\"\(top - 8 - row * 9)\">\(label)</text>\n"
+                        out += "<text class=\"milestone\" data-t=\"\(self.at(milestone.time))\" data-dx=\"\(x - at)\" x=\"\(x)\" y=\"\(top - 8 - row * 9)\">\(label)</text>\n"
                     }
                 }
             }
@@ -289,7 +333,8 @@ public struct TimelineSVG {
         }
     }
 
-    /// Ticks at a round step (1, 2 or 5 times a power of ten) giving about ten labels.
+    /// Ticks at a round step (1, 2 or 5 times a power of ten) giving about ten labels, each
+    /// written to the precision the step needs (``AxisFormat/label(_:step:extent:)``).
     private func drawAxis(into out: inout String, bottom: Int) {
         let span = window.end - window.start
         let step = AxisFormat.step(for: span, ticks: 10)
@@ -300,7 +345,7 @@ public struct TimelineSVG {
         let right = Self.labelWidth + window.buckets + 10
         while tick <= originOffset + span {
             let at = x(window.origin + tick)
-            let label = AxisFormat.offset(tick)
+            let label = AxisFormat.label(tick, step: step, extent: extent)
             out += "<line class=\"tick coarse\" x1=\"\(at)\" y1=\"\(y + 2)\" x2=\"\(at)\" y2=\"\(bottom)\"/>"
             // A label that would run past the plot's right edge ends at its tick instead.
             if at + 2 + Self.textWidth(label, size: 10) <= right {
@@ -318,9 +363,10 @@ public struct TimelineSVG {
         func flush(_ group: (x: Int, pins: [TimelineOverlay.Pin])?, into out: inout String) {
             guard let group, let first = group.pins.first else { return }
             let more = group.pins.count > 1 ? " (and \(group.pins.count - 1) more here)" : ""
-            out += "<a href=\"#\(first.anchor)\"><path class=\"pin\" d=\"M\(group.x),\(Self.axisHeight - 2) l-5,-9 h10 z\">"
+            let time = "data-t=\"\(at(group.pins[0].start))\""
+            out += "<a href=\"#\(first.anchor)\"><path class=\"pin\" \(time) d=\"M\(group.x),\(Self.axisHeight - 2) l-5,-9 h10 z\">"
                 + "<title>\(HTMLText.escape(first.label))\(more)</title></path></a>"
-                + "<line class=\"pinline\" x1=\"\(group.x)\" y1=\"\(Self.axisHeight - 2)\" x2=\"\(group.x)\" y2=\"\(bottom)\"/>\n"
+                + "<line class=\"pinline\" \(time) x1=\"\(group.x)\" y1=\"\(Self.axisHeight - 2)\" x2=\"\(group.x)\" y2=\"\(bottom)\"/>\n"
         }
         for pin in overlay.violations where window.overlaps(pin.start, pin.end) {
             let at = x(pin.start)

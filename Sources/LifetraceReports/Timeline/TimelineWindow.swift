@@ -33,6 +33,13 @@ public struct TimelineWindow: Sendable {
     var names: [[Symbol]]
     /// The longest interval's duration per bucket, per row.
     var longest: [[Int64]]
+    /// The spans themselves, while there are at most ``spanLimit`` of them, so that the page can
+    /// draw them again at any zoom (see ``DetailSpan``); emptied once the window holds more.
+    public private(set) var spans: [DetailSpan] = []
+    /// Whether ``spans`` holds every span of the window.
+    public private(set) var spansComplete = true
+    /// The most spans a window keeps for drawing again.
+    public var spanLimit = 0
 
     /// A window over `[start, end]` cut into `buckets` buckets.
     public init(title: String, anchor: String, start: Int64, end: Int64, origin: Int64, buckets: Int) {
@@ -65,6 +72,18 @@ public struct TimelineWindow: Sendable {
         // Clamped before the conversion: a time far outside a narrow window is beyond Int's range.
         let position = (Double(t - start) / bucketWidth).rounded(.down)
         return Int(max(0, min(Double(buckets), position)))
+    }
+
+    /// Keeps `span` for drawing again, or gives up keeping them once there are more than
+    /// ``spanLimit``.
+    mutating func keep(_ span: DetailSpan) {
+        guard spansComplete else { return }
+        guard spans.count < spanLimit else {
+            spans = []
+            spansComplete = false
+            return
+        }
+        spans.append(span)
     }
 
     /// Whether `row` received anything.
@@ -183,4 +202,19 @@ public struct TimelineWindow: Sendable {
         }
         return runs
     }
+}
+
+/// One span of a window as the page can draw it again at any zoom: its row, its start and end
+/// (ns on the trace's clock), its state code and its name.
+public struct DetailSpan: Sendable, Hashable {
+    /// The row (``TimelineRow``).
+    public var row: Int
+    /// The start (ns).
+    public var start: Int64
+    /// The end (ns; the start for an instant).
+    public var end: Int64
+    /// The state code, for state rows.
+    public var value: UInt8
+    /// The name.
+    public var name: Symbol
 }
