@@ -72,9 +72,9 @@ struct AdoptionSample {
 
     /// The inputs an instrumented UIKit app's adapter observes in this sample.
     var inputs: [ObservedInput] {
-        let selectorOf = Dictionary(LifecycleCallbacks.delegateSelectors.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+        let selectorOf = Dictionary(LifecycleAdapter.delegateSelectors.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
         let notificationOf = Dictionary(
-            LifecycleCallbacks.uiKitNotifications.map { ($0.callback, $0.name) }, uniquingKeysWith: { a, _ in a })
+            LifecycleAdapter.uiKitNotifications.map { ($0.callback, $0.name) }, uniquingKeysWith: { a, _ in a })
         var inputs: [ObservedInput] = []
         var displayLinkTicking = false
         for event in events.dropFirst() {

@@ -10,7 +10,7 @@ import UIKit
 /// UIKit and no Objective-C runtime on Linux; docs/IOS.md, "Not built here"): it only subscribes,
 /// observes and forwards, and everything it forwards to is tested on Linux.
 ///
-/// - Notifications: the application's and the scenes' (``LifecycleCallbacks/uiKitNotifications``).
+/// - Notifications: the application's and the scenes' (``LifecycleAdapter/uiKitNotifications``).
 /// - The main run loop: a `CFRunLoopObserver` (after waiting, before waiting) in the common modes.
 /// - Frames: a `CADisplayLink`, running only while the adapter waits for a frame
 ///   (``LifecycleAdapter/wantsFrames``).
@@ -32,7 +32,7 @@ enum UIKitAdoption {
 
     static func install(adapter: LifecycleAdapter, instrumentsDelegates: Bool) {
         self.adapter = adapter
-        for entry in LifecycleCallbacks.uiKitNotifications {
+        for entry in LifecycleAdapter.uiKitNotifications {
             tokens.append(
                 NotificationCenter.default.addObserver(forName: Notification.Name(entry.name), object: nil, queue: .main) { note in
                     MainActor.assumeIsolated {

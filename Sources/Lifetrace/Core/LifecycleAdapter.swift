@@ -106,19 +106,19 @@ public final class LifecycleAdapter: @unchecked Sendable {
     private func handleLifecycle(_ observation: LifecycleObservation, at: Int64, thread: ThreadID) {
         switch observation {
         case .notification(let name, let scene):
-            guard let entry = LifecycleCallbacks.uiKitNotifications.first(where: { $0.name == name }),
+            guard let entry = LifecycleAdapter.uiKitNotifications.first(where: { $0.name == name }),
                 !instrumented.contains(entry.callback)
             else { return }
             let sceneID = entry.isScene ? (scene ?? "scene") : nil
             begin(entry.callback, scene: sceneID, at: at, thread: thread)
             end(entry.callback, scene: sceneID, at: at, thread: thread)
         case .delegateInstrumented(let selectors):
-            instrumented.formUnion(selectors.compactMap { LifecycleCallbacks.delegateSelectors[$0] })
+            instrumented.formUnion(selectors.compactMap { LifecycleAdapter.delegateSelectors[$0] })
         case .delegateCallbackBegan(let selector, let scene):
-            guard let callback = LifecycleCallbacks.delegateSelectors[selector] else { return }
+            guard let callback = LifecycleAdapter.delegateSelectors[selector] else { return }
             begin(callback, scene: callback.isSceneCallback ? scene : nil, at: at, thread: thread)
         case .delegateCallbackEnded(let selector, let scene):
-            guard let callback = LifecycleCallbacks.delegateSelectors[selector] else { return }
+            guard let callback = LifecycleAdapter.delegateSelectors[selector] else { return }
             end(callback, scene: callback.isSceneCallback ? scene : nil, at: at, thread: thread)
         case .appCallbackBegan(let name):
             destination.write(AdaptedEvent(.callbackBegin(name: name, scene: nil), at: at, thread: thread))

@@ -9,7 +9,7 @@ import LifetraceRecorder
 /// tests hand it the same sequences with the times of the samples in `Samples/real/`.
 public enum LifecycleObservation: Sendable, Hashable {
     /// A notification was posted: `UIApplicationDidBecomeActiveNotification`, ...
-    /// (``LifecycleCallbacks/uiKitNotifications``); `scene` is the persistent identifier of the
+    /// (``LifecycleAdapter/uiKitNotifications``); `scene` is the persistent identifier of the
     /// posting scene's session, for a scene notification.
     case notification(name: String, scene: String?)
     /// A recording stands in front of a delegate that implements `selectors`: their calls arrive

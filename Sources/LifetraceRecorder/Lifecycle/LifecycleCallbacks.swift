@@ -1,29 +1,18 @@
 import Foundation
 import LifetraceFormat
 
-/// Records an app's delegate callbacks, scenes and first frame: the platform-neutral core that the
-/// Linux app host (`LifecycleHost`) and the UIKit adapter (``UIKitLifecycleObserver``) share, so
-/// that what the adapter does is exercised by the tests on Linux and the UIKit file only
-/// subscribes.
-///
-/// Two ways in, by what the platform allows:
-/// - ``deliver(_:scene:_:)`` runs the delegate call itself and records its real begin and end (the
-///   app host); on UIKit, a delegate proxy forwards the calls through ``forwarded(_:scene:_:)``.
-/// - ``announced(_:scene:)`` records a callback the platform only announces, with a notification
-///   posted around the delegate call: zero-length, at the notification; skipped for the
-///   callbacks a proxy records (``proxyInstalled(respondingTo:)``).
+/// Records the delegate callbacks, scenes and first frame of an app whose callbacks the caller
+/// runs itself: the Linux app host (`LifecycleHost`), which calls each delegate method through
+/// ``deliver(_:scene:_:)`` and so records its real begin and end. An iOS app is observed instead
+/// (notifications, delegate methods wrapped in place): the `Lifetrace` product's
+/// `LifecycleAdapter` decides what such observations record.
 public final class LifecycleCallbacks: @unchecked Sendable {
     /// The recorder every callback goes to.
     public let recorder: Recorder
     private let names: [CallbackName: RecordedName]
-    let lock = NSLock()
+    private let lock = NSLock()
     private var sceneNames: [String: RecordedName] = [:]
     private var firstFrameRecorded = false
-    /// The callbacks a delegate proxy records; their notifications are not recorded.
-    var proxiedCallbacks: Set<CallbackName> = []
-
-    /// Whether willFinishLaunching was recorded (the launch pair's first half).
-    private var willFinishLaunchingRecorded = false
 
     /// Callbacks recorded into `recorder`; every callback's name is interned here, once.
     public init(recorder: Recorder) {
@@ -53,22 +42,9 @@ public final class LifecycleCallbacks: @unchecked Sendable {
     ) throws(Failure) -> Result {
         let name = name(of: callback)
         let sceneName = scene.map(sceneName) ?? .none
-        if callback == .willFinishLaunching { noteWillFinishLaunching() }
         recorder.callbackBegin(name, scene: sceneName)
         defer { recorder.callbackEnd(name, scene: sceneName) }
         return try body()
-    }
-
-    /// Records a callback the platform only announced: a begin and an end at the announcement.
-    ///
-    /// UIKit announces the launch once, with its didFinishLaunching notification, after calling
-    /// willFinishLaunching and then didFinishLaunching (the order it guarantees); an announced
-    /// didFinishLaunching is therefore recorded as that pair, so that the trace states the
-    /// launch sequence the analyzer checks rather than a missing willFinishLaunching.
-    public func announced(_ callback: CallbackName, scene: String? = nil) {
-        if isProxied(callback) { return }
-        if callback == .didFinishLaunching { recordLaunchPairStart() }
-        recordAtOnce(callback, scene: scene)
     }
 
     /// A frame reached the screen; only the first is recorded, as the first frame (the launch
@@ -80,51 +56,4 @@ public final class LifecycleCallbacks: @unchecked Sendable {
         lock.unlock()
         if first { recorder.frame(first: true) }
     }
-
-    /// Records a zero-length willFinishLaunching before a didFinishLaunching, unless one was
-    /// recorded: UIKit calls willFinishLaunching first, whether or not it is seen.
-    func recordLaunchPairStart() {
-        lock.lock()
-        let recorded = willFinishLaunchingRecorded
-        lock.unlock()
-        if !recorded { recordAtOnce(.willFinishLaunching, scene: nil) }
-    }
-
-    private func noteWillFinishLaunching() {
-        lock.lock()
-        willFinishLaunchingRecorded = true
-        lock.unlock()
-    }
-
-    /// Records `callback` as a begin and an end now.
-    func recordAtOnce(_ callback: CallbackName, scene: String?) {
-        if callback == .willFinishLaunching { noteWillFinishLaunching() }
-        let name = name(of: callback)
-        let sceneName = scene.map(sceneName) ?? .none
-        recorder.callbackBegin(name, scene: sceneName)
-        recorder.callbackEnd(name, scene: sceneName)
-    }
-}
-
-extension LifecycleCallbacks {
-    /// UIKit's notifications and the callbacks they announce, by the notifications' raw names (the
-    /// UIKit adapter subscribes to each; application notifications first, then scene ones).
-    public static let uiKitNotifications: [(name: String, callback: CallbackName, isScene: Bool)] = [
-        ("UIApplicationDidFinishLaunchingNotification", .didFinishLaunching, false),
-        ("UIApplicationDidBecomeActiveNotification", .didBecomeActive, false),
-        ("UIApplicationWillResignActiveNotification", .willResignActive, false),
-        ("UIApplicationDidEnterBackgroundNotification", .didEnterBackground, false),
-        ("UIApplicationWillEnterForegroundNotification", .willEnterForeground, false),
-        ("UIApplicationWillTerminateNotification", .willTerminate, false),
-        ("UIApplicationDidReceiveMemoryWarningNotification", .didReceiveMemoryWarning, false),
-        ("UIApplicationSignificantTimeChangeNotification", .significantTimeChange, false),
-        ("UIApplicationProtectedDataWillBecomeUnavailable", .protectedDataWillBecomeUnavailable, false),
-        ("UIApplicationProtectedDataDidBecomeAvailable", .protectedDataDidBecomeAvailable, false),
-        ("UISceneWillConnectNotification", .sceneWillConnect, true),
-        ("UISceneDidDisconnectNotification", .sceneDidDisconnect, true),
-        ("UISceneWillEnterForegroundNotification", .sceneWillEnterForeground, true),
-        ("UISceneDidActivateNotification", .sceneDidBecomeActive, true),
-        ("UISceneWillDeactivateNotification", .sceneWillResignActive, true),
-        ("UISceneDidEnterBackgroundNotification", .sceneDidEnterBackground, true),
-    ]
 }
