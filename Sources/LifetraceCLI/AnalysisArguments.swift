@@ -35,14 +35,15 @@ struct AnalysisArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Do not report this rule (repeatable).", valueName: "rule"))
     var disable: [String] = []
 
-    /// The defaults, shown in the help: an option read by a transform shows no default of its own.
+    /// The defaults, shown in the help (an option read by a transform shows no default of its
+    /// own), as the rules' specs declare them.
     private enum Defaults {
-        static let stallThreshold: DurationArgument = "250ms"
-        static let launchStallThreshold: DurationArgument = "400ms"
-        static let launchWatchdog: DurationArgument = "20s"
-        static let backgroundLimit: DurationArgument = "30s"
-        static let hangThreshold: DurationArgument = "250ms"
-        static let backgroundCallbackLimit: DurationArgument = "5s"
+        static let stallThreshold = DurationArgument(RuleOption.stallThreshold)
+        static let launchStallThreshold = DurationArgument(RuleOption.launchStallThreshold)
+        static let launchWatchdog = DurationArgument(RuleOption.launchWatchdog)
+        static let backgroundLimit = DurationArgument(RuleOption.backgroundLimit)
+        static let hangThreshold = DurationArgument(RuleOption.hangThreshold)
+        static let backgroundCallbackLimit = DurationArgument(RuleOption.backgroundCallbackLimit)
     }
 
     /// The options these arguments stand for.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// A duration given on the command line (`250ms`, `1.5s`, `2m`), read once, as it is parsed, in
@@ -37,6 +38,14 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendabl
     /// Why a value is not a duration.
     struct Invalid: Error, CustomStringConvertible {
         let description: String
+    }
+}
+
+extension DurationArgument {
+    /// The default of a rule's option, as its spec declares it.
+    init(_ option: RuleOption) {
+        nanoseconds = option.defaultValue
+        text = option.defaultText
     }
 }
 

@@ -99,17 +99,11 @@ extension LifecycleAnalyzer {
                     + "20 s); expected the launch within the watchdog limit of \(DurationFormat.fixed.string(limit)).",
                 witnesses: [launchEvent, exit], symbols: symbols)
         }
-        for recorded in current.stalls
-        where !windowUnknown && recorded.stall.start >= launch && recorded.stall.start <= launchEnd
-            && recorded.stall.duration >= options.launchStallThreshold
-        {
-            let stall = recorded.stall
-            report(
-                .launchStall, at: stall.start,
-                stallOpening(stall) + ", inside the launch window (which ends at "
-                    + "\(windowDescription))\(stallWork(stall)); expected no main-thread stall of "
-                    + "\(DurationFormat.fixed.string(options.launchStallThreshold)) or more during launch.",
-                witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
+        let window = JudgedLaunchWindow(
+            start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown)
+        let stalls = current.stalls
+        runMonitor(symbols: symbols) { context, findings in
+            LaunchStallMonitor.lifetimeEnded(stalls: stalls, window: window, context: context, findings: &findings)
         }
         // A window end before the launch (timestamps that go backwards) is an empty window.
         checkHangs(outside: launch...max(launch, launchEnd), symbols: symbols)
@@ -125,23 +119,12 @@ extension LifecycleAnalyzer {
     /// `hang`: the stalls of at least the hang threshold that began outside the launch window
     /// while the app was in the foreground.
     private mutating func checkHangs(outside window: ClosedRange<Int64>?, symbols: SymbolTable) {
-        guard options.rules.contains(.hang) else { return }
         // Before the resume of a prewarmed launch the main thread did the prewarm's work, off screen.
         let prewarmEnd = current.resumeTime ?? .min
-        for recorded in current.stalls
-        where (recorded.inForeground || recorded.resumed) && recorded.stall.duration >= options.hangThreshold
-            && !(window?.contains(recorded.stall.start) ?? false) && recorded.stall.start >= prewarmEnd
-        {
-            let stall = recorded.stall
-            report(
-                .hang, at: stall.start,
-                stallOpening(stall)
-                    + (recorded.inForeground
-                        ? ", after the launch, while the app was in the foreground"
-                        : ", as the app returned from Background to the foreground (a resume hang)")
-                    + "\(stallWork(stall)); expected no main-thread stall of \(DurationFormat.fixed.string(options.hangThreshold)) "
-                    + "or more while the app is on screen (it cannot respond to touches meanwhile).",
-                witnesses: [recorded.startEvent], symbols: symbols)
+        let stalls = current.stalls
+        runMonitor(symbols: symbols) { context, findings in
+            HangMonitor.lifetimeEnded(
+                stalls: stalls, outside: window, prewarmEnd: prewarmEnd, context: context, findings: &findings)
         }
     }
 
@@ -198,17 +181,5 @@ extension LifecycleAnalyzer {
             facts.append("The recorder lost \(atLeast)\(current.dropped) events in this lifetime; conclusions may miss them.")
         }
         return facts
-    }
-
-    /// How a stall's violation begins: `The main thread was busy for 451 ms from +0.063 s`.
-    private func stallOpening(_ stall: Stall) -> String {
-        "The main thread was busy for \(DurationFormat.fixed.string(stall.duration))"
-            + (stall.unfinished ? " (until the lifetime ended)" : "")
-            + " from \(when(stall.start))"
-    }
-
-    /// The work a stall is blamed on, as a clause of its violation (empty when nothing is blamed).
-    private func stallWork(_ stall: Stall) -> String {
-        stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
     }
 }
