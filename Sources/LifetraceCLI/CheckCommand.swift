@@ -2,6 +2,7 @@ import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 
 /// `lifetrace check`: the CI gate.
 struct CheckCommand: ParsableCommand {

@@ -35,11 +35,9 @@ extension LifecycleAnalyzer {
             analyzer.consume(event, symbols: source.symbols, into: &sink)
         }
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols, into: &sink)
-        return TraceAnalysis(
-            path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
-            violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin,
-            capped: analyzer.cappedCounts)
+        return analyzer.result(
+            path: path, metadata: source.metadata, violations: violations, lifetimes: lifetimes, issues: source.issues,
+            origin: origin)
     }
 
     /// Hands the pending edges to `sink` and forgets them.

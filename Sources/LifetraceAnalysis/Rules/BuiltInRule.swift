@@ -56,11 +56,31 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
     /// Whether this is one of the exclusive lifecycle-ordering rules.
     public var isOrdering: Bool { order < BuiltInRule.mainThreadCallbacks.order }
 
-    /// The position in the table (the order the cases are declared in), which is also the
-    /// precedence among ordering rules.
-    public var order: Int { Self.orders[self] ?? 0 }
-
-    private static let orders = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// The position in the table (the order the cases are declared in, `RuleSpecTests` checks),
+    /// which is also the precedence among ordering rules. A switch, not a look-up: the rules'
+    /// checks ask for it (hashing a rule hashes its id).
+    public var order: Int {
+        switch self {
+        case .noTerminateWhileSuspended: 0
+        case .silentWhileSuspended: 1
+        case .nothingAfterTerminate: 2
+        case .sceneConnection: 3
+        case .launchSequence: 4
+        case .resignBeforeBackground: 5
+        case .foregroundBeforeActive: 6
+        case .balancedActivation: 7
+        case .legalTransition: 8
+        case .mainThreadCallbacks: 9
+        case .callbackNesting: 10
+        case .timeOrder: 11
+        case .launchWatchdog: 12
+        case .launchStall: 13
+        case .backgroundTime: 14
+        case .unexpectedExit: 15
+        case .hang: 16
+        case .backgroundCallback: 17
+        }
+    }
 
     /// The documented fact this rule rests on.
     public var fact: LifecycleFact { spec.fact }

@@ -41,32 +41,30 @@ public struct LifecycleTimeline {
         return result
     }
 
-    /// Replays every event of `source` into `sink` and returns the analysis.
+    /// Replays every event of `source` into `sink` and returns the analysis, through the
+    /// analyzer's one driving loop (``LifecycleAnalyzer/analyze(_:path:options:into:)``).
     public static func analyze<Source: TraceEventSource, Sink: TimelineSink>(
         _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis {
-        var timeline = LifecycleTimeline(options: options, metadata: source.metadata)
-        var origin: Int64?
-        while let event = try source.next() {
-            if origin == nil { origin = event.timestamp }
-            timeline.consume(event, symbols: source.symbols, into: &sink)
-        }
-        let (violations, lifetimes) = timeline.finish(symbols: source.symbols, into: &sink)
-        return TraceAnalysis(
-            path: path, metadata: source.metadata, eventCount: timeline.analyzer.eventCount,
-            violations: violations, omittedViolations: timeline.analyzer.omittedViolations,
-            violationLimit: options.violationLimit, lifetimes: lifetimes,
-            lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues, origin: origin,
-            capped: timeline.analyzer.cappedCounts)
+        var spans = SpanDrawing(sink: sink)
+        defer { sink = spans.sink }
+        return try LifecycleAnalyzer.analyze(&source, path: path, options: options, into: &spans)
     }
 
     private mutating func drawPendingEdges<Sink: TimelineSink>(into sink: inout Sink) {
-        for edge in analyzer.pendingEdges { draw(edge, into: &sink) }
+        for edge in analyzer.pendingEdges { Self.draw(edge, into: &sink) }
         analyzer.forgetPendingEdges()
     }
 
+    /// The edges as spans, for the analyzer's driving loop.
+    private struct SpanDrawing<Sink: TimelineSink>: LifecycleEdgeSink {
+        var sink: Sink
+
+        mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) { LifecycleTimeline.draw(edge, into: &sink) }
+    }
+
     /// The span an edge closes, if any.
-    mutating func draw<Sink: TimelineSink>(_ edge: LifecycleEdge, into sink: inout Sink) {
+    static func draw<Sink: TimelineSink>(_ edge: LifecycleEdge, into sink: inout Sink) {
         switch edge {
         case .stateChanged(let change):
             guard let lane = TimelineLane(drawing: change.view) else { return }
