@@ -61,8 +61,6 @@ extension LifecycleAnalyzer {
             return launchReport
         }
 
-        let limit = options.launchWatchdog
-        let launchText = current.launchInferred ? "the first event (no launch event; launch inferred)" : "launch"
         let windowDescription: String
         switch windowEnd {
         case .firstFrame: windowDescription = "the first frame"
@@ -71,36 +69,18 @@ extension LifecycleAnalyzer {
         case .open: windowDescription = "the end of the lifetime, still launching"
         }
         let launchEnd = windowTime ?? current.abandonedAt ?? end
-        let resumeText = current.resumeTime == nil ? "" : " (the user's launch, resumed from the prewarm)"
         // The recorder started after the launch callbacks (`late-recording`): where the launch
         // ended is not in the trace (its first frame may have come before the recording), so its
         // length is unknown and neither the watchdog nor the launch stalls judge it.
         let windowUnknown = launchWindowUnknown(launch: launch)
-        if windowUnknown {
-            current.allowancesApplied.insert(.lateRecording)
-        } else if launchEnd - launch > limit {
-            report(
-                .launchWatchdog, at: launch + limit,
-                "The launch\(resumeText) took \(DurationFormat.fixed.string(launchEnd - launch)), from "
-                    + "\(current.resumeTime == nil ? launchText : "the resume at \(when(launch))") to "
-                    + "\(current.abandonedAt == nil ? windowDescription : "the moment the user left, at \(when(launchEnd))") "
-                    + "at \(when(launchEnd)); expected it within the watchdog limit of \(DurationFormat.fixed.string(limit)).",
-                witnesses: [launchEvent, windowEvent ?? exit], symbols: symbols)
-        } else if windowTime == nil, current.abandonedAt == nil, let exit, Self.isKill(exit),
-            launchEnd - launch >= limit - limit / 10
-        {
-            // Killed without notice near the watchdog's allowance, still launching: the watchdog's
-            // signature ("Addressing watchdog terminations"), not only a stall.
-            report(
-                .launchWatchdog, at: launchEnd,
-                "The process was killed at \(when(launchEnd)), \(DurationFormat.fixed.string(launchEnd - launch)) into a "
-                    + "launch\(resumeText) that never reached \(current.kind == .background ? "the end of didFinishLaunching" : "its first frame or activation")"
-                    + ": a watchdog termination (Apple, Addressing watchdog terminations: the launch allowance is about "
-                    + "20 s); expected the launch within the watchdog limit of \(DurationFormat.fixed.string(limit)).",
-                witnesses: [launchEvent, exit], symbols: symbols)
-        }
+        if windowUnknown { current.allowancesApplied.insert(.lateRecording) }
         let window = JudgedLaunchWindow(
-            start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown)
+            start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown,
+            closed: windowTime != nil, windowEvent: windowEvent, abandoned: current.abandonedAt != nil,
+            resumed: current.resumeTime != nil, inferred: current.launchInferred, kind: current.kind)
+        runMonitor(symbols: symbols) { context, findings in
+            LaunchWatchdogMonitor.lifetimeEnded(window: window, exit: exit, context: context, findings: &findings)
+        }
         let stalls = current.stalls
         runMonitor(symbols: symbols) { context, findings in
             LaunchStallMonitor.lifetimeEnded(stalls: stalls, window: window, context: context, findings: &findings)

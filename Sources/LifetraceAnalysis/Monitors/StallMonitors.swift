@@ -12,8 +12,21 @@ struct JudgedLaunchWindow {
     /// The launch event (or the first event, for an inferred launch): the first witness.
     var launchEvent: TraceEvent
     /// Whether the recording began after the launch callbacks (`late-recording`), so that the
-    /// window's extent is unknown and no launch stall is judged.
+    /// window's extent is unknown and neither the watchdog nor the launch stalls judge it.
     var unknown: Bool
+    /// Whether an event closed the window (the first frame, the first activation's end, the end
+    /// of a background launch's didFinishLaunching).
+    var closed = false
+    /// The event that ended the window, when there is one: the second witness.
+    var windowEvent: TraceEvent?
+    /// Whether the user left before the first activation (the window ends there).
+    var abandoned = false
+    /// Whether the window starts at the resume of a prewarmed launch.
+    var resumed = false
+    /// Whether the launch was inferred (no `launch` event).
+    var inferred = false
+    /// The launch's kind.
+    var kind: LaunchKind = .cold
 }
 
 /// `launch-stall`: a main-thread stall of at least the launch stall threshold that starts inside
