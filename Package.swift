@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
         .library(name: "LifetraceSynthesis", targets: ["LifetraceSynthesis"]),
         .library(name: "LifetraceAnalysis", targets: ["LifetraceAnalysis"]),
+        .library(name: "LifetraceRunner", targets: ["LifetraceRunner"]),
         .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
         .library(name: "LifetraceRules", targets: ["LifetraceRules"]),
         .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
@@ -69,13 +70,19 @@ let package = Package(
             name: "LifetraceAnalysis",
             dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel"]
         ),
+        // What analysing traces needs from the file system, out of the analysis: finding the
+        // traces under a directory, the usable cores, batches of traces side by side, spools.
+        .target(
+            name: "LifetraceRunner",
+            dependencies: ["LifetraceFormat", "LifetraceAnalysis"]
+        ),
         .target(
             name: "LifetraceRules",
             dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "LifetraceReports",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
         ),
         .target(
             name: "LifetraceExport",
@@ -131,6 +138,7 @@ let package = Package(
                 "LifetraceZstd",
                 "LifetraceSynthesis",
                 "LifetraceAnalysis",
+                "LifetraceRunner",
                 "LifetraceReports",
                 "LifetraceRules",
                 "LifetraceExport",
@@ -185,7 +193,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceReportsTests",
-            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifetraceRunner", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceExportTests",

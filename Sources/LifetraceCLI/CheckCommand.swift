@@ -3,6 +3,7 @@ import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 
 /// `lifetrace check`: the CI gate.
 struct CheckCommand: ParsableCommand {

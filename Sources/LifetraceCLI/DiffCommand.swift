@@ -3,6 +3,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 
 /// `lifetrace diff`: compares two sets of runs and checks budgets.
 struct DiffCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// A duration given on the command line (`250ms`, `1.5s`, `2m`, `1 min 30 s`), read once, as it

@@ -3,6 +3,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 
 /// `lifetrace report`: the full analysis of one trace, or a summary over many runs.
 struct ReportCommand: ParsableCommand {

@@ -42,7 +42,9 @@ struct SynthesizedLifeCycle {
                 precondition(verdict == .legal, "synthesized \(callback) in \(app): \(verdict)")
                 self.app = next
             }
-        default:
+        case .state, .callbackEnd, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd, .mark, .frame, .bgtaskBegin,
+            .bgtaskEnd, .bgtaskExpire, .dropped:
+            // A scene's state, or an event that moves no view.
             break
         }
     }

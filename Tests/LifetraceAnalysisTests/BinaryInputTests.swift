@@ -17,7 +17,7 @@ struct BinaryInputTests {
         for event in events { try writer.append(event, symbols: symbols) }
         try writer.close()
 
-        let binary = try TraceInputs.analyze(path: path, options: AnalysisOptions())
+        let binary = try LifecycleAnalyzer.analyze(path: path, options: AnalysisOptions(), prefetch: true)
         let text = try SampleTraces.analyze(name)
         #expect(binary.eventCount == text.eventCount)
         #expect(binary.violations.map(\.rule) == [Rule(id: rule)!])

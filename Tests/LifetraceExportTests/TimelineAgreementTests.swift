@@ -12,7 +12,8 @@ import Testing
 /// windows, callbacks, signposts, background tasks and states, each read back from what was
 /// written (chrome-json parsed as JSON, Perfetto through the official protos, CTF through
 /// babeltrace2), for every sample, synthesized reference traces and the random walks of the
-/// property tests, with and without run-loop events.
+/// property tests, with and without run-loop events. Signposts are compared with their lane (the
+/// analyzer's ``EdgeInterval/lane``), background tasks with theirs among the exports.
 @Suite("One timeline: the page and every export draw the same intervals")
 struct TimelineAgreementTests {
     /// One interval as a view draws it: its lane in the test's own words, its name, its extent.
@@ -31,6 +32,12 @@ struct TimelineAgreementTests {
         /// Whether the HTML page draws this lane: it shows the main thread's callbacks and
         /// signposts, not other threads', and scenes' app views, not their system views.
         var isOnThePage: Bool { !lane.hasPrefix("callback thread") && !lane.hasPrefix("signpost thread") && !lane.hasPrefix("state scene-system") }
+
+        /// As the page draws it: background tasks on one row, whatever their lane.
+        var onThePage: Drawn {
+            guard lane.hasPrefix("task ") else { return self }
+            return Drawn(lane: "task", name: name, start: start, end: end)
+        }
     }
 
     /// A trace to compare, in memory.
@@ -77,6 +84,7 @@ struct TimelineAgreementTests {
             cases.append(sample)
             if sample.events.contains(where: { $0.type == .runloopWake }) { cases.append(sample.withoutRunLoop) }
         }
+        cases.append(overlappingSignposts)
         for seed: UInt64 in [1, 7] {
             var synthesizer = TraceSynthesizer(eventCount: 5_000, seed: seed)
             var events: [TraceEvent] = []
@@ -94,6 +102,55 @@ struct TimelineAgreementTests {
         return cases
     }
 
+    /// Signposts A [20, 100], B [50, 200] and C [120, 250] ms overlap without nesting, and two
+    /// background tasks end out of order before a third begins.
+    static var overlappingSignposts: Case {
+        var trace = TraceBuilder()
+        trace.launch(0)
+        trace.signpostBegin(20, "A")
+        trace.signpostBegin(50, "B")
+        trace.signpostEnd(100, "A")
+        trace.signpostBegin(120, "C")
+        trace.signpostEnd(200, "B")
+        trace.signpostEnd(250, "C")
+        trace.taskBegin(300, id: 1)
+        trace.taskBegin(310, id: 2)
+        trace.taskEnd(320, id: 1)
+        trace.taskBegin(330, id: 3)
+        trace.taskEnd(340, id: 2)
+        trace.taskEnd(350, id: 3)
+        trace.exit(400, code: 0)
+        return Case(label: "overlapping signposts", events: trace.events, symbols: trace.symbols)
+    }
+
+    @Test("Overlapping signposts take the same lanes on the page and in every export")
+    func overlappingSignpostLanes() throws {
+        let trace = Self.overlappingSignposts
+        let ms: Int64 = 1_000_000
+        let signposts = [
+            Drawn(lane: "signpost main 0", name: "A", start: 20 * ms, end: 100 * ms),
+            Drawn(lane: "signpost main 1", name: "B", start: 50 * ms, end: 200 * ms),
+            Drawn(lane: "signpost main 0", name: "C", start: 120 * ms, end: 250 * ms),
+        ]
+        let tasks = [
+            Drawn(lane: "task 1", name: "background task", start: 300 * ms, end: 320 * ms),
+            Drawn(lane: "task 2", name: "background task", start: 310 * ms, end: 340 * ms),
+            Drawn(lane: "task 1", name: "background task", start: 330 * ms, end: 350 * ms),
+        ]
+        let directory = temporaryDirectory("overlapping")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try Self.page(trace).filter { $0.lane.hasPrefix("signpost") }.sorted() == signposts)
+        let chrome = try Self.chromeJSON(trace, output: directory + "/trace.json")
+        #expect(chrome.filter { $0.lane.hasPrefix("signpost") }.sorted() == signposts)
+        #expect(chrome.filter { $0.lane.hasPrefix("task") }.sorted() == tasks)
+        let ctf = try #require(try Self.ctf(trace, output: directory + "/ctf"))
+        #expect(ctf.filter { $0.lane.hasPrefix("signpost") }.sorted() == signposts)
+        #expect(ctf.filter { $0.lane.hasPrefix("task") }.sorted() == tasks)
+        if let perfetto = try Self.perfetto(trace, output: directory + "/trace.perfetto-trace") {
+            #expect(perfetto.filter { $0.lane.hasPrefix("signpost") }.sorted() == signposts)
+        }
+    }
+
     @Test("The page, chrome-json, Perfetto and CTF agree", arguments: cases)
     func agree(_ trace: Case) throws {
         let page = try Self.page(trace)
@@ -101,7 +158,7 @@ struct TimelineAgreementTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
         let chrome = try Self.chromeJSON(trace, output: directory + "/trace.json")
-        let pageLanes = chrome.filter(\.isOnThePage)
+        let pageLanes = chrome.filter(\.isOnThePage).map(\.onThePage)
         Self.expectSame(page, pageLanes, "the page", "chrome-json", trace)
 
         if let perfetto = try Self.perfetto(trace, output: directory + "/trace.perfetto-trace") {
@@ -177,7 +234,7 @@ struct TimelineAgreementTests {
                 lane = "busy"
                 name = "busy"
             case .callback: lane = "callback main"
-            case .signpost: lane = "signpost main"
+            case .signpost(let row): lane = "signpost main \(row)"
             case .backgroundTask:
                 lane = "task"
                 if span.name.isNone { name = "background task" }
@@ -211,13 +268,18 @@ struct TimelineAgreementTests {
         case "Lifetimes", "Violations", "Frames": return nil
         default: break
         }
-        if track.hasPrefix("Background tasks ") { return "task" }
+        if track.hasPrefix("Background tasks "), let number = Int(track.dropFirst("Background tasks ".count)) {
+            return "task \(number)"
+        }
         if track.hasPrefix("Scene ") {
             let scene = track.dropFirst("Scene ".count)
             if scene.hasSuffix(" (system view)") { return "state scene-system \(scene.dropLast(" (system view)".count))" }
             return "state scene \(scene)"
         }
-        if let range = track.range(of: " signposts ") { return "signpost \(track[..<range.lowerBound] == "main thread" ? "main" : String(track[..<range.lowerBound]))" }
+        if let range = track.range(of: " signposts "), let number = Int(track[range.upperBound...]) {
+            let thread = track[..<range.lowerBound] == "main thread" ? "main" : String(track[..<range.lowerBound])
+            return "signpost \(thread) \(number - 1)"
+        }
         if track.hasPrefix("thread ") { return "callback \(track)" }
         return nil
     }
@@ -320,9 +382,9 @@ struct TimelineAgreementTests {
                 let lane: String
                 switch reader.label(of: "kind", in: record) {
                 case "callback": lane = "callback \(where_)"
-                case "signpost": lane = "signpost \(where_)"
+                case "signpost": lane = "signpost \(where_) \(int("depth"))"
                 default:
-                    lane = "task"
+                    lane = "task \(int("depth") + 1)"
                     if name.isEmpty { name = "background task" }
                 }
                 drawn.append(Drawn(lane: lane, name: name, start: int("start"), end: int("end")))

@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 import LifetraceTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 import Testing
 
 /// The text and Markdown forms of the many-run summary and of the comparison, on the committed

@@ -3,6 +3,7 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 import LifetraceTestSupport
 import Testing
 

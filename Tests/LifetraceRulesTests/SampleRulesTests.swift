@@ -21,7 +21,7 @@ struct SampleRulesTests {
         var options = AnalysisOptions(rules: RuleSet())
         options.userRules = UserRules(try load(file))
         let path = directory.appendingPathComponent("traces/\(trace)").path
-        return try TraceInputs.analyze(path: path, options: options).violations.map(\.rule.id)
+        return try LifecycleAnalyzer.analyze(path: path, options: options, prefetch: false).violations.map(\.rule.id)
     }
 
     @Test func theTeamFileHasTheFiveExamples() {

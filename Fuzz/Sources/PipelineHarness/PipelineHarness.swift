@@ -63,7 +63,7 @@ public enum PipelineHarness {
         let options = AnalysisOptions(violationLimit: 50)
         let analysis: TraceAnalysis
         do throws(TraceError) {
-            analysis = try TraceInputs.analyze(path: path, options: options, prefetch: false)
+            analysis = try LifecycleAnalyzer.analyze(path: path, options: options, prefetch: false)
         } catch {
             expectLocated(error)
             return

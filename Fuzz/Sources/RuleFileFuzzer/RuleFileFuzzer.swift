@@ -29,7 +29,7 @@ public func fuzzRuleFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for trace in RuleFileInput.traces {
         let analysis: TraceAnalysis
         do throws(TraceError) {
-            analysis = try TraceInputs.analyze(path: trace, options: options, prefetch: false)
+            analysis = try LifecycleAnalyzer.analyze(path: trace, options: options, prefetch: false)
         } catch {
             fatalError("a sample trace does not read: \(error)")
         }

@@ -91,7 +91,8 @@ extension LifecycleAnalyzer {
         if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
         guard current.openTasks.count < ThreadStacks.depthLimit else { return }
         let task = EdgeInterval(
-            kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count, name: name, key: id,
+            kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count,
+            lane: Int(ThreadIntervals.lowestFreeLane(current.openTasks.lazy.map(\.lane))), name: name, key: id,
             begin: event.timestamp)
         current.openTasks.append(task)
         if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emit(.intervalBegan(task)) }
@@ -133,7 +134,9 @@ extension EventPayload {
     var taskName: Symbol {
         switch self {
         case .bgtaskBegin(_, let name), .bgtaskEnd(_, let name), .bgtaskExpire(_, let name): name
-        default: .none
+        case .launch, .state, .callbackBegin, .callbackEnd, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd,
+            .mark, .frame, .exit, .dropped:
+            .none
         }
     }
 }

@@ -222,7 +222,7 @@ extension LifecycleAnalyzer {
             if emitsEdges, namedEdges(.callback, name, symbols: symbols) {
                 emit(.intervalEnded(top.edge(.callback), at: event.timestamp, how: .ended))
             }
-            checkBackgroundCallback(top, endedAt: event, symbols: symbols)
+            callbackIntervalEnded(top, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, top, at: event.timestamp, symbols: symbols)
             } else {
@@ -250,7 +250,7 @@ extension LifecycleAnalyzer {
                     emit(.intervalEnded(interval.edge(.callback), at: event.timestamp, how: .ended))
                 }
             }
-            checkBackgroundCallback(interval, endedAt: event, symbols: symbols)
+            callbackIntervalEnded(interval, endedAt: event, symbols: symbols)
             if slot == 0 {
                 mainIntervalEnded(.callback, interval, at: event.timestamp, symbols: symbols)
             } else {
@@ -297,35 +297,17 @@ extension LifecycleAnalyzer {
         }
     }
 
-    /// `background-callback`: didEnterBackground or sceneDidEnterBackground that ran longer than
-    /// the limit, judged when it returns (`end`) or when the process ended while it ran (`end` nil,
-    /// `at` the end of the lifetime).
-    mutating func checkBackgroundCallback(
+    /// A callback interval ended: by its end event `end`, or with its lifetime (`end` nil, `at`
+    /// the lifetime's end). The threshold monitors that judge callback intervals take it.
+    mutating func callbackIntervalEnded(
         _ interval: OpenInterval, endedAt end: TraceEvent?, at time: Int64? = nil, symbols: SymbolTable
     ) {
-        guard options.rules.contains(.backgroundCallback),
-            case .callbackBegin(let name, let scene) = interval.begin.payload,
-            let callback = symbols.callback(name),
-            callback == .didEnterBackground || callback == .sceneDidEnterBackground || callback == .willTerminate
-        else { return }
+        guard options.rules.contains(.backgroundCallback) else { return }
         let until = end?.timestamp ?? time ?? interval.begin.timestamp
-        let duration = until - interval.begin.timestamp
-        guard duration > options.backgroundCallbackLimit else { return }
-        let text = callbackText(name, scene: scene, symbols: symbols)
-        let ran = end == nil
-            ? "was still running when the process ended at \(when(until)), \(DurationFormat.fixed.string(duration)) after it began"
-            : "ran for \(DurationFormat.fixed.string(duration)), returning at \(when(until))"
-        // willTerminate has the same five seconds: "Your implementation of this method has approximately
-        // five seconds to perform any tasks and return. If the method does not return before time
-        // expires, the system may kill the process altogether" (applicationWillTerminate(_:), Discussion).
-        let expected = callback == .willTerminate
-            ? "(applicationWillTerminate(_:) has approximately five seconds), or the system kills the process"
-            : "(longer work belongs in a background task), or the system terminates the app"
-        report(
-            .backgroundCallback, at: interval.begin.timestamp + options.backgroundCallbackLimit,
-            "\(text) began at \(when(interval.begin.timestamp)) and \(ran); expected it to return within "
-                + "\(DurationFormat.fixed.string(options.backgroundCallbackLimit)) \(expected).",
-            witnesses: [interval.begin, end], symbols: symbols)
+        runMonitor(symbols: symbols) { context, findings in
+            BackgroundCallbackMonitor.intervalEnded(
+                interval.edge(.callback), at: until, begin: interval.begin, end: end, context: context, findings: &findings)
+        }
     }
 
     /// A main-thread callback or signpost ended: blame, and in callback mode the busy interval.
@@ -345,6 +327,7 @@ extension LifecycleAnalyzer {
         if let slot = stacks.existingSlot(for: event.thread) {
             if let top = stacks.slots[slot].signposts.last, top.name == name, top.key == key {
                 stacks.slots[slot].signposts.removeLast()
+                if stacks.slots[slot].signposts.isEmpty { stacks.slots[slot].signpostsOverlap = false }
                 if emitsEdges, signpostEdges(name, symbols: symbols) {
                     emit(.intervalEnded(top.edge(.signpost), at: event.timestamp, how: .ended))
                 }
@@ -356,7 +339,7 @@ extension LifecycleAnalyzer {
                 return
             }
             if let index = ThreadIntervals.innermost(stacks.slots[slot].signposts, name: name, key: key) {
-                let interval = stacks.slots[slot].signposts.remove(at: index)
+                let interval = stacks.slots[slot].removeSignpost(at: index)
                 if emitsEdges, signpostEdges(name, symbols: symbols) {
                     emit(.intervalEnded(interval.edge(.signpost), at: event.timestamp, how: .ended))
                 }
@@ -397,7 +380,9 @@ extension TraceEvent {
     var callbackName: Symbol {
         switch payload {
         case .callbackBegin(let name, _), .callbackEnd(let name, _): name
-        default: .none
+        case .launch, .state, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd, .mark, .frame, .bgtaskBegin,
+            .bgtaskEnd, .bgtaskExpire, .exit, .dropped:
+            .none
         }
     }
 }

@@ -40,10 +40,12 @@ extension LifecycleAnalyzer {
                 queuePoint(.frame, pointer.pointee, name: .none)
             }
         case .signpostBegin(let name, let id):
-            guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit else { return false }
+            // Signposts that overlap without nesting look for a free lane: the full path.
+            guard main, stacks.slots[0].signposts.count < ThreadStacks.depthLimit, !stacks.slots[0].signpostsOverlap
+            else { return false }
             countCommon(pointer)
-            let interval = OpenInterval(
-                begin: pointer.pointee, name: name, depth: Int32(truncatingIfNeeded: stacks.slots[0].signposts.count), key: id ?? .min)
+            let depth = Int16(truncatingIfNeeded: stacks.slots[0].signposts.count)
+            let interval = OpenInterval(begin: pointer.pointee, name: name, depth: depth, lane: depth, key: id ?? .min)
             stacks.slots[0].signposts.append(interval)
             if Edges.isOn(emitsEdges), signpostEdges(name, symbols: symbols) {
                 edgeCause = pointer.pointee
@@ -58,7 +60,8 @@ extension LifecycleAnalyzer {
                 queue(.intervalEnded(top.edge(.signpost), at: timestamp, how: .ended))
             }
             mainIntervalEnded(.signpost, top, at: timestamp, symbols: symbols, edges: edges)
-        default:
+        case .launch, .state, .callbackBegin, .callbackEnd, .mark, .bgtaskBegin, .bgtaskEnd, .bgtaskExpire, .exit, .dropped:
+            // The full path, which handles every kind.
             return false
         }
         return true

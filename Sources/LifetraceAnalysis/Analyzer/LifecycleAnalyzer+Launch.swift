@@ -61,8 +61,6 @@ extension LifecycleAnalyzer {
             return launchReport
         }
 
-        let limit = options.launchWatchdog
-        let launchText = current.launchInferred ? "the first event (no launch event; launch inferred)" : "launch"
         let windowDescription: String
         switch windowEnd {
         case .firstFrame: windowDescription = "the first frame"
@@ -71,45 +69,21 @@ extension LifecycleAnalyzer {
         case .open: windowDescription = "the end of the lifetime, still launching"
         }
         let launchEnd = windowTime ?? current.abandonedAt ?? end
-        let resumeText = current.resumeTime == nil ? "" : " (the user's launch, resumed from the prewarm)"
         // The recorder started after the launch callbacks (`late-recording`): where the launch
         // ended is not in the trace (its first frame may have come before the recording), so its
         // length is unknown and neither the watchdog nor the launch stalls judge it.
         let windowUnknown = launchWindowUnknown(launch: launch)
-        if windowUnknown {
-            current.allowancesApplied.insert(.lateRecording)
-        } else if launchEnd - launch > limit {
-            report(
-                .launchWatchdog, at: launch + limit,
-                "The launch\(resumeText) took \(DurationFormat.fixed.string(launchEnd - launch)), from "
-                    + "\(current.resumeTime == nil ? launchText : "the resume at \(when(launch))") to "
-                    + "\(current.abandonedAt == nil ? windowDescription : "the moment the user left, at \(when(launchEnd))") "
-                    + "at \(when(launchEnd)); expected it within the watchdog limit of \(DurationFormat.fixed.string(limit)).",
-                witnesses: [launchEvent, windowEvent ?? exit], symbols: symbols)
-        } else if windowTime == nil, current.abandonedAt == nil, let exit, Self.isKill(exit),
-            launchEnd - launch >= limit - limit / 10
-        {
-            // Killed without notice near the watchdog's allowance, still launching: the watchdog's
-            // signature ("Addressing watchdog terminations"), not only a stall.
-            report(
-                .launchWatchdog, at: launchEnd,
-                "The process was killed at \(when(launchEnd)), \(DurationFormat.fixed.string(launchEnd - launch)) into a "
-                    + "launch\(resumeText) that never reached \(current.kind == .background ? "the end of didFinishLaunching" : "its first frame or activation")"
-                    + ": a watchdog termination (Apple, Addressing watchdog terminations: the launch allowance is about "
-                    + "20 s); expected the launch within the watchdog limit of \(DurationFormat.fixed.string(limit)).",
-                witnesses: [launchEvent, exit], symbols: symbols)
+        if windowUnknown { current.allowancesApplied.insert(.lateRecording) }
+        let window = JudgedLaunchWindow(
+            start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown,
+            closed: windowTime != nil, windowEvent: windowEvent, abandoned: current.abandonedAt != nil,
+            resumed: current.resumeTime != nil, inferred: current.launchInferred, kind: current.kind)
+        runMonitor(symbols: symbols) { context, findings in
+            LaunchWatchdogMonitor.lifetimeEnded(window: window, exit: exit, context: context, findings: &findings)
         }
-        for recorded in current.stalls
-        where !windowUnknown && recorded.stall.start >= launch && recorded.stall.start <= launchEnd
-            && recorded.stall.duration >= options.launchStallThreshold
-        {
-            let stall = recorded.stall
-            report(
-                .launchStall, at: stall.start,
-                stallOpening(stall) + ", inside the launch window (which ends at "
-                    + "\(windowDescription))\(stallWork(stall)); expected no main-thread stall of "
-                    + "\(DurationFormat.fixed.string(options.launchStallThreshold)) or more during launch.",
-                witnesses: [launchEvent, recorded.startEvent], symbols: symbols)
+        let stalls = current.stalls
+        runMonitor(symbols: symbols) { context, findings in
+            LaunchStallMonitor.lifetimeEnded(stalls: stalls, window: window, context: context, findings: &findings)
         }
         // A window end before the launch (timestamps that go backwards) is an empty window.
         checkHangs(outside: launch...max(launch, launchEnd), symbols: symbols)
@@ -125,23 +99,12 @@ extension LifecycleAnalyzer {
     /// `hang`: the stalls of at least the hang threshold that began outside the launch window
     /// while the app was in the foreground.
     private mutating func checkHangs(outside window: ClosedRange<Int64>?, symbols: SymbolTable) {
-        guard options.rules.contains(.hang) else { return }
         // Before the resume of a prewarmed launch the main thread did the prewarm's work, off screen.
         let prewarmEnd = current.resumeTime ?? .min
-        for recorded in current.stalls
-        where (recorded.inForeground || recorded.resumed) && recorded.stall.duration >= options.hangThreshold
-            && !(window?.contains(recorded.stall.start) ?? false) && recorded.stall.start >= prewarmEnd
-        {
-            let stall = recorded.stall
-            report(
-                .hang, at: stall.start,
-                stallOpening(stall)
-                    + (recorded.inForeground
-                        ? ", after the launch, while the app was in the foreground"
-                        : ", as the app returned from Background to the foreground (a resume hang)")
-                    + "\(stallWork(stall)); expected no main-thread stall of \(DurationFormat.fixed.string(options.hangThreshold)) "
-                    + "or more while the app is on screen (it cannot respond to touches meanwhile).",
-                witnesses: [recorded.startEvent], symbols: symbols)
+        let stalls = current.stalls
+        runMonitor(symbols: symbols) { context, findings in
+            HangMonitor.lifetimeEnded(
+                stalls: stalls, outside: window, prewarmEnd: prewarmEnd, context: context, findings: &findings)
         }
     }
 
@@ -198,17 +161,5 @@ extension LifecycleAnalyzer {
             facts.append("The recorder lost \(atLeast)\(current.dropped) events in this lifetime; conclusions may miss them.")
         }
         return facts
-    }
-
-    /// How a stall's violation begins: `The main thread was busy for 451 ms from +0.063 s`.
-    private func stallOpening(_ stall: Stall) -> String {
-        "The main thread was busy for \(DurationFormat.fixed.string(stall.duration))"
-            + (stall.unfinished ? " (until the lifetime ended)" : "")
-            + " from \(when(stall.start))"
-    }
-
-    /// The work a stall is blamed on, as a clause of its violation (empty when nothing is blamed).
-    private func stallWork(_ stall: Stall) -> String {
-        stall.workText.map { "; the work on the main thread during it was \($0)" } ?? ""
     }
 }

@@ -108,7 +108,7 @@ extension LifecycleAnalyzer {
         let launch = checkLaunch(end: end, exit: exit, symbols: symbols)
         if kind != .endOfTrace {
             for interval in stacks.allOpen {
-                checkBackgroundCallback(interval, endedAt: nil, at: end, symbols: symbols)
+                callbackIntervalEnded(interval, endedAt: nil, at: end, symbols: symbols)
             }
         }
         if options.rules.contains(.backgroundTime) {

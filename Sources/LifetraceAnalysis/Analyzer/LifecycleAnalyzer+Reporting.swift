@@ -31,13 +31,21 @@ extension LifecycleAnalyzer {
     }
 
     /// `+1.234 s` after the current launch, or the raw timestamp when there is no launch.
-    func when(_ timestamp: Int64) -> String {
-        if inLifetime, let launch = current.launchTime { return DurationFormat.clock.signed(timestamp - launch) }
+    func when(_ timestamp: Int64) -> String { Self.when(timestamp, launch: inLifetime ? current.launchTime : nil) }
+
+    /// `+1.234 s` after `launch`, or the raw timestamp without one: how every message writes a time.
+    static func when(_ timestamp: Int64, launch: Int64?) -> String {
+        if let launch { return DurationFormat.clock.signed(timestamp - launch) }
         return "\(timestamp) ns"
     }
 
     /// A callback's name with its scene, for messages: `sceneDidBecomeActive (scene "main")`.
     func callbackText(_ name: Symbol, scene: Symbol, symbols: SymbolTable) -> String {
+        Self.callbackText(name, scene: scene, symbols: symbols)
+    }
+
+    /// A callback's name with its scene, for messages: `sceneDidBecomeActive (scene "main")`.
+    static func callbackText(_ name: Symbol, scene: Symbol, symbols: SymbolTable) -> String {
         let text = symbols.shown(name) ?? "(unnamed)"
         guard let scene = symbols.shown(scene) else { return text }
         return "\(text) (scene \"\(scene)\")"
@@ -98,7 +106,7 @@ extension LifecycleAnalyzer {
             return "\(event.type.name) \"\(symbols.shown(name) ?? "")\""
         case .bgtaskBegin(let id, _), .bgtaskEnd(let id, _), .bgtaskExpire(let id, _):
             return "\(event.type.name) (task \(id))"
-        default:
+        case .launch, .state, .runloopWake, .runloopSleep, .frame, .exit, .dropped:
             return event.type.name
         }
     }

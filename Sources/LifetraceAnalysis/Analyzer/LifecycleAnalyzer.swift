@@ -258,11 +258,21 @@ public struct LifecycleAnalyzer {
             }
         }) {}
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols)
-        return TraceAnalysis(
-            path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
-            violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin,
-            capped: analyzer.cappedCounts)
+        return analyzer.result(
+            path: path, metadata: source.metadata, violations: violations, lifetimes: lifetimes, issues: source.issues,
+            origin: origin)
+    }
+
+    /// The analysis of a trace once ``finish(symbols:)`` has returned `violations` and
+    /// `lifetimes`: what every way of driving the analyzer returns.
+    func result(
+        path: String, metadata: TraceMetadata, violations: [Violation], lifetimes: [LifetimeReport], issues: [TraceError],
+        origin: Int64?
+    ) -> TraceAnalysis {
+        TraceAnalysis(
+            path: path, metadata: metadata, eventCount: eventCount, violations: violations,
+            omittedViolations: omittedViolations, violationLimit: options.violationLimit, lifetimes: lifetimes,
+            lifetimeCount: lifetimesEnded, issues: issues, origin: origin, capped: cappedCounts)
     }
 
     /// Replays a batch with the rule monitor, handing it each event's edges. Kept out of the
@@ -284,11 +294,9 @@ public struct LifecycleAnalyzer {
         var analyzer = LifecycleAnalyzer(options: options, metadata: metadata)
         for event in events { analyzer.consume(event, symbols: symbols) }
         let (violations, lifetimes) = analyzer.finish(symbols: symbols)
-        return TraceAnalysis(
-            path: path, metadata: metadata, eventCount: analyzer.eventCount, violations: violations,
-            omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: [], origin: events.first?.timestamp,
-            capped: analyzer.cappedCounts)
+        return analyzer.result(
+            path: path, metadata: metadata, violations: violations, lifetimes: lifetimes, issues: [],
+            origin: events.first?.timestamp)
     }
 }
 

@@ -7,14 +7,20 @@ struct OpenInterval {
     /// The callback or signpost name.
     var name: Symbol
     /// How many intervals of its kind were open on its thread when it began (set when pushed);
-    /// 32 bits, so that it fits beside the name and the interval stays as small as before.
-    var depth: Int32 = 0
+    /// 16 bits (at most ``ThreadStacks/depthLimit``), so that it and the lane fit beside the name
+    /// and the interval stays as small as before.
+    var depth: Int16 = 0
+    /// The lane it is drawn on (``EdgeInterval/lane``): the lowest lane of its kind and thread with
+    /// nothing open when it began; its depth while the thread's intervals nest.
+    var lane: Int16 = 0
     /// The scene (callbacks) or the id (signposts) that an end must match.
     var key: Int64
 
     /// The interval as edges carry it.
     func edge(_ kind: EdgeInterval.Kind) -> EdgeInterval {
-        EdgeInterval(kind: kind, thread: begin.thread, depth: Int(depth), name: name, key: key, begin: begin.timestamp)
+        EdgeInterval(
+            kind: kind, thread: begin.thread, depth: Int(depth), lane: Int(lane), name: name, key: key,
+            begin: begin.timestamp)
     }
 }
 
@@ -23,6 +29,10 @@ struct ThreadIntervals {
     var thread: ThreadID
     var callbacks: [OpenInterval] = []
     var signposts: [OpenInterval] = []
+    /// Whether a signpost ended while one that began after it was still open (signposts may
+    /// overlap without nesting): the signposts' lanes are then no longer their positions in the
+    /// stack, and a new one looks for the lowest free lane. Cleared once none is open.
+    var signpostsOverlap = false
     /// How many intervals of each kind the thread may hold: ``ThreadStacks/depthLimit``, or 0 for
     /// the slot that takes the begins of threads not followed.
     var limit: Int
@@ -36,6 +46,28 @@ struct ThreadIntervals {
             callbacks.reserveCapacity(16)
             signposts.reserveCapacity(16)
         }
+    }
+
+    /// The lowest lane no open signpost of the thread holds.
+    func freeSignpostLane() -> Int16 {
+        guard signpostsOverlap else { return Int16(truncatingIfNeeded: signposts.count) }
+        return Self.lowestFreeLane(signposts.lazy.map { Int($0.lane) })
+    }
+
+    /// The lowest lane (0 and up) not among `taken` (distinct lanes).
+    static func lowestFreeLane(_ taken: some Sequence<Int>) -> Int16 {
+        // At most depthLimit lanes are open: a bit per lane.
+        var used = [Bool](repeating: false, count: ThreadStacks.depthLimit + 1)
+        for lane in taken where lane >= 0 && lane < used.count { used[lane] = true }
+        return Int16(truncatingIfNeeded: used.firstIndex(of: false) ?? used.count)
+    }
+
+    /// Removes the open signpost at `index`, which need not be the innermost.
+    mutating func removeSignpost(at index: Int) -> OpenInterval {
+        if index != signposts.count - 1 { signpostsOverlap = true }
+        let interval = signposts.remove(at: index)
+        if signposts.isEmpty { signpostsOverlap = false }
+        return interval
     }
 
     /// The index of the innermost open interval named `name` with `key`, searching from the top.
@@ -131,7 +163,9 @@ struct ThreadStacks {
             return false
         }
         var interval = interval
-        interval.depth = Int32(truncatingIfNeeded: slots[slot].callbacks.count)
+        // Callbacks always nest (an end closes those open inside it): the lane is the depth.
+        interval.depth = Int16(truncatingIfNeeded: slots[slot].callbacks.count)
+        interval.lane = interval.depth
         slots[slot].callbacks.append(interval)
         return true
     }
@@ -144,7 +178,8 @@ struct ThreadStacks {
             return false
         }
         var interval = interval
-        interval.depth = Int32(truncatingIfNeeded: slots[slot].signposts.count)
+        interval.depth = Int16(truncatingIfNeeded: slots[slot].signposts.count)
+        interval.lane = slots[slot].freeSignpostLane()
         slots[slot].signposts.append(interval)
         return true
     }
@@ -169,6 +204,7 @@ struct ThreadStacks {
         for slot in slots.indices where !slots[slot].callbacks.isEmpty || !slots[slot].signposts.isEmpty {
             slots[slot].callbacks.removeAll(keepingCapacity: true)
             slots[slot].signposts.removeAll(keepingCapacity: true)
+            slots[slot].signpostsOverlap = false
         }
         if slots.count > Self.firstThreadSlot {
             free = Array((Self.firstThreadSlot..<slots.count).reversed())

@@ -35,11 +35,9 @@ extension LifecycleAnalyzer {
             analyzer.consume(event, symbols: source.symbols, into: &sink)
         }
         let (violations, lifetimes) = analyzer.finish(symbols: source.symbols, into: &sink)
-        return TraceAnalysis(
-            path: path, metadata: source.metadata, eventCount: analyzer.eventCount,
-            violations: violations, omittedViolations: analyzer.omittedViolations, violationLimit: options.violationLimit,
-            lifetimes: lifetimes, lifetimeCount: analyzer.lifetimesEnded, issues: source.issues, origin: origin,
-            capped: analyzer.cappedCounts)
+        return analyzer.result(
+            path: path, metadata: source.metadata, violations: violations, lifetimes: lifetimes, issues: source.issues,
+            origin: origin)
     }
 
     /// Hands the pending edges to `sink` and forgets them.
@@ -85,7 +83,9 @@ extension LifecycleAnalyzer {
     mutating func deriveEdges(after event: TraceEvent) {
         switch event.payload {
         case .launch, .state, .callbackBegin, .callbackEnd: followViews(at: event.timestamp)
-        default: break
+        case .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd, .mark, .frame, .bgtaskBegin, .bgtaskEnd,
+            .bgtaskExpire, .exit, .dropped:
+            break
         }
         guard inLifetime, !current.launchWindowClosedSent, current.launchTime != nil else { return }
         // An abandoned launch's window ends where the user left.
@@ -133,14 +133,7 @@ extension LifecycleAnalyzer {
             var findings = RuleFindings(onlyCounted: found.isFull)
             monitor.take(pendingEdges[monitorFed...], cause: edgeCause, symbols: symbols, findings: &findings)
             monitorFed = pendingEdges.count
-            for finding in findings.items {
-                if found.isFull {
-                    found.count(finding.rule)
-                } else {
-                    found.append(
-                        makeViolation(finding.rule, at: finding.timestamp, finding.message, witnesses: finding.witnesses, symbols: symbols))
-                }
-            }
+            record(findings, symbols: symbols)
         }
         if !sinkListens { forgetPendingEdges() }
     }

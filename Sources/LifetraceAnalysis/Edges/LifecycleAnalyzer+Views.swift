@@ -1,19 +1,25 @@
 import LifecycleModel
 import LifetraceFormat
 
+/// A view's state as last sent, and since when.
+struct SentState<State: Equatable> {
+    var state: State?
+    var since: Int64 = 0
+}
+
 /// The states of a lifetime's views as last sent to the sink.
 struct SentViews {
     /// A scene's two views.
     struct Scene {
         var name: Symbol
-        var system: LifecycleState?
-        var app: SceneViewState?
+        var system = SentState<LifecycleState>()
+        var app = SentState<SceneViewState>()
     }
 
-    var system: LifecycleState?
-    var app: AppViewState?
-    var effective: AppViewState?
-    var trusted: LifecycleState?
+    var system = SentState<LifecycleState>()
+    var app = SentState<AppViewState>()
+    var effective = SentState<AppViewState>()
+    var trusted = SentState<LifecycleState>()
     /// In the order of the lifetime's scene records (which only grow within a lifetime).
     var scenes: [Scene] = []
 }
@@ -66,10 +72,13 @@ extension LifecycleAnalyzer {
 
     /// The change of a view from `sent` to `now`, noted as sent; nil when it did not change.
     private static func change<State: Equatable>(
-        _ sent: inout State?, _ now: State?, view: LifecycleView, at time: Int64, as wrap: (State) -> ViewState
+        _ sent: inout SentState<State>, _ now: State?, view: LifecycleView, at time: Int64, as wrap: (State) -> ViewState
     ) -> LifecycleEdge? {
-        guard sent != now else { return nil }
-        defer { sent = now }
-        return .stateChanged(StateChange(view: view, from: sent.map(wrap), to: now.map(wrap), timestamp: time))
+        guard sent.state != now else { return nil }
+        defer { sent = SentState(state: now, since: time) }
+        return .stateChanged(
+            StateChange(
+                view: view, from: sent.state.map(wrap), since: sent.state == nil ? nil : sent.since, to: now.map(wrap),
+                timestamp: time))
     }
 }

@@ -143,15 +143,19 @@ public struct StateChange: Hashable, Sendable {
     public var view: LifecycleView
     /// The state it leaves; nil when it was unknown.
     public var from: ViewState?
+    /// When the view entered ``from`` (the time of the change that entered it); nil when `from`
+    /// is. The state's span is `[since, timestamp]`: no consumer keeps a clock of its own.
+    public var since: Int64?
     /// The state it enters; nil when it becomes unknown (its lifetime ended).
     public var to: ViewState?
     /// When (ns on the trace's clock).
     public var timestamp: Int64
 
     /// Creates a state change.
-    public init(view: LifecycleView, from: ViewState?, to: ViewState?, timestamp: Int64) {
+    public init(view: LifecycleView, from: ViewState?, since: Int64? = nil, to: ViewState?, timestamp: Int64) {
         self.view = view
         self.from = from
+        self.since = since
         self.to = to
         self.timestamp = timestamp
     }
@@ -176,6 +180,11 @@ public struct EdgeInterval: Hashable, Sendable {
     /// How many intervals of the same kind were open on its thread when it began (0 for the
     /// outermost); for background tasks, how many tasks were open.
     public var depth: Int
+    /// The lane it is drawn on, the one definition the page and every export use: the lowest lane
+    /// of its kind (on its thread, for callbacks and signposts) that held nothing open when it
+    /// began. Intervals that nest get their depth; signposts or tasks that overlap without
+    /// nesting each keep a lane of their own for their whole extent.
+    public var lane: Int
     /// The callback, signpost or task name (``Symbol/none`` when the task has none).
     public var name: Symbol
     /// What its end must match besides the name: the scene's symbol (callbacks), the id
@@ -185,10 +194,11 @@ public struct EdgeInterval: Hashable, Sendable {
     public var begin: Int64
 
     /// Creates an interval.
-    public init(kind: Kind, thread: ThreadID, depth: Int, name: Symbol, key: Int64, begin: Int64) {
+    public init(kind: Kind, thread: ThreadID, depth: Int, lane: Int? = nil, name: Symbol, key: Int64, begin: Int64) {
         self.kind = kind
         self.thread = thread
         self.depth = depth
+        self.lane = lane ?? depth
         self.name = name
         self.key = key
         self.begin = begin
@@ -245,17 +255,60 @@ public struct EdgePoint: Hashable, Sendable {
     public var thread: ThreadID
     /// The mark's, task's or ended interval's name; ``Symbol/none`` otherwise.
     public var name: Symbol
-    /// The event itself, for what an instant shows beyond its kind (launch reason and pid, exit
-    /// code and signal, task id, lost-event count).
+    /// What the instant says beyond its kind, typed: the launch facts, the exit's code and
+    /// signal, the lost-event count, the task id, what an unmatched end would have ended.
+    public var fact: PointFact
+    /// The event itself, kept as the witness (reports name it; nothing re-reads its payload).
     public var event: TraceEvent
 
-    /// Creates an instant.
+    /// Creates an instant; its ``fact`` is read from `event`.
     public init(kind: Kind, timestamp: Int64, thread: ThreadID, name: Symbol, event: TraceEvent) {
         self.kind = kind
         self.timestamp = timestamp
         self.thread = thread
         self.name = name
+        self.fact = PointFact(event)
         self.event = event
+    }
+}
+
+/// What an instant (``EdgePoint``) says beyond its kind.
+public enum PointFact: Hashable, Sendable {
+    /// Nothing more: a mark, a frame.
+    case none
+    /// A `launch` event's facts.
+    case launch(LaunchFacts)
+    /// An `exit` event's code and signal (both nil for an exit without either).
+    case exit(code: Int32?, signal: Int32?)
+    /// A `dropped` record: how many events the recorder lost.
+    case dropped(count: Int64)
+    /// A background task's id (its expiry).
+    case backgroundTask(id: Int64)
+    /// An end that matched nothing open: the kind of interval it would have ended, and the key a
+    /// begin would have had to match (``EdgeInterval/key``: the scene, the signpost id or
+    /// `Int64.min`, the task id).
+    case unmatchedEnd(EdgeInterval.Kind, key: Int64)
+
+    /// The facts of `event`, the one place an instant's payload is read.
+    public init(_ event: TraceEvent) {
+        switch event.payload {
+        case .launch(let reason, let background, let prewarm, let pid):
+            self = .launch(LaunchFacts(kind: LaunchKind(background: background, prewarm: prewarm), reason: reason, pid: pid))
+        case .exit(let code, let signal):
+            self = .exit(code: code, signal: signal)
+        case .dropped(let count):
+            self = .dropped(count: count)
+        case .bgtaskExpire(let id, _):
+            self = .backgroundTask(id: id)
+        case .callbackEnd(_, let scene):
+            self = .unmatchedEnd(.callback, key: Int64(scene.rawValue))
+        case .signpostEnd(_, let id):
+            self = .unmatchedEnd(.signpost, key: id ?? .min)
+        case .bgtaskEnd(let id, _):
+            self = .unmatchedEnd(.backgroundTask, key: id)
+        case .state, .callbackBegin, .runloopWake, .runloopSleep, .signpostBegin, .mark, .frame, .bgtaskBegin:
+            self = .none
+        }
     }
 }
 

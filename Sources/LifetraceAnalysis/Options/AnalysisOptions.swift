@@ -36,23 +36,23 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// are counted (``CappedCounts/lifetimes``). Default ``CappedCounts/lifetimeLimit``.
     public var lifetimeLimit = CappedCounts.lifetimeLimit
 
-    /// The defaults: 250 ms stalls (400 ms in the launch window), a 20 s launch watchdog, 30 s in
-    /// Background, 250 ms hangs, 5 s for the enter-background and terminate callbacks, every rule,
-    /// lifetime reports kept, the allowances for real iOS on. A `stallThreshold` given here is the
-    /// launch window's too.
+    /// The defaults of the rules' options (``RuleOption``, declared with the rules' specs): 250 ms
+    /// stalls (400 ms in the launch window), a 20 s launch watchdog, 30 s in Background, 250 ms
+    /// hangs, 5 s for the enter-background and terminate callbacks; every rule, lifetime reports
+    /// kept, the allowances for real iOS on. A `stallThreshold` given here is the launch window's too.
     public init(
         stallThreshold: Int64? = nil,
-        launchWatchdog: Int64 = 20_000_000_000,
-        backgroundLimit: Int64 = 30_000_000_000,
-        hangThreshold: Int64 = 250_000_000,
-        backgroundCallbackLimit: Int64 = 5_000_000_000,
+        launchWatchdog: Int64 = RuleOption.launchWatchdog.defaultValue,
+        backgroundLimit: Int64 = RuleOption.backgroundLimit.defaultValue,
+        hangThreshold: Int64 = RuleOption.hangThreshold.defaultValue,
+        backgroundCallbackLimit: Int64 = RuleOption.backgroundCallbackLimit.defaultValue,
         rules: RuleSet = .all,
         keepsLifetimes: Bool = true,
         violationLimit: Int = ViolationList.defaultLimit,
         textbook: Bool = false
     ) {
-        self.stallThreshold = stallThreshold ?? 250_000_000
-        launchStallThreshold = stallThreshold ?? RealIOSTimes.launchBudget
+        self.stallThreshold = stallThreshold ?? RuleOption.stallThreshold.defaultValue
+        launchStallThreshold = stallThreshold ?? RuleOption.launchStallThreshold.defaultValue
         self.textbook = textbook
         self.launchWatchdog = launchWatchdog
         self.backgroundLimit = backgroundLimit

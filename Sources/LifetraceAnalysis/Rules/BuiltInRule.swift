@@ -4,7 +4,8 @@ import LifecycleModel
 /// in every output format; they are part of the public interface and never change. Violations
 /// name their rule as a ``Rule``, which admits the rules of a team's rule files too.
 ///
-/// The cases are declared in the order of the table in docs/LIFECYCLE.md. The first nine are the
+/// The cases are declared in the order of the table in docs/LIFECYCLE.md; everything else about a
+/// rule is in its ``spec``. The first nine are the
 /// lifecycle-ordering rules: they are exclusive, and one offending event is reported under the
 /// first of them that applies, in declaration order.
 public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
@@ -50,17 +51,14 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
     public var id: String { rawValue }
 
     /// How bad a violation of this rule is.
-    public var severity: Severity {
-        switch self {
-        case .backgroundTime, .unexpectedExit, .hang: .warning
-        default: .error
-        }
-    }
+    public var severity: Severity { spec.severity }
 
     /// Whether this is one of the exclusive lifecycle-ordering rules.
     public var isOrdering: Bool { order < BuiltInRule.mainThreadCallbacks.order }
 
-    /// The position in the table, which is also the precedence among ordering rules.
+    /// The position in the table (the order the cases are declared in, `RuleSpecTests` checks),
+    /// which is also the precedence among ordering rules. A switch, not a look-up: the rules'
+    /// checks ask for it (hashing a rule hashes its id).
     public var order: Int {
         switch self {
         case .noTerminateWhileSuspended: 0
@@ -85,69 +83,85 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
     }
 
     /// The documented fact this rule rests on.
-    public var fact: LifecycleFact {
-        switch self {
-        case .noTerminateWhileSuspended: .noTerminateWhenSuspended
-        case .silentWhileSuspended: .suspendedRunsNoCode
-        case .nothingAfterTerminate: .terminateIsTheEnd
-        case .sceneConnection: .scenesConnect
-        case .launchSequence: .launchFirst
-        case .resignBeforeBackground, .foregroundBeforeActive: .throughInactive
-        case .balancedActivation: .activationPairs
-        case .legalTransition: .stateDiagram
-        case .mainThreadCallbacks: .mainRunLoop
-        case .callbackNesting: .serialEvents
-        case .timeOrder: .monotonicClock
-        case .launchWatchdog: .watchdog
-        case .launchStall: .launchMainThread
-        case .backgroundTime: .backgroundBriefly
-        case .unexpectedExit: .terminateWhenRunning
-        case .hang: .lengthyWorkOffMain
-        case .backgroundCallback: .backgroundCallbackLimit
-        }
-    }
+    public var fact: LifecycleFact { spec.fact }
 
     /// One line saying when the rule is violated.
-    public var summary: String {
+    public var summary: String { spec.summary }
+
+    /// The options that tune the rule (the command line's, with their defaults).
+    public var options: [RuleOption] { spec.options }
+
+    /// The rule's specification: the one place that says how bad a violation is, the fact the rule
+    /// rests on, when it is violated and which options tune it. Docs/LIFECYCLE.md's table,
+    /// `--list-rules`, the analysis options' defaults and the catalog are derived from here
+    /// (`RuleSpecTests` keeps the docs in step).
+    public var spec: RuleSpec {
         switch self {
         case .noTerminateWhileSuspended:
-            "willTerminate is delivered (begins or runs) while the system view is Suspended"
+            RuleSpec(
+                .error, .noTerminateWhenSuspended,
+                "willTerminate is delivered (begins or runs) while the system view is Suspended")
         case .silentWhileSuspended:
-            "any other app-side event while the system view is Suspended"
+            RuleSpec(.error, .suspendedRunsNoCode, "any other app-side event while the system view is Suspended")
         case .nothingAfterTerminate:
-            "an app-side event after willTerminate returned, in the same lifetime"
+            RuleSpec(.error, .terminateIsTheEnd, "an app-side event after willTerminate returned, in the same lifetime")
         case .sceneConnection:
-            "a scene callback for a scene that is not connected"
+            RuleSpec(.error, .scenesConnect, "a scene callback for a scene that is not connected")
         case .launchSequence:
-            "willFinishLaunching and didFinishLaunching are not the first app-delegate lifecycle "
-                + "callbacks, not in that order, or come more than once"
+            RuleSpec(
+                .error, .launchFirst,
+                "willFinishLaunching and didFinishLaunching are not the first app-delegate lifecycle "
+                    + "callbacks, not in that order, or come more than once")
         case .resignBeforeBackground:
-            "an Active app or scene moves to Background without passing through Inactive"
+            RuleSpec(
+                .error, .throughInactive,
+                "an Active app or scene moves to Background without passing through Inactive")
         case .foregroundBeforeActive:
-            "a Background app or scene becomes Active without passing through Inactive"
+            RuleSpec(
+                .error, .throughInactive,
+                "a Background app or scene becomes Active without passing through Inactive")
         case .balancedActivation:
-            "didBecomeActive while already Active, or willResignActive while not Active"
+            RuleSpec(
+                .error, .activationPairs,
+                "didBecomeActive while already Active, or willResignActive while not Active")
         case .legalTransition:
-            "a lifecycle callback from a state that has no such transition"
+            RuleSpec(.error, .stateDiagram, "a lifecycle callback from a state that has no such transition")
         case .mainThreadCallbacks:
-            "a lifecycle callback runs on a thread other than the main thread"
+            RuleSpec(.error, .mainRunLoop, "a lifecycle callback runs on a thread other than the main thread")
         case .callbackNesting:
-            "an end with no open begin on its thread, or a begin still open at a normal end"
+            RuleSpec(
+                .error, .serialEvents,
+                "an end with no open begin on its thread, or a begin still open at a normal end")
         case .timeOrder:
-            "a timestamp goes backwards within a stream"
+            RuleSpec(.error, .monotonicClock, "a timestamp goes backwards within a stream")
         case .launchWatchdog:
-            "the launch takes longer than the watchdog limit, or the process is killed near it while still launching"
+            RuleSpec(
+                .error, .watchdog,
+                "the launch takes longer than the watchdog limit, or the process is killed near it while still launching",
+                options: [.launchWatchdog])
         case .launchStall:
-            "a main-thread stall at or above the launch stall threshold starts inside the launch window"
+            RuleSpec(
+                .error, .launchMainThread,
+                "a main-thread stall at or above the launch stall threshold starts inside the launch window",
+                options: [.launchStallThreshold])
         case .backgroundTime:
-            "a background task expires, or the app runs in Background too long with no task open"
+            RuleSpec(
+                .warning, .backgroundBriefly,
+                "a background task expires, or the app runs in Background too long with no task open",
+                options: [.backgroundLimit])
         case .unexpectedExit:
-            "the process exits while Inactive or Active with no willTerminate"
+            RuleSpec(.warning, .terminateWhenRunning, "the process exits while Inactive or Active with no willTerminate")
         case .hang:
-            "a main-thread stall at or above the hang threshold starts after launch while the app is "
-                + "in the foreground, or as it returns there"
+            RuleSpec(
+                .warning, .lengthyWorkOffMain,
+                "a main-thread stall at or above the hang threshold starts after launch while the app is "
+                    + "in the foreground, or as it returns there",
+                options: [.hangThreshold])
         case .backgroundCallback:
-            "didEnterBackground, sceneDidEnterBackground or willTerminate runs longer than the background callback limit"
+            RuleSpec(
+                .error, .backgroundCallbackLimit,
+                "didEnterBackground, sceneDidEnterBackground or willTerminate runs longer than the background callback limit",
+                options: [.backgroundCallbackLimit])
         }
     }
 

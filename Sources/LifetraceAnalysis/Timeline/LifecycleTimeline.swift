@@ -20,8 +20,6 @@ import LifetraceFormat
 public struct LifecycleTimeline {
     /// The analyzer the events go through.
     public private(set) var analyzer: LifecycleAnalyzer
-    /// When each drawn view entered its current state.
-    var stateSince: [LifecycleView: Int64] = [:]
 
     /// A timeline whose analyzer runs with `options`, for a trace with `metadata`.
     public init(options: AnalysisOptions = AnalysisOptions(), metadata: TraceMetadata = TraceMetadata()) {
@@ -43,39 +41,36 @@ public struct LifecycleTimeline {
         return result
     }
 
-    /// Replays every event of `source` into `sink` and returns the analysis.
+    /// Replays every event of `source` into `sink` and returns the analysis, through the
+    /// analyzer's one driving loop (``LifecycleAnalyzer/analyze(_:path:options:into:)``).
     public static func analyze<Source: TraceEventSource, Sink: TimelineSink>(
         _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis {
-        var timeline = LifecycleTimeline(options: options, metadata: source.metadata)
-        var origin: Int64?
-        while let event = try source.next() {
-            if origin == nil { origin = event.timestamp }
-            timeline.consume(event, symbols: source.symbols, into: &sink)
-        }
-        let (violations, lifetimes) = timeline.finish(symbols: source.symbols, into: &sink)
-        return TraceAnalysis(
-            path: path, metadata: source.metadata, eventCount: timeline.analyzer.eventCount,
-            violations: violations, omittedViolations: timeline.analyzer.omittedViolations,
-            violationLimit: options.violationLimit, lifetimes: lifetimes,
-            lifetimeCount: timeline.analyzer.lifetimesEnded, issues: source.issues, origin: origin,
-            capped: timeline.analyzer.cappedCounts)
+        var spans = SpanDrawing(sink: sink)
+        defer { sink = spans.sink }
+        return try LifecycleAnalyzer.analyze(&source, path: path, options: options, into: &spans)
     }
 
     private mutating func drawPendingEdges<Sink: TimelineSink>(into sink: inout Sink) {
-        for edge in analyzer.pendingEdges { draw(edge, into: &sink) }
+        for edge in analyzer.pendingEdges { Self.draw(edge, into: &sink) }
         analyzer.forgetPendingEdges()
     }
 
+    /// The edges as spans, for the analyzer's driving loop.
+    private struct SpanDrawing<Sink: TimelineSink>: LifecycleEdgeSink {
+        var sink: Sink
+
+        mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) { LifecycleTimeline.draw(edge, into: &sink) }
+    }
+
     /// The span an edge closes, if any.
-    mutating func draw<Sink: TimelineSink>(_ edge: LifecycleEdge, into sink: inout Sink) {
+    static func draw<Sink: TimelineSink>(_ edge: LifecycleEdge, into sink: inout Sink) {
         switch edge {
         case .stateChanged(let change):
             guard let lane = TimelineLane(drawing: change.view) else { return }
-            if let from = change.from, let since = stateSince[change.view], TimelineLane.isDrawn(from) {
+            if let from = change.from, let since = change.since, TimelineLane.isDrawn(from) {
                 sink.record(TimelineSpan(lane: lane, start: since, end: change.timestamp, value: from.code))
             }
-            stateSince[change.view] = change.to == nil ? nil : change.timestamp
         case .intervalEnded(let interval, let end, _):
             guard let lane = TimelineLane(drawing: interval) else { return }
             sink.record(TimelineSpan(lane: lane, start: interval.begin, end: end, name: interval.name))
@@ -85,7 +80,7 @@ public struct LifecycleTimeline {
             switch point.kind {
             case .mark: sink.record(TimelineSpan(lane: .mark, start: point.timestamp, end: point.timestamp, name: point.name))
             case .frame, .firstFrame: sink.record(TimelineSpan(lane: .frame, start: point.timestamp, end: point.timestamp))
-            default: break
+            case .launch, .exit, .backgroundTaskExpired, .dropped, .unmatchedEnd: break
             }
         case .lifetimeBegan, .launchInferred, .intervalBegan, .busyBegan, .stall, .launchWindowClosed, .launchWindowEnded,
             .finding, .lifetimeEnded:
@@ -107,12 +102,13 @@ extension TimelineLane {
         }
     }
 
-    /// The lane of an interval: main-thread callbacks and signposts by depth, background tasks
-    /// on any thread; nil for callbacks and signposts of other threads.
+    /// The lane of an interval: main-thread callbacks and signposts on the analyzer's lane
+    /// (``EdgeInterval/lane``, the exports' too), background tasks on any thread; nil for
+    /// callbacks and signposts of other threads.
     init?(drawing interval: EdgeInterval) {
         switch interval.kind {
-        case .callback where interval.thread.isMain: self = .callback(depth: interval.depth)
-        case .signpost where interval.thread.isMain: self = .signpost(depth: interval.depth)
+        case .callback where interval.thread.isMain: self = .callback(depth: interval.lane)
+        case .signpost where interval.thread.isMain: self = .signpost(depth: interval.lane)
         case .backgroundTask: self = .backgroundTask
         case .callback, .signpost: return nil
         }

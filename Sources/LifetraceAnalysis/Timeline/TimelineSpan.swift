@@ -13,7 +13,8 @@ public enum TimelineLane: Hashable, Sendable {
     case busy
     /// A main-thread callback, `depth` levels inside other callbacks.
     case callback(depth: Int)
-    /// A main-thread signpost interval, `depth` levels inside other signposts.
+    /// A main-thread signpost interval on signpost lane `depth` (``EdgeInterval/lane``: its depth
+    /// inside other signposts while they nest, the exports' lane when they overlap).
     case signpost(depth: Int)
     /// A background task, from its begin to its end (or expiry, or the end of the lifetime).
     case backgroundTask

@@ -25,8 +25,6 @@ public struct CTFTraceWriter {
     private let streamFile: ExportOutputFile
     private var lastTimestamp: Int64 = 0
     private var metadataByteCount: Int64 = 0
-    /// When each view entered its current state.
-    private var stateSince: [LifecycleView: Int64] = [:]
 
     /// How many event records were written.
     public var recordCount: Int { stream.eventCount }
@@ -164,7 +162,8 @@ extension CTFTraceWriter: LifecycleEdgeSink {
             let id: Int64? = interval.kind == .callback ? nil : (interval.kind == .signpost ? interval.signpostID : interval.key)
             stream.appendUInt8(id == nil ? 0 : 1)
             stream.appendInt64(id ?? 0)
-            stream.appendUInt64(UInt64(interval.depth))
+            // The lane the page and the other exports draw it on: its depth while its kind nests.
+            stream.appendUInt64(UInt64(interval.lane))
             stream.appendInt64(interval.begin)
             stream.appendInt64(end)
             stream.appendUInt8(how.rawValue)
@@ -175,7 +174,7 @@ extension CTFTraceWriter: LifecycleEdgeSink {
             stream.appendInt64(end)
             try stream.endEvent()
         case .stateChanged(let change):
-            if let from = change.from, let since = stateSince[change.view] {
+            if let from = change.from, let since = change.since {
                 beginFinding(CTFEventClass.stateID, at: change.timestamp)
                 let (view, scene) = Self.view(change.view)
                 stream.appendUInt8(view)
@@ -185,7 +184,6 @@ extension CTFTraceWriter: LifecycleEdgeSink {
                 stream.appendInt64(change.timestamp)
                 try stream.endEvent()
             }
-            stateSince[change.view] = change.to == nil ? nil : change.timestamp
         case .lifetimeBegan, .launchInferred, .intervalBegan, .point, .busyBegan, .launchWindowClosed, .lifetimeEnded:
             break
         }

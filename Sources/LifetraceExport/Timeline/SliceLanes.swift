@@ -1,7 +1,8 @@
 import LifetraceAnalysis
 
-/// Tracks for intervals that need not nest (signposts, background tasks): each open interval
-/// takes the lowest lane that has none open, so every lane's slices nest trivially.
+/// The tracks of intervals that need not nest (signposts, background tasks), one per lane the
+/// analyzer gave them (``EdgeInterval/lane``: the lowest lane with nothing open), so every
+/// lane's slices nest trivially and the page draws the same rows.
 ///
 /// Lanes are few (as many as intervals were open at once), so searches are linear.
 struct SliceLanes {
@@ -11,16 +12,14 @@ struct SliceLanes {
         var interval: EdgeInterval?
     }
 
-    /// The lanes, in the order they were created.
+    /// The lanes, in the order they were created (lane `n` is created once lanes 0 to `n - 1`
+    /// are all busy, so in order of their numbers).
     private(set) var lanes: [Lane] = []
 
     /// The lane holding `interval` (the analyzer's own, as its begin edge had it).
     func lane(holding interval: EdgeInterval) -> Int? {
         lanes.indices.last { lanes[$0].interval == interval }
     }
-
-    /// The lowest lane with nothing open, or nil when every lane is busy.
-    var free: Int? { lanes.firstIndex { $0.interval == nil } }
 
     /// Adds a lane drawn on `track`; returns its index.
     mutating func add(track: Int) -> Int {

@@ -77,9 +77,9 @@ extension TimelineDrawing: LifecycleEdgeSink {
 
     // MARK: - Intervals
 
-    /// Callbacks nest on their thread's track; signposts take the lowest free signpost lane of
-    /// their thread (lanes shown under the thread), so that signposts that overlap without
-    /// nesting still draw; background tasks take the lowest free task lane.
+    /// Callbacks nest on their thread's track; signposts go on their lane (``EdgeInterval/lane``)
+    /// among their thread's signpost lanes (shown under the thread), so that signposts that
+    /// overlap without nesting still draw, as on the page; background tasks on their task lane.
     private mutating func began(_ interval: EdgeInterval, symbols: SymbolTable) throws(ExportError) {
         var args = TimelineArgs()
         switch interval.kind {
@@ -90,13 +90,11 @@ extension TimelineDrawing: LifecycleEdgeSink {
                 category: .callback, args: args)
         case .signpost:
             let slot = try slot(interval.thread)
-            let lane: Int
-            if let free = threads[slot].signposts.free {
-                lane = free
-            } else {
+            let lane = interval.lane
+            while threads[slot].signposts.lanes.count <= lane {
                 let title = "\(Self.name(of: interval.thread)) signposts \(threads[slot].signposts.lanes.count + 1)"
                 let track = try declare(.lane(parent: threads[slot].track), name: title)
-                lane = threads[slot].signposts.add(track: track)
+                _ = threads[slot].signposts.add(track: track)
             }
             threads[slot].signposts.take(lane, interval)
             if let id = interval.signpostID { args.append(TimelineName.id.symbol, int: id) }
@@ -104,11 +102,9 @@ extension TimelineDrawing: LifecycleEdgeSink {
                 threads[slot].signposts.lanes[lane].track, at: interval.begin,
                 name: exported(interval.name, symbols: symbols), category: .signpost, args: args)
         case .backgroundTask:
-            let lane: Int
-            if let free = tasks.free {
-                lane = free
-            } else {
-                lane = tasks.add(track: try declare(.lane(parent: 0), name: "Background tasks \(tasks.lanes.count + 1)"))
+            let lane = interval.lane
+            while tasks.lanes.count <= lane {
+                _ = tasks.add(track: try declare(.lane(parent: 0), name: "Background tasks \(tasks.lanes.count + 1)"))
             }
             tasks.take(lane, interval)
             args.append(TimelineName.id.symbol, int: interval.key)
@@ -139,11 +135,11 @@ extension TimelineDrawing: LifecycleEdgeSink {
     private mutating func draw(_ point: EdgePoint, symbols: SymbolTable) throws(ExportError) {
         var args = TimelineArgs()
         let time = point.timestamp
-        switch (point.kind, point.event.payload) {
-        case (.launch, .launch(let reason, let background, let prewarm, let launchPid)):
-            args.append(TimelineName.reason.symbol, name: exported(reason, symbols: symbols))
-            args.append(TimelineName.kind.symbol, name: names.intern(LaunchKind(background: background, prewarm: prewarm).rawValue))
-            if let launchPid { args.append(TimelineName.pid.symbol, int: launchPid) }
+        switch (point.kind, point.fact) {
+        case (.launch, .launch(let launch)):
+            args.append(TimelineName.reason.symbol, name: exported(launch.reason, symbols: symbols))
+            args.append(TimelineName.kind.symbol, name: names.intern(launch.kind.rawValue))
+            if let launchPid = launch.pid { args.append(TimelineName.pid.symbol, int: launchPid) }
             try instant(lifetimesTrack, at: time, name: names.intern("launch"), category: .lifetime, args: args)
         case (.exit, .exit(let code, let signal)):
             if let code { args.append(TimelineName.code.symbol, int: Int64(code)) }
@@ -158,11 +154,11 @@ extension TimelineDrawing: LifecycleEdgeSink {
             try instant(framesTrack, at: time, name: TimelineName.frame.symbol, category: .frame)
         case (.firstFrame, _):
             try instant(framesTrack, at: time, name: TimelineName.firstFrame.symbol, category: .frame)
-        case (.backgroundTaskExpired, .bgtaskExpire(let id, let name)):
+        case (.backgroundTaskExpired, .backgroundTask(let id)):
             let open = tasks.lanes.lastIndex { $0.interval?.key == id }
             let track = open.map { tasks.lanes[$0].track } ?? violationsTrack
             args.append(TimelineName.id.symbol, int: id)
-            args.append(TimelineName.task.symbol, name: exported(name, symbols: symbols))
+            args.append(TimelineName.task.symbol, name: exported(point.name, symbols: symbols))
             try instant(track, at: time, name: TimelineName.expire.symbol, category: .backgroundTask, args: args)
         case (.unmatchedEnd, _):
             // Drawn as an instant on the thread, so nothing is lost.
@@ -170,7 +166,8 @@ extension TimelineDrawing: LifecycleEdgeSink {
             try instant(
                 try threadTrack(point.thread), at: time, name: TimelineName.unmatchedEnd.symbol, category: .recorder,
                 args: args)
-        default:
+        case (.launch, _), (.exit, _), (.dropped, _), (.backgroundTaskExpired, _):
+            // The analyzer makes these instants only from their own events, whose facts they carry.
             break
         }
     }

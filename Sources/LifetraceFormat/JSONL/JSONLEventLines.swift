@@ -78,7 +78,7 @@ extension JSONLEventLines.Key {
             .signpostEnd(let symbol, _), .mark(let symbol), .bgtaskBegin(_, let symbol), .bgtaskEnd(_, let symbol),
             .bgtaskExpire(_, let symbol):
             name = symbol
-        default:
+        case .launch, .state, .runloopWake, .runloopSleep, .frame, .exit, .dropped:
             name = .none
         }
         self.init(timestamp: event.timestamp, type: event.type, thread: event.thread, name: symbols.string(name))

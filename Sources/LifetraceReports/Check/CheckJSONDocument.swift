@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 
 /// The `--format json` document of `check` and of `report` on one trace (docs/JSON.md), written
 /// piece by piece: each trace's lifetimes as they end, its counts and violations after them, the

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 
 /// The formats `lifetrace report` writes, and the document each is made of: for one trace its
 /// report (``TraceReport``, or the page of ``TraceHTMLReport``), for several the summary over

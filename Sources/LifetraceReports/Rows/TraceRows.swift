@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 
 /// Writes the rows of `report --format ndjson` (``LifetimeRow``, then ``TraceRow``) for traces
 /// analysed on every core, each row written as its lifetime ends.

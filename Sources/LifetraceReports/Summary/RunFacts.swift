@@ -2,6 +2,7 @@ import Foundation
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 
 /// What a many-run summary or a comparison keeps of one trace: a few numbers per lifetime, the
 /// violation counts per rule and the endings. Small, so thousands of traces fit in memory.

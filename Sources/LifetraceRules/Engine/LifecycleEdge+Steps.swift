@@ -94,21 +94,20 @@ extension Occurrence {
         case .dropped: return nil
         case .backgroundTaskExpired:
             kind = .bgtaskExpire
-            if case .bgtaskExpire(let id, _) = point.event.payload { key = id }
+            if case .backgroundTask(let id) = point.fact { key = id }
         case .unmatchedEnd:
             // An end that matched nothing open is still the end event a selector names.
-            switch point.event.payload {
-            case .callbackEnd(_, let scene):
+            guard case .unmatchedEnd(let ended, let endKey) = point.fact else { return nil }
+            switch ended {
+            case .callback:
                 kind = .callbackEnd
-                self.scene = scene
-            case .signpostEnd(_, let id):
+                scene = Symbol(rawValue: UInt32(truncatingIfNeeded: endKey))
+            case .signpost:
                 kind = .signpostEnd
-                key = id ?? .min
-            case .bgtaskEnd(let id, _):
+                key = endKey
+            case .backgroundTask:
                 kind = .bgtaskEnd
-                key = id
-            default:
-                return nil
+                key = endKey
             }
         }
     }

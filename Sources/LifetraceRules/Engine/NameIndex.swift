@@ -167,7 +167,7 @@ extension NameIndex.Group {
         case .signpost, .signpostEnd: self = .signpost
         case .mark: self = .mark
         case .bgtaskBegin, .bgtaskEnd, .bgtaskExpire: self = .backgroundTask
-        default: return nil
+        case .frame, .firstFrame, .launch, .exit, .state, .stall: return nil
         }
     }
 

@@ -283,7 +283,7 @@ extension RuleCheck {
             return "\(event.type.name) \"\(symbols.shown(name) ?? "")\" (task \(id))"
         case .state(let to, _):
             return "state \(to.ruleWord)"
-        default:
+        case .launch, .runloopWake, .runloopSleep, .frame, .exit, .dropped:
             return event.type.name
         }
     }

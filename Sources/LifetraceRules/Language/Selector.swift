@@ -30,7 +30,7 @@ public enum OccurrenceKind: UInt8, Sendable, CaseIterable, Hashable {
     var takesName: Bool {
         switch self {
         case .callback, .callbackEnd, .signpost, .signpostEnd, .mark, .bgtaskBegin, .bgtaskEnd, .bgtaskExpire, .state: true
-        default: false
+        case .frame, .firstFrame, .launch, .exit, .stall: false
         }
     }
 
@@ -38,7 +38,9 @@ public enum OccurrenceKind: UInt8, Sendable, CaseIterable, Hashable {
     var takesThread: Bool {
         switch self {
         case .launch, .exit, .state, .stall: false
-        default: true
+        case .callback, .callbackEnd, .signpost, .signpostEnd, .mark, .frame, .firstFrame, .bgtaskBegin, .bgtaskEnd,
+            .bgtaskExpire:
+            true
         }
     }
 

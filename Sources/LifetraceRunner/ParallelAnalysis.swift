@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
 
 extension TraceInputs {
@@ -95,10 +96,11 @@ private final class ValueSlots<Value>: @unchecked Sendable {
         return done
     }
 
-    /// Every value; each slot has been stored once `concurrentPerform` has returned.
+    /// Every value; each slot has been stored once `concurrentPerform` has returned, so none is
+    /// left out.
     func take() -> [Value] {
         lock.lock()
         defer { lock.unlock() }
-        return slots.map { $0! }
+        return slots.compactMap { $0 }
     }
 }

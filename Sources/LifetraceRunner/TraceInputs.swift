@@ -1,9 +1,11 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
-import LifetraceZstd
 
-/// Turns the paths given on the command line into trace files: files as they are, directories
-/// searched recursively for `.ltrace` and `.jsonl` files, in name order.
+/// What the analysis needs from the file system, kept out of the analysis module: the paths given
+/// on the command line turned into trace files (files as they are, directories searched
+/// recursively for `.ltrace` and `.jsonl` files, in name order), the cores this process may use,
+/// and the batches of traces analysed side by side (ParallelAnalysis.swift).
 public enum TraceInputs {
     /// The file name endings that mark a trace inside a directory.
     public static let extensions = [".ltrace", ".jsonl"]
@@ -85,53 +87,20 @@ public enum TraceInputs {
         }
     }
 
-    /// Opens and analyses the trace at `path`.
-    ///
-    /// The reader is taken out of ``AnyTraceSource`` once, so that the loop is specialised for
-    /// the concrete reader instead of switching (and copying the reader) at every event. With
-    /// `prefetch` and more than one core, a binary trace is decoded on a second thread while it
-    /// is analysed (``PrefetchingTraceReader``); callers that already analyse several traces at
-    /// once on every core pass false. `lifetimeEnded` is called with the trace's metadata as
-    /// each lifetime ends (``LifecycleAnalyzer/lifetimeEnded``).
+    /// Opens and analyses the trace at `path` (``LifecycleAnalyzer/analyze(path:options:prefetch:lifetimeEnded:)``).
+    /// With `prefetch` and more than one core this process may use, a binary trace is decoded on
+    /// a second thread while it is analysed; callers that already analyse several traces at once
+    /// on every core pass false. `lifetimeEnded` is called with the trace's metadata as each
+    /// lifetime ends (``LifecycleAnalyzer/lifetimeEnded``).
     public static func analyze(
         path: String, options: AnalysisOptions, prefetch: Bool = true,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
         let clock = ContinuousClock()
         let start = clock.now
-        var analysis = try analyzeUntimed(path: path, options: options, prefetch: prefetch, lifetimeEnded: lifetimeEnded)
+        var analysis = try LifecycleAnalyzer.analyze(
+            path: path, options: options, prefetch: prefetch && usableCores > 1, lifetimeEnded: lifetimeEnded)
         analysis.checkDuration = start.duration(to: clock.now)
         return analysis
-    }
-
-    private static func analyzeUntimed(
-        path: String, options: AnalysisOptions, prefetch: Bool,
-        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
-    ) throws(TraceError) -> TraceAnalysis {
-        let source = try TraceFile.open(path: path)
-        if var reader = source.binary {
-            let metadata = reader.metadata
-            let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
-            if prefetch && usableCores > 1 {
-                var prefetching = PrefetchingTraceReader(reader)
-                return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
-            }
-            return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
-        }
-        if var reader = source.jsonl {
-            return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
-        }
-        var reader = source.decoded!
-        return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
-    }
-
-    /// Analyzes a text trace or a converted one (an Instruments export).
-    private static func analyze<Source: TraceEventSource>(
-        _ reader: inout Source, path: String, options: AnalysisOptions,
-        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
-    ) throws(TraceError) -> TraceAnalysis {
-        let metadata = reader.metadata
-        let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
-        return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
     }
 }

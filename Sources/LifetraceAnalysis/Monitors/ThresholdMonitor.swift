@@ -1,0 +1,72 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// The engine of the built-in threshold rules (`launch-stall`, `hang`, `background-callback`,
+/// ...): each rule is a monitor of its own file that judges what the analyzer derived (its typed
+/// edges: an interval that ended, the lifetime's stalls and launch window) and reports through
+/// ``RuleFindings``, exactly as a rule file's rules do; the analyzer records both kinds of finding
+/// the same way (``LifecycleAnalyzer/record(_:symbols:)``). The ordering rules, which need the
+/// model's verdict on each event, stay with the model.
+///
+/// A monitor declares the rule it judges (``rule``); what the rule is (severity, fact, options
+/// and their defaults) is its ``BuiltInRule/spec``. Adding a threshold rule is a case and a spec
+/// in `BuiltInRule.swift`, a monitor here, and the line that hands it its edges
+/// (CONTRIBUTING.md, "Add a built-in threshold rule").
+protocol ThresholdMonitor {
+    /// The rule the monitor judges.
+    static var rule: BuiltInRule { get }
+}
+
+/// What a threshold monitor reads besides the edges it judges: the limits in force, and the
+/// lifetime's clock and the trace's symbols for its messages.
+struct MonitorContext {
+    /// The limits and rules in force.
+    let options: AnalysisOptions
+    /// The current lifetime's launch, from which messages count time; nil without one.
+    let launch: Int64?
+    /// The trace's symbols.
+    let symbols: SymbolTable
+
+    /// `+1.234 s` after the launch, or the raw timestamp without one, as every message writes it.
+    func when(_ timestamp: Int64) -> String { LifecycleAnalyzer.when(timestamp, launch: launch) }
+
+    /// A duration as messages write it: `451 ms`, `5.000 s`.
+    func duration(_ nanoseconds: Int64) -> String { DurationFormat.fixed.string(nanoseconds) }
+
+    /// A callback's name with its scene: `sceneDidEnterBackground (scene "main")`.
+    func callbackText(_ name: Symbol, scene: Symbol) -> String {
+        LifecycleAnalyzer.callbackText(name, scene: scene, symbols: symbols)
+    }
+
+    /// Whether `rule` is reported.
+    func checks(_ rule: BuiltInRule) -> Bool { options.rules.contains(Rule(rule)) }
+}
+
+extension LifecycleAnalyzer {
+    /// The context the threshold monitors judge in, now.
+    func monitorContext(symbols: SymbolTable) -> MonitorContext {
+        MonitorContext(options: options, launch: inLifetime ? current.launchTime : nil, symbols: symbols)
+    }
+
+    /// Lets a threshold monitor judge (`judge`) and records what it found.
+    mutating func runMonitor(symbols: SymbolTable, _ judge: (MonitorContext, inout RuleFindings) -> Void) {
+        var findings = RuleFindings(onlyCounted: found.isFull)
+        judge(monitorContext(symbols: symbols), &findings)
+        record(findings, symbols: symbols)
+    }
+
+    /// Records what a monitor found, a built-in threshold rule's or a rule file's, as violations
+    /// like the model's own: with the lifetime, the time since launch, the witnesses, and the
+    /// violation limit (past it a finding is only counted). A built-in rule switched off is not
+    /// recorded.
+    mutating func record(_ findings: RuleFindings, symbols: SymbolTable) {
+        for finding in findings.items where finding.rule.builtIn == nil || options.rules.contains(finding.rule) {
+            if found.isFull {
+                found.count(finding.rule)
+            } else {
+                found.append(
+                    makeViolation(finding.rule, at: finding.timestamp, finding.message, witnesses: finding.witnesses, symbols: symbols))
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import LifetraceAnalysis
+import LifetraceTestSupport
+import Testing
+
+/// CONTRIBUTING.md's recipe "Add a built-in threshold rule" on its example, `background-callback`:
+/// the rule is in the three source files the recipe names and nowhere else, and its samples pass
+/// and fail as a new rule's must.
+@Suite struct ThresholdRuleRecipeTests {
+    private static let repository = SampleTraces.directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The three files of the example, as the recipe names them.
+    static let exampleFiles = [
+        "Sources/LifetraceAnalysis/Rules/BuiltInRule.swift",
+        "Sources/LifetraceAnalysis/Monitors/BackgroundCallbackMonitor.swift",
+        "Sources/LifetraceAnalysis/Analyzer/LifecycleAnalyzer+Callbacks.swift",
+    ]
+
+    /// Every Swift source of the package, relative to the repository's root.
+    static func sources() -> [String] {
+        let root = repository.appendingPathComponent("Sources")
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        var files: [String] = []
+        while let path = walker?.nextObject() as? String {
+            if path.hasSuffix(".swift") { files.append("Sources/" + path) }
+        }
+        return files.sorted()
+    }
+
+    @Test func theExampleRuleLivesInTheThreeFilesTheRecipeNames() throws {
+        // The rule's case, its monitor, or the call that hands the monitor its edges.
+        let mention = try Regex(#"\bbackgroundCallback\b|\bBackgroundCallbackMonitor\b"#)
+        var naming: [String] = []
+        for file in Self.sources() where !file.hasSuffix("/Rules/Rule.swift") {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(file), encoding: .utf8)
+            if text.contains(mention) { naming.append(file) }
+        }
+        #expect(naming.sorted() == Self.exampleFiles.sorted())
+        #expect(naming.count <= 3)
+    }
+
+    @Test func theRecipeNamesTheExampleFiles() throws {
+        let contributing = try String(contentsOf: Self.repository.appendingPathComponent("CONTRIBUTING.md"), encoding: .utf8)
+        let recipe = try #require(contributing.range(of: "### Add a built-in threshold rule (three source files)"))
+        let section = contributing[recipe.upperBound...]
+        let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
+        let text = section[..<end]
+        for file in Self.exampleFiles {
+            #expect(text.contains((file as NSString).lastPathComponent), "the recipe names \(file)")
+        }
+        #expect(text.contains("BackgroundCallbackMonitor"))
+        #expect(text.contains("runMonitor(symbols:"))
+    }
+
+    @Test func theExampleRulesSamplesPassAndFail() throws {
+        let id = BuiltInRule.backgroundCallback.id
+        let pass = try SampleTraces.analyze("\(id).pass.jsonl")
+        #expect(pass.violations.isEmpty)
+        let fail = try SampleTraces.analyze("\(id).fail.jsonl")
+        #expect(!fail.violations.isEmpty)
+        #expect(fail.violations.allSatisfy { $0.rule == Rule(.backgroundCallback) })
+    }
+}
