@@ -23,6 +23,11 @@ struct ChunkDecoder {
     // Global symbol of each chunk-local string index; index 0 is none.
     private var localSymbols: [Symbol] = [.none]
     private var stream: TraceStream
+    /// Where the stack samples and images of the chunk go, shared by a reader's decoders; nil
+    /// for a decoder whose reader does not collect them (the records are then skipped).
+    var stacks: ChunkStacks?
+    /// This decoder's slot among its reader's decoders (its chunk-local stacks in ``stacks``).
+    var slot = 0
 
     /// Why a record cannot be decoded.
     struct Failure: Error {
@@ -59,6 +64,7 @@ struct ChunkDecoder {
         isFinished = false
         localSymbols.removeAll(keepingCapacity: true)
         localSymbols.append(.none)
+        stacks?.reset(slot: slot)
     }
 
     /// Whether every record has been decoded.
@@ -78,10 +84,12 @@ struct ChunkDecoder {
         var localSymbols = self.localSymbols
         self.localSymbols = []
         let records = self.records
+        let sampleSink = stacks.map { SampleSink(stacks: $0, slot: slot) }
         let (decoded, problem) = records.withUnsafeBufferPointer { buffer in
             ChunkDecoder.decodeRecords(
                 buffer, structureSize: Int(header.structureSize), unit: header.timestampUnit, stream: stream,
-                into: events, capacity: capacity, progress: &progress, localSymbols: &localSymbols, symbols: &symbols)
+                into: events, capacity: capacity, progress: &progress, localSymbols: &localSymbols, symbols: &symbols,
+                samples: sampleSink)
         }
         position = progress.position
         deltaPosition = progress.deltaPosition
@@ -105,7 +113,7 @@ struct ChunkDecoder {
     private static func decodeRecords(
         _ buffer: UnsafeBufferPointer<UInt8>, structureSize: Int, unit: UInt64, stream: TraceStream,
         into events: UnsafeMutablePointer<TraceEvent>, capacity: Int, progress: inout Progress,
-        localSymbols: inout [Symbol], symbols: inout SymbolTable
+        localSymbols: inout [Symbol], symbols: inout SymbolTable, samples: SampleSink?
     ) -> (decoded: Int, problem: Problem?) {
         guard let base = buffer.baseAddress else { return (0, nil) }
         var cursor = ByteCursor(position: base + progress.position, end: base + structureSize)
@@ -122,8 +130,16 @@ struct ChunkDecoder {
             var thread: UInt64 = 0
             let payload: EventPayload
             if type == EventRecord.stringDefinition || tag & EventRecord.delimitedFlag != 0 {
-                switch ChunkDecoder.decodeOther(tag: tag, from: &cursor, localSymbols: &localSymbols, symbols: &symbols) {
+                switch ChunkDecoder.decodeOther(tag: tag, from: &cursor, localSymbols: &localSymbols, symbols: &symbols, samples: samples) {
                 case .defined:
+                    continue records
+                case .sideRecord:
+                    // An image, stack or sample: kept beside the events, with its timestamp.
+                    guard let magnitude = deltas.varint() else { problem = .message("the delta section ends early"); break records }
+                    timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
+                    guard TraceTime.contains(timestamp) else { problem = .message("a timestamp is outside ±2^60 ns"); break records }
+                    samples?.stamp(timestamp)
+                    skipped &+= 1
                     continue records
                 case .event(let value, let on):
                     payload = value
@@ -210,6 +226,8 @@ struct ChunkDecoder {
         case event(EventPayload, thread: UInt64)
         /// A length-prefixed event of a type this reader does not know.
         case skipped
+        /// An image, stack or sample record, taken by the sample sink (its timestamp to come).
+        case sideRecord
         case failed(Problem)
     }
 
@@ -219,7 +237,8 @@ struct ChunkDecoder {
     // such a function into the loop, and calling it cost a sixth more instructions per event.
     @inline(never)
     private static func decodeOther(
-        tag: UInt8, from cursor: inout ByteCursor, localSymbols: inout [Symbol], symbols: inout SymbolTable
+        tag: UInt8, from cursor: inout ByteCursor, localSymbols: inout [Symbol], symbols: inout SymbolTable,
+        samples: SampleSink?
     ) -> OtherRecord {
         let type = tag & EventRecord.typeMask
         if type == EventRecord.stringDefinition {
@@ -244,6 +263,10 @@ struct ChunkDecoder {
             thread = value
         }
         switch type {
+        case EventRecord.image, EventRecord.stack, EventRecord.sample:
+            guard let samples else { return .skipped }
+            if let reason = samples.decode(type: type, thread: thread, body: &body) { return .failed(.message(reason)) }
+            return .sideRecord
         case EventType.runloopWake.rawValue:
             return .event(.runloopWake, thread: thread)
         case EventType.runloopSleep.rawValue:
