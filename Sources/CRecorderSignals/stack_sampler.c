@@ -159,7 +159,10 @@ static int visit_image(struct dl_phdr_info *info, size_t size, void *data) {
             }
         }
     }
-    if (high > low) visit->visitor(visit->context, info->dlpi_name ? info->dlpi_name : "", low, high - low, build_id, build_id_length);
+    // The base is the load bias (what an address minus it is in the file's own addresses, as
+    // addr2line and llvm-symbolizer take them); the size reaches the end of the highest mapping.
+    if (high > low && high > info->dlpi_addr)
+        visit->visitor(visit->context, info->dlpi_name ? info->dlpi_name : "", info->dlpi_addr, high - info->dlpi_addr, build_id, build_id_length);
     return 0;
 }
 #endif

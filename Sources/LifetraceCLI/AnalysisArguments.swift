@@ -46,8 +46,12 @@ struct AnalysisArguments: ParsableArguments {
     }
 
     /// The options these arguments stand for.
+    @Flag(name: .long, help: "Name the functions, files and lines of stack samples from the images' files when they are at hand (llvm-symbolizer or addr2line, swift-demangle).")
+    var symbolicate = false
+
     func options() throws -> AnalysisOptions {
         var options = AnalysisOptions(stallThreshold: stallThreshold?.nanoseconds, textbook: textbook)
+        options.symbolicates = symbolicate
         options.launchWatchdog = launchWatchdog.nanoseconds
         options.backgroundLimit = backgroundLimit.nanoseconds
         options.hangThreshold = hangThreshold.nanoseconds

@@ -26,8 +26,9 @@ int lifetrace_sampler_take(uint64_t *frames, int64_t timeout_ns);
 /// Whether this platform's handler can read the interrupted registers (Linux x86_64, aarch64).
 int lifetrace_sampler_supported(void);
 
-/// Called with each loaded image: its path (the main executable's is empty on Linux), the lowest
-/// mapped address, the bytes mapped from it, and its GNU build id (`build_id_length` bytes, 0 if none).
+/// Called with each loaded image: its path (the main executable's is empty on Linux), its load
+/// bias (an address minus it is the address in the file), the bytes from there to the end of its
+/// highest mapping, and its GNU build id (`build_id_length` bytes, 0 if none).
 typedef void (*lifetrace_image_visitor)(void *context, const char *path, uint64_t base, uint64_t size,
                                         const uint8_t *build_id, uint32_t build_id_length);
 

@@ -98,14 +98,24 @@ public enum TraceInputs {
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
+        // The stalls, for the stack samples' pass after the analysis (StallSamplePass).
+        let stalls = StallIntervals()
+        let collecting: (TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void = { metadata, report, violations, omitted in
+            stalls.add(report.stalls)
+            lifetimeEnded?(metadata, report, violations, omitted)
+        }
         if var reader = source.binary {
             let metadata = reader.metadata
-            let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
+            let sink: LifetimeSink = { collecting(metadata, $0, $1, $2) }
             if prefetch && usableCores > 1 {
                 var prefetching = PrefetchingTraceReader(reader)
-                return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
+                var analysis = try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
+                stalls.profile(&analysis, stacks: prefetching.sampledStacks, options: options)
+                return analysis
             }
-            return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
+            var analysis = try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
+            stalls.profile(&analysis, stacks: reader.sampledStacks, options: options)
+            return analysis
         }
         if var reader = source.jsonl {
             return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)

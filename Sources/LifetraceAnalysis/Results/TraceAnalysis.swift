@@ -28,6 +28,8 @@ public struct TraceAnalysis: Sendable {
     /// What the analysis counted instead of keeping, past its caps: lifetimes, stalls, threads,
     /// scenes.
     public var capped: CappedCounts
+    /// What the stack samples of each stall say, when the trace has samples (``StallSamplePass``).
+    public var stallProfiles: [StallProfile] = []
 
     /// Creates an analysis.
     public init(

@@ -31,6 +31,30 @@ public struct LoadedImage: Hashable, Sendable {
     }
 }
 
+/// What a symbolizer said of an address (`symbol` records, docs/FORMAT.md): its function
+/// (demangled), and its source file and line when the debug information has them.
+public struct FrameSymbol: Hashable, Sendable {
+    /// The function's name.
+    public var function: String
+    /// The source file's name (its last path component), or empty.
+    public var file: String
+    /// The line, or 0 when unknown.
+    public var line: Int
+
+    /// Creates a symbol.
+    public init(function: String, file: String = "", line: Int = 0) {
+        self.function = function
+        self.file = file
+        self.line = line
+    }
+
+    /// `File.swift:12`, `File.swift`, or nil without a file.
+    public var location: String? {
+        guard !file.isEmpty else { return nil }
+        return line > 0 ? "\(file):\(line)" : file
+    }
+}
+
 /// One stack of a thread, taken at an instant (`sample` records, docs/FORMAT.md).
 public struct StackSample: Hashable, Sendable {
     /// When the stack was taken, nanoseconds on the trace's clock.
@@ -92,6 +116,9 @@ public struct SampledStacks: Sendable {
     public private(set) var lostSamples = 0
     /// Images read and not kept, beyond ``maxImages``.
     public private(set) var lostImages = 0
+    /// Symbols by address (`symbol` records written by `lifetrace symbolicate`), at most
+    /// ``maxNodes``.
+    public private(set) var symbols: [UInt64: FrameSymbol] = [:]
     private var children: [Key: Int32] = [:]
 
     /// No samples, no images.
@@ -150,6 +177,12 @@ public struct SampledStacks: Sendable {
             return
         }
         images.append(image)
+    }
+
+    /// Adds the symbol of `address`, unless ``maxNodes`` symbols are kept already.
+    public mutating func addSymbol(_ symbol: FrameSymbol, for address: UInt64) {
+        guard symbols.count < Self.maxNodes || symbols[address] != nil else { return }
+        symbols[address] = symbol
     }
 
     /// The image holding `address`, if any (the latest loaded wins).

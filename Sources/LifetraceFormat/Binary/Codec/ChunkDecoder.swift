@@ -263,7 +263,7 @@ struct ChunkDecoder {
             thread = value
         }
         switch type {
-        case EventRecord.image, EventRecord.stack, EventRecord.sample:
+        case EventRecord.image, EventRecord.stack, EventRecord.sample, EventRecord.symbol:
             guard let samples else { return .skipped }
             if let reason = samples.decode(type: type, thread: thread, body: &body) { return .failed(.message(reason)) }
             return .sideRecord

@@ -26,6 +26,21 @@ struct SampleSink {
             guard base <= UInt64.max - size else { return "an image ends past the 64-bit address space" }
             stacks.pendingImage = LoadedImage(timestamp: 0, path: path, buildID: buildID, base: base, size: size)
             return nil
+        case EventRecord.symbol:
+            guard let address = body.varint() else { return "a symbol record ends early" }
+            var strings: [String] = []
+            for _ in 0..<2 {
+                guard let length = body.varint(), length <= 4096, length <= UInt64(body.remaining),
+                    let text = String(validating: UnsafeBufferPointer(start: body.position, count: Int(length)), as: UTF8.self)
+                else { return "a symbol's name or file is longer than 4096 bytes, than its record, or not UTF-8" }
+                _ = body.skip(length)
+                strings.append(text)
+            }
+            guard let line = body.varint(), line <= UInt64(Int32.max) else { return "a symbol's line is out of range" }
+            stacks.pending = nil
+            stacks.pendingImage = nil
+            stacks.collected.addSymbol(FrameSymbol(function: strings[0], file: strings[1], line: Int(line)), for: address)
+            return nil
         case EventRecord.stack:
             guard let parent = body.varint(), let count = body.varint() else { return "a stack record ends early" }
             guard count >= 1, count <= UInt64(SampledStacks.maxDepth) else { return "a stack record holds no frame or more than 1024" }
@@ -127,6 +142,19 @@ enum SampleRecordBody {
             }
             previous = address
         }
+        return body
+    }
+
+    /// A `symbol` record's body.
+    static func symbol(_ symbol: FrameSymbol, address: UInt64) -> [UInt8] {
+        var body: [UInt8] = []
+        Varint.append(address, to: &body)
+        for text in [symbol.function, symbol.file] {
+            let bytes = Array(text.utf8.prefix(4096))
+            Varint.append(UInt64(bytes.count), to: &body)
+            body.append(contentsOf: bytes)
+        }
+        Varint.append(UInt64(max(0, min(symbol.line, Int(Int32.max)))), to: &body)
         return body
     }
 

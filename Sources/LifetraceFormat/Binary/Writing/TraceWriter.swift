@@ -250,6 +250,15 @@ public final class TraceWriter {
         throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
     }
 
+    /// Adds what a symbolizer said of `address` (docs/FORMAT.md, "Stack samples").
+    public func appendSymbol(_ symbol: FrameSymbol, for address: UInt64, timestamp: Int64) throws(TraceError) {
+        try checkOpen()
+        let record = Self.sideRecord(EventRecord.symbol, thread: .main, body: SampleRecordBody.symbol(symbol, address: address))
+        if try appendSide(record, timestamp: timestamp, fresh: false) { return }
+        if try appendSide(record, timestamp: timestamp, fresh: true) { return }
+        throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
+    }
+
     // A delimited record of `type`: tag, body length, thread (when not main) and `body`.
     private static func sideRecord(_ type: UInt8, thread: ThreadID, body: [UInt8]) -> [UInt8] {
         var content: [UInt8] = []
