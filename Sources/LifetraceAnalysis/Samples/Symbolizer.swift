@@ -26,9 +26,9 @@ public enum Symbolizer {
         return (find(["llvm-symbolizer", "addr2line"]), find(["swift-demangle"]))
     }
 
-    /// The symbols of every sampled address whose image file is at hand (and, when the trace
-    /// has its build id, has the same build id is not checked here: the file at the path is
-    /// taken as it is). Addresses in no image, or in an image whose file is missing, get none.
+    /// The symbols of every sampled address whose image file is at hand with the build id the
+    /// trace recorded (a file rebuilt since, whose addresses moved, is not used). Addresses in no
+    /// image, or in an image whose file is missing or different, get none.
     public static func symbolize(_ stacks: SampledStacks) throws(Failure) -> [UInt64: FrameSymbol] {
         let (symbolizer, demangler) = tools()
         guard let symbolizer else {
@@ -44,6 +44,7 @@ public enum Symbolizer {
         for (index, addresses) in byImage.sorted(by: { $0.key < $1.key }) {
             let image = stacks.images[index]
             guard FileManager.default.isReadableFile(atPath: image.path) else { continue }
+            if !image.buildID.isEmpty, buildID(ofFile: image.path) != image.buildID { continue }
             let ordered = addresses.sorted()
             // A return address is the instruction after the call: its call is one byte before.
             let offsets = ordered.map { "0x" + String(($0 - image.base) &- ($0 > image.base ? 1 : 0), radix: 16) }
@@ -63,6 +64,47 @@ public enum Symbolizer {
             for (address, symbol) in result { if let plain = map[symbol.function] { result[address]?.function = plain } }
         }
         return result
+    }
+
+    /// The GNU build id of the ELF file at `path`, in lower-case hexadecimal, or nil.
+    public static func buildID(ofFile path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 64), header.count == 64,
+            header.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]), header[4] == 2, header[5] == 1
+        else { return nil }
+        func integer<T: FixedWidthInteger>(_ data: Data, _ offset: Int, _: T.Type) -> T {
+            data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        }
+        let tableOffset = integer(header, 0x20, UInt64.self)
+        let entrySize = Int(integer(header, 0x36, UInt16.self))
+        let count = Int(integer(header, 0x38, UInt16.self))
+        guard entrySize >= 56, count <= 256, (try? handle.seek(toOffset: tableOffset)) != nil,
+            let table = try? handle.read(upToCount: entrySize * count), table.count == entrySize * count
+        else { return nil }
+        for index in 0..<count {
+            let entry = index * entrySize
+            guard integer(table, entry, UInt32.self) == 4 else { continue }
+            let offset = integer(table, entry + 8, UInt64.self)
+            let size = integer(table, entry + 32, UInt64.self)
+            guard size <= 1 << 16, (try? handle.seek(toOffset: offset)) != nil,
+                let notes = try? handle.read(upToCount: Int(size)), notes.count == Int(size)
+            else { continue }
+            var position = 0
+            while position + 12 <= notes.count {
+                let nameSize = Int(integer(notes, position, UInt32.self))
+                let descSize = Int(integer(notes, position + 4, UInt32.self))
+                let type = integer(notes, position + 8, UInt32.self)
+                let name = position + 12
+                let desc = name + ((nameSize + 3) & ~3)
+                guard nameSize <= notes.count, descSize <= notes.count, desc + descSize <= notes.count else { break }
+                if type == 3 && nameSize == 4 && notes[name..<(name + 3)] == Data("GNU".utf8) {
+                    return notes[desc..<(desc + descSize)].map { String(format: "%02x", $0) }.joined()
+                }
+                position = desc + ((descSize + 3) & ~3)
+            }
+        }
+        return nil
     }
 
     private static func symbolizerArguments(_ tool: String, object: String) -> [String] {

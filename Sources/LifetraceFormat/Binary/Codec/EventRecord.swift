@@ -27,7 +27,7 @@ enum EventRecord {
     /// The type code of a `sample` record: a thread's stack at an instant.
     static let sample: UInt8 = 0x12
     /// The type code of a `symbol` record: the function, file and line of an address.
-    static let symbol: UInt8 = 0x13
+    static let symbol: UInt8 = 0x14
     /// The longest build id an `image` record may hold, in bytes.
     static let maxBuildIDLength = 64
     /// The longest path an `image` record may hold, in bytes.
