@@ -109,7 +109,7 @@ public enum Symbolizer {
 
     private static func symbolizerArguments(_ tool: String, object: String) -> [String] {
         if tool.hasSuffix("llvm-symbolizer") {
-            return ["--obj=" + object, "--functions=linkage", "--no-inlines", "--no-demangle", "--output-style=GNU"]
+            return ["--obj=" + object, "--functions=linkage", "--no-inlines", "--output-style=GNU"]
         }
         return ["-e", object, "-f"]
     }
