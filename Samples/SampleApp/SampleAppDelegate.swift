@@ -150,6 +150,13 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     func willTerminate(_ application: HostApplication) {
         misbehave(in: "willTerminate")
         try? store?.saveState(visibleTitles: screen?.visibleTitles ?? [])
+        // What the stack samples cost (docs/PERFORMANCE.md, "Stack samples").
+        if ProcessInfo.processInfo.environment["SAMPLE_APP_SAMPLER_COSTS"] == "1", let sampler = StallSampler.current {
+            let (handler, roundTrip, write) = sampler.costs
+            let count = max(sampler.sampleCount, 1)
+            FileHandle.standardError.write(Data(
+                "sampler: \(sampler.sampleCount) samples; per sample: handler \(handler / Int64(count)) ns, signal to answer \(roundTrip / Int64(count)) ns, ring write \(write / Int64(count)) ns\n".utf8))
+        }
     }
 
     /// Where the database lives: `SAMPLE_APP_DATA` if set, else a folder in the temporary directory.

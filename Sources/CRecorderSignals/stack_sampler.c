@@ -61,14 +61,27 @@ static void walk(void *context) {
     buffer_count = count;
 }
 
+// Time spent in the handler, for measurements (clock_gettime is async-signal-safe).
+static int64_t handler_nanoseconds = 0;
+
+static int64_t now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
 static void handler(int signal_number, siginfo_t *info, void *context) {
     (void)signal_number;
     (void)info;
     int saved = errno;
+    int64_t start = now_ns();
     walk(context);
+    __atomic_add_fetch(&handler_nanoseconds, now_ns() - start, __ATOMIC_RELAXED);
     sem_post(&answered);
     errno = saved;
 }
+
+int64_t lifetrace_sampler_handler_nanoseconds(void) { return __atomic_load_n(&handler_nanoseconds, __ATOMIC_RELAXED); }
 
 int lifetrace_sampler_prepare(int signal_number) {
     if (prepared) return 0;

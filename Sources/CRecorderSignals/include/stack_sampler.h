@@ -23,6 +23,9 @@ int lifetrace_sampler_prepare(int signal_number);
 /// thread was prepared. One caller at a time.
 int lifetrace_sampler_take(uint64_t *frames, int64_t timeout_ns);
 
+/// The time the handler has spent so far, in nanoseconds (for measurements).
+int64_t lifetrace_sampler_handler_nanoseconds(void);
+
 /// Whether this platform's handler can read the interrupted registers (Linux x86_64, aarch64).
 int lifetrace_sampler_supported(void);
 

@@ -79,6 +79,14 @@ public final class StallSampler: @unchecked Sendable {
 
     /// Stack samples taken so far.
     public var sampleCount: Int { taken.load(ordering: .relaxed) }
+    private let takeTime = ManagedAtomic<Int64>(0)
+    private let writeTime = ManagedAtomic<Int64>(0)
+
+    /// What the samples cost so far, in nanoseconds: on the main thread (its signal handler's
+    /// walk), from the signal to the answer (the sampler's wait), and writing them into the ring.
+    public var costs: (handler: Int64, roundTrip: Int64, write: Int64) {
+        (lifetrace_sampler_handler_nanoseconds(), takeTime.load(ordering: .relaxed), writeTime.load(ordering: .relaxed))
+    }
 
     private init(recorder: Recorder, sampling: StallSampling) {
         self.sampling = sampling
@@ -150,13 +158,16 @@ public final class StallSampler: @unchecked Sendable {
                 let count = frames.withUnsafeMutableBufferPointer {
                     Int(lifetrace_sampler_take($0.baseAddress!, 20_000_000))
                 }
+                let taken = MonotonicClock.now()
+                takeTime.wrappingIncrement(by: taken &- timestamp, ordering: .relaxed)
                 if count > 0 && stillBusy(wake) {
                     frames.withUnsafeBytes { bytes in
                         ring.writeSideRecord(
                             type: SideSlot.sample, timestamp: timestamp, value: Int64(ThreadID.main.rawValue), name: 0,
                             bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<(count * 8)]))
                     }
-                    taken.wrappingIncrement(ordering: .relaxed)
+                    self.taken.wrappingIncrement(ordering: .relaxed)
+                    writeTime.wrappingIncrement(by: MonotonicClock.now() &- taken, ordering: .relaxed)
                 }
                 Self.sleep(until: timestamp &+ interval)
             }
