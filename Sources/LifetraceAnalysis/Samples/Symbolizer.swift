@@ -54,6 +54,27 @@ public enum Symbolizer {
                 result[address] = answer
                 if answer.function.hasPrefix("$s") || answer.function.hasPrefix("_$s") { mangled.insert(answer.function) }
             }
+            // Code the compiler made (an iterator's call in a loop header) has line 0: such a
+            // frame gets the nearest line before it in the same function, up to 64 bytes back.
+            let lineless = ordered.filter { result[$0] != nil && result[$0]!.line == 0 }
+            if !lineless.isEmpty {
+                let steps = Array(stride(from: 4, through: 64, by: 4))
+                var candidates: [String] = []
+                for address in lineless {
+                    let offset = (address - image.base) &- 1
+                    for step in steps { candidates.append("0x" + String(offset &- UInt64(step), radix: 16)) }
+                }
+                let more = parse(
+                    try run(symbolizer, arguments: symbolizerArguments(symbolizer, object: image.path), input: candidates.joined(separator: "\n") + "\n"),
+                    isLLVM: symbolizer.hasSuffix("llvm-symbolizer"))
+                for (index, address) in lineless.enumerated() {
+                    let tries = more.dropFirst(index * steps.count).prefix(steps.count)
+                    if let found = tries.first(where: { $0.function == result[address]!.function && $0.line > 0 }) {
+                        result[address]!.file = found.file
+                        result[address]!.line = found.line
+                    }
+                }
+            }
         }
         if let demangler, !mangled.isEmpty {
             let names = Array(mangled)
