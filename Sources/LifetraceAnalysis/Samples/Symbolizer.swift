@@ -55,14 +55,15 @@ public enum Symbolizer {
                 if answer.function.hasPrefix("$s") || answer.function.hasPrefix("_$s") { mangled.insert(answer.function) }
             }
             // Code the compiler made (an iterator's call in a loop header) has line 0: such a
-            // frame gets the nearest line before it in the same function, up to 64 bytes back.
+            // frame gets the nearest line before it in the same function (up to 128 bytes back), or
+            // else the nearest after it (up to 64 bytes on).
             let lineless = ordered.filter { result[$0] != nil && result[$0]!.line == 0 }
             if !lineless.isEmpty {
-                let steps = Array(stride(from: 4, through: 64, by: 4))
+                let steps = Array(stride(from: 4, through: 128, by: 4)) + Array(stride(from: -4, through: -64, by: -4))
                 var candidates: [String] = []
                 for address in lineless {
                     let offset = (address - image.base) &- 1
-                    for step in steps { candidates.append("0x" + String(offset &- UInt64(step), radix: 16)) }
+                    for step in steps { candidates.append("0x" + String(offset &- UInt64(bitPattern: Int64(step)), radix: 16)) }
                 }
                 let more = parse(
                     try run(symbolizer, arguments: symbolizerArguments(symbolizer, object: image.path), input: candidates.joined(separator: "\n") + "\n"),
