@@ -327,15 +327,9 @@ extension RingReader {
                 return
             }
             let size = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self) }
-            let digits = Array("0123456789abcdef".utf8)
-            var hex: [UInt8] = []
-            for byte in bytes[8...] {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 15)])
-            }
             let base = UInt64(bitPattern: value)
             side.append(.image(LoadedImage(
-                timestamp: timestamp, path: names.name(name) ?? "", buildID: String(decoding: hex, as: UTF8.self),
+                timestamp: timestamp, path: names.name(name) ?? "", buildID: hexString(bytes[8...]),
                 base: base, size: min(size, UInt64.max - base))))
         }
         lastTimestamp = max(lastTimestamp, timestamp)

@@ -81,8 +81,8 @@ struct SampleSink {
     }
 }
 
-/// Lower-case hexadecimal of `bytes`.
-func hexString(_ bytes: some Sequence<UInt8>) -> String {
+/// Lower-case hexadecimal of `bytes` (a build id as traces show it).
+package func hexString(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var result: [UInt8] = []
     for byte in bytes {
