@@ -118,7 +118,10 @@ let package = Package(
         .executableTarget(
             name: "SampleApp",
             dependencies: ["LifecycleHost", "LifetraceRecorder"],
-            path: "Samples/SampleApp"
+            path: "Samples/SampleApp",
+            // Frame pointers in optimized builds too, so that stack samples walk through the app's
+            // frames (swiftc omits them at -O on Linux; docs/RECORDING.md, "Stack samples").
+            swiftSettings: [.unsafeFlags(["-Xcc", "-fno-omit-frame-pointer"])]
         ),
         // `Lifetrace.start()` in a `main.swift`, run on Linux by docs/IOS.md.
         .executableTarget(

@@ -10,6 +10,10 @@ import LifetraceRecorder
 /// mistake the seeds warn about ("at launch, move tasks off the main thread"), which the
 /// analyzer reports as a `launch-stall` blaming `IndexSearchCatalog`.
 ///
+/// `--unmarked-heavy-launch` does as much work on the main thread during launch, in
+/// `SpellingDictionary.warm`, inside no signpost: the blame names `didFinishLaunching`, and the
+/// stall's stack samples name the function.
+///
 /// `--slow-save` makes the background save take 3 s, longer than a short background-task limit:
 /// the system expires the task (`bgtask.expire`, the analyzer's `background-time` warning).
 /// `--crash-in CALLBACK` and `--hang-in CALLBACK` make the app abort, or block its main thread
@@ -25,6 +29,8 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     private var screen: FirstScreen?
     private var searchIndex: SearchIndex?
     private let heavyLaunch = CommandLine.arguments.contains("--heavy-launch")
+    private let unmarkedHeavyLaunch = CommandLine.arguments.contains("--unmarked-heavy-launch")
+    private var spellingPairs = 0
     private let slowSave = CommandLine.arguments.contains("--slow-save")
     private let crashIn = SampleAppDelegate.option("--crash-in")
     private let hangIn = SampleAppDelegate.option("--hang-in")
@@ -66,6 +72,9 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
                 searchIndex = recorder.interval("IndexSearchCatalog") {
                     SearchIndex(notes: store.notes, minimumDuration: .milliseconds(400))
                 }
+            }
+            if unmarkedHeavyLaunch {
+                spellingPairs = SpellingDictionary.warm(notes: store.notes, minimumDuration: .milliseconds(400))
             }
         } catch {
             FileHandle.standardError.write(Data("sample app: \(error)\n".utf8))
@@ -141,6 +150,13 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     func willTerminate(_ application: HostApplication) {
         misbehave(in: "willTerminate")
         try? store?.saveState(visibleTitles: screen?.visibleTitles ?? [])
+        // What the stack samples cost (docs/PERFORMANCE.md, "Stack samples").
+        if ProcessInfo.processInfo.environment["SAMPLE_APP_SAMPLER_COSTS"] == "1", let sampler = StallSampler.current {
+            let (handler, roundTrip, write) = sampler.costs
+            let count = max(sampler.sampleCount, 1)
+            FileHandle.standardError.write(Data(
+                "sampler: \(sampler.sampleCount) samples; per sample: handler \(handler / Int64(count)) ns, signal to answer \(roundTrip / Int64(count)) ns, ring write \(write / Int64(count)) ns\n".utf8))
+        }
     }
 
     /// Where the database lives: `SAMPLE_APP_DATA` if set, else a folder in the temporary directory.

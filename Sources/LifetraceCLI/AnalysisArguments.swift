@@ -53,6 +53,9 @@ struct AnalysisArguments: ParsableArguments {
         static var backgroundCallbackLimit: String { DurationFormat.compact.string(options.backgroundCallbackLimit) }
     }
 
+    @Flag(name: .long, help: "Name the functions, files and lines of stack samples from the images' files when they are at hand (llvm-symbolizer or addr2line, swift-demangle).")
+    var symbolicate = false
+
     /// The configuration file that applies, read, or nil.
     func configuration() throws -> ProjectConfiguration? {
         try configurationFile.load()
@@ -69,6 +72,7 @@ struct AnalysisArguments: ParsableArguments {
         var options = AnalysisOptions(
             stallThreshold: stallThreshold?.nanoseconds ?? configuration?.stallThreshold,
             textbook: textbook ?? configuration?.textbook ?? false)
+        options.symbolicates = symbolicate
         if let value = launchWatchdog?.nanoseconds ?? configuration?.launchWatchdog { options.launchWatchdog = value }
         if let value = backgroundLimit?.nanoseconds ?? configuration?.backgroundLimit { options.backgroundLimit = value }
         if let value = hangThreshold?.nanoseconds ?? configuration?.hangThreshold { options.hangThreshold = value }

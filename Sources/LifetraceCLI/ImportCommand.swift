@@ -42,6 +42,8 @@ struct ImportCommand: ParsableCommand {
             let issues = try source.copyEvents { (event, symbols) throws(TraceError) in
                 try writer.append(event, symbols: symbols)
             }
+            // The stack samples and images of a binary input (docs/FORMAT.md, "Stack samples").
+            try writer.appendSampledStacks(source.sampledStacks)
             try writer.close()
             try staged.commit()
             for issue in issues { printError("warning: \(issue.description)") }

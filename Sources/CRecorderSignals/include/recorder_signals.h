@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "stack_sampler.h"
+
 /// Where a crash handler writes, all inside the recorder's region.
 typedef struct {
     /// 0 none, 1 exit code, 2 signal: stored last, with release ordering.

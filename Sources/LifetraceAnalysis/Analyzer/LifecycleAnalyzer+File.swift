@@ -17,12 +17,22 @@ extension LifecycleAnalyzer {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
             let metadata = reader.metadata
-            let sink = lifetimeEnded.map { sink in { sink(metadata, $0, $1, $2) } }
+            // The stalls, for the stack samples' pass after the analysis (``StallSamplePass``):
+            // only a binary trace carries samples.
+            let stalls = StallIntervals()
+            let sink: LifetimeSink = { report, violations, omitted in
+                stalls.add(report.stalls)
+                lifetimeEnded?(metadata, report, violations, omitted)
+            }
             if prefetch {
                 var prefetching = PrefetchingTraceReader(reader)
-                return try analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
+                var analysis = try analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
+                stalls.profile(&analysis, stacks: prefetching.sampledStacks, options: options)
+                return analysis
             }
-            return try analyze(&reader, path: path, options: options, lifetimeEnded: sink)
+            var analysis = try analyze(&reader, path: path, options: options, lifetimeEnded: sink)
+            stalls.profile(&analysis, stacks: reader.sampledStacks, options: options)
+            return analysis
         }
         if var reader = source.jsonl {
             return try analyze(&reader, path: path, options: options, metadataFor: lifetimeEnded)

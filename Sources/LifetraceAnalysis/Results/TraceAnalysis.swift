@@ -31,6 +31,8 @@ public struct TraceAnalysis: Sendable {
     /// How long reading and checking the trace took (wall clock), when it was measured: by
     /// ``TraceInputs/analyze(path:options:prefetch:lifetimeEnded:)``. JUnit's `time` attributes.
     public var checkDuration: Duration?
+    /// What the stack samples of each stall say, when the trace has samples (``StallSamplePass``).
+    public var stallProfiles: [StallProfile] = []
 
     /// Creates an analysis.
     public init(

@@ -43,6 +43,11 @@ public struct AnyTraceSource: TraceEventSource {
     @inlinable
     public var symbolCount: Int { binaryReader?.symbolCount ?? jsonlReader?.symbolCount ?? decodedTrace!.symbolCount }
 
+    /// The stack samples and loaded images read so far.
+    public var sampledStacks: SampledStacks {
+        binaryReader?.sampledStacks ?? jsonlReader?.sampledStacks ?? decodedTrace!.sampledStacks
+    }
+
     /// Problems met and recovered from so far.
     public var issues: [TraceError] { binary?.issues ?? jsonl?.issues ?? decodedTrace!.issues }
 

@@ -10,6 +10,8 @@ public protocol TraceEventSource {
     /// The number of strings in ``symbols``, without copying the table: consumers that keep a
     /// copy of the table compare it with their copy's count to learn that the table has grown.
     var symbolCount: Int { get }
+    /// The stack samples and loaded images read so far, kept beside the events.
+    var sampledStacks: SampledStacks { get }
     /// Problems met and recovered from so far (a truncated end, a skipped corrupt chunk).
     var issues: [TraceError] { get }
     /// The next event, or nil at the end. Throws only when nothing more can be read.
@@ -25,6 +27,10 @@ public protocol TraceEventSource {
 }
 
 extension TraceEventSource {
+    /// The stack samples and loaded images read so far; none for a source that has no such
+    /// records (docs/FORMAT.md, "Stack samples").
+    public var sampledStacks: SampledStacks { SampledStacks() }
+
     /// The number of strings in ``symbols`` (a source that can tell it without copying the table
     /// should say so).
     public var symbolCount: Int { symbols.count }

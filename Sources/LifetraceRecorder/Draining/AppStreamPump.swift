@@ -49,6 +49,7 @@ public final class AppStreamPump: @unchecked Sendable {
         batch.removeAll(keepingCapacity: true)
         drainer.drain(into: &batch)
         if rejectsFutureTimestamps { rejectFuture() }
+        try writeSideRecords(into: sink)
         guard !batch.isEmpty else { return 0 }
         // The standard library's sort is stable: equal timestamps keep their ring order.
         batch.sort { $0.timestamp < $1.timestamp }
@@ -68,8 +69,20 @@ public final class AppStreamPump: @unchecked Sendable {
             try write(record, into: sink, symbols: &symbols)
             count += 1
         }
+        try writeSideRecords(into: sink)
         writtenCount += count
         return count
+    }
+
+    /// Stack samples and images written so far (docs/RECORDING.md, "Stack samples").
+    public private(set) var sampleCount = 0
+
+    /// Writes the images and samples the drainer read to `sink`, when it takes them.
+    private func writeSideRecords(into sink: any TraceEventSink) throws(TraceError) {
+        let records = drainer.sideRecords.take()
+        guard !records.isEmpty, let target = sink as? any StackSampleSink else { return }
+        try target.write(records)
+        sampleCount += records.count
     }
 
     /// Appends one record, never before the last one written (see the type's comment).

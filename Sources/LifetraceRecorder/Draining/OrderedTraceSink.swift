@@ -8,7 +8,7 @@ import LifetraceFormat
 /// arrive (the supervisor passes the time it started its last drain of the app's region), then
 /// appends them merged.
 public final class OrderedTraceSink: TraceEventSink {
-    private let target: any TraceEventSink
+    let target: any TraceEventSink
     private var pending: [[TraceEvent]] = [[], []]
     private var heads = [0, 0]
     private var latestSymbols = SymbolTable()

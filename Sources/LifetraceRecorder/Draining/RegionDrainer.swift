@@ -14,6 +14,8 @@ public final class RegionDrainer: @unchecked Sendable {
     private var droppedWithoutRingSeen: UInt64 = 0
     /// The names of the region, read once each and checked (see ``RegionNames``).
     public let names: RegionNames
+    /// The images and stack samples read, until taken (docs/RECORDING.md, "Stack samples").
+    public let sideRecords = DrainedSideRecords()
     /// The latest timestamp read from any ring.
     public private(set) var latestTimestamp: Int64 = 0
     /// Slots read and not passed on because they cannot be an app's event: a type the app never
@@ -142,7 +144,7 @@ public final class RegionDrainer: @unchecked Sendable {
         return RingReader(
             ring: ring, threadWord: threadWord, slots: region.base + layout.slotsOffset(ring: ring),
             mask: UInt64(layout.ringCapacity - 1), position: tail, end: head, lastTimestamp: lastTimestamp[ring],
-            names: names)
+            names: names, side: sideRecords)
     }
 
     /// Hands the ring's slots back (or records how far it was read), and returns the `dropped`
@@ -228,12 +230,14 @@ struct RingReader {
     /// The latest timestamp of the ring's records so far.
     private(set) var lastTimestamp: Int64
     let names: RegionNames
+    let side: DrainedSideRecords?
 
     init(
         ring: Int, threadWord: UInt64, slots: UnsafeMutableRawPointer, mask: UInt64, position: UInt64, end: UInt64,
-        lastTimestamp: Int64, names: RegionNames
+        lastTimestamp: Int64, names: RegionNames, side: DrainedSideRecords? = nil
     ) {
         self.names = names
+        self.side = side
         self.ring = ring
         threadInRange = threadWord <= UInt64(Int64.max)
         thread = threadInRange ? ThreadID(rawValue: threadWord) : .main
@@ -249,7 +253,12 @@ struct RingReader {
         while position != end {
             let slot = slots + Int(truncatingIfNeeded: position & mask) &* RegionLayout.slotSize
             position &+= 1
-            let type = EventType(rawValue: slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self))
+            let rawType = slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self)
+            if rawType == SideSlot.image || rawType == SideSlot.sample {
+                readSideRecord(head: slot, type: rawType)
+                continue
+            }
+            let type = EventType(rawValue: rawType)
             let timestamp = slot.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
             guard threadInRange, let type, RegionDrainer.isAppEvent(type), TraceTime.contains(timestamp) else {
                 rejected &+= 1
@@ -271,6 +280,59 @@ struct RingReader {
             return record
         }
         return nil
+    }
+}
+
+extension RingReader {
+    /// Reads an image or sample whose head slot is `head` (its continuation slots follow) and
+    /// hands it to ``side``; a record cut by the head, longer than allowed, with a slot that is
+    /// not its continuation or stamped outside ±2^60 ns is rejected whole.
+    mutating func readSideRecord(head: UnsafeMutableRawPointer, type: UInt8) {
+        let byteCount = Int(head.load(fromByteOffset: RegionField.slotScene, as: UInt32.self))
+        let timestamp = head.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
+        let value = head.load(fromByteOffset: RegionField.slotValue, as: Int64.self)
+        let name = head.load(fromByteOffset: RegionField.slotName, as: UInt32.self)
+        let continuations = UInt64(SideSlot.slots(for: byteCount) - 1)
+        guard byteCount <= SideSlot.maxBytes, end &- position >= continuations else {
+            rejected &+= 1
+            position = byteCount <= SideSlot.maxBytes ? end : position
+            return
+        }
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        var valid = threadInRange && TraceTime.contains(timestamp)
+        for index in 0..<Int(continuations) {
+            let slot = slots + Int(truncatingIfNeeded: position & mask) &* RegionLayout.slotSize
+            position &+= 1
+            if slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self) != SideSlot.continuation { valid = false }
+            let start = index * SideSlot.bytesPerSlot
+            let length = min(SideSlot.bytesPerSlot, byteCount - start)
+            bytes.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: start).copyMemory(from: slot, byteCount: length) }
+        }
+        guard valid, let side else {
+            if !valid { rejected &+= 1 }
+            return
+        }
+        if type == SideSlot.sample {
+            guard byteCount >= 8, byteCount % 8 == 0, value >= 0 else {
+                rejected &+= 1
+                return
+            }
+            let frames = stride(from: byteCount - 8, through: 0, by: -8).map { offset in
+                bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+            }
+            side.append(.sample(timestamp: timestamp, thread: ThreadID(rawValue: UInt64(value)), frames: frames))
+        } else {
+            guard byteCount >= 8 else {
+                rejected &+= 1
+                return
+            }
+            let size = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self) }
+            let base = UInt64(bitPattern: value)
+            side.append(.image(LoadedImage(
+                timestamp: timestamp, path: names.name(name) ?? "", buildID: hexString(bytes[8...]),
+                base: base, size: min(size, UInt64.max - base))))
+        }
+        lastTimestamp = max(lastTimestamp, timestamp)
     }
 }
 

@@ -185,6 +185,11 @@ extension Recorder {
         }
         let shared = sharedReference.storeIfNilThenLoad(recorder)
         if shared === recorder && !recorder.isSupervised { recorder.installExitHandlers() }
+        if shared === recorder,
+            let sampling = StallSampling.resolve(options.stallSampling, environment: ProcessInfo.processInfo.environment)
+        {
+            StallSampler.start(recorder: recorder, sampling: sampling)
+        }
         return shared
     }
 }

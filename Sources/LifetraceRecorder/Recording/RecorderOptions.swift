@@ -22,6 +22,11 @@ public struct RecorderOptions: Sendable {
     /// (the default) reads what the platform reports (``LaunchFacts/current(environment:)``). The
     /// Linux app host passes its launch options here.
     public var launchFacts: LaunchFacts?
+    /// When the main thread's stack is sampled (docs/RECORDING.md, "Stack samples"): by default
+    /// after 50 ms busy, every 10 ms; nil turns sampling off. The environment variable
+    /// ``StallSampling/environmentKey`` overrides it (`off`, or a threshold in milliseconds).
+    /// Applies under `lifetrace record` too: the app samples itself.
+    public var stallSampling: StallSampling? = StallSampling()
 
     /// Options; by default the trace goes to `lifetrace-PID.ltrace` in the working directory.
     public init(

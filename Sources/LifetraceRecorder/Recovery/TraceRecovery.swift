@@ -176,6 +176,8 @@ public enum TraceRecovery {
                     sawLaunch = sawLaunch || event.type == .launch
                     fromFile += 1
                 }
+                // The stack samples and images the file holds, beside its events.
+                try writer.appendSampledStacks(source.sampledStacks)
                 // A file this codec cannot read is left as it is, rather than sealed without its events.
                 if let unreadable = source.issues.first(where: { $0.kind == .needsLibzstd }) { throw unreadable }
                 // What the writer committed ends at a frame, unclosed: anything else is damage.

@@ -20,7 +20,9 @@ public final class MainRunLoopObserver: @unchecked Sendable {
         observer = CFRunLoopObserverCreateWithHandler(kCFAllocatorDefault, activities, true, 0) { _, activity in
             if activity == .afterWaiting {
                 recorder.runloopWake()
+                StallSampler.current?.mainWoke()
             } else {
+                StallSampler.current?.mainSlept()
                 recorder.runloopSleep()
             }
         }

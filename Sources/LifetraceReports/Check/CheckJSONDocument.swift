@@ -67,6 +67,10 @@ public struct CheckJSONDocument: Sendable {
                 json.value(analysis.metadata.json)
                 json.member("issues", strings: analysis.issues.lazy.map(\.description))
                 json.member("violations", each: analysis.violations) { violation, json in violation.write(to: &json) }
+                // Only for a trace with stack samples, so that every other trace keeps its shape.
+                if !analysis.stallProfiles.isEmpty {
+                    json.member("stallSamples", each: analysis.stallProfiles) { profile, json in profile.write(to: &json) }
+                }
                 json.member("violationLimit", Int64(analysis.violationLimit))
                 json.member("omittedViolations", object: { json in
                     for rule in analysis.omittedViolations.keys.sorted() {

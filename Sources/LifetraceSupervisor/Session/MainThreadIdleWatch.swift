@@ -6,7 +6,7 @@ import LifetraceRecorder
 /// holds an idle process (a prewarm `pause`), so that the app is not stopped half-way through a
 /// turn of its run loop.
 final class MainThreadIdleWatch: TraceEventSink {
-    private let target: any TraceEventSink
+    let target: any TraceEventSink
     /// Whether the last main-thread event drained was `runloop.sleep`.
     private(set) var mainThreadIdle = false
 

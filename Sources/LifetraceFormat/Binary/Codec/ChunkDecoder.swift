@@ -23,6 +23,11 @@ struct ChunkDecoder {
     // Global symbol of each chunk-local string index; index 0 is none.
     private var localSymbols: [Symbol] = [.none]
     private var stream: TraceStream
+    /// Where the stack samples and images of the chunk go, shared by a reader's decoders; nil
+    /// for a decoder whose reader does not collect them (the records are then skipped).
+    var stacks: ChunkStacks?
+    /// This decoder's slot among its reader's decoders (its chunk-local stacks in ``stacks``).
+    var slot = 0
 
     /// Why a record cannot be decoded.
     struct Failure: Error {
@@ -59,6 +64,7 @@ struct ChunkDecoder {
         isFinished = false
         localSymbols.removeAll(keepingCapacity: true)
         localSymbols.append(.none)
+        stacks?.reset(slot: slot)
     }
 
     /// Whether every record has been decoded.
@@ -78,10 +84,52 @@ struct ChunkDecoder {
         var localSymbols = self.localSymbols
         self.localSymbols = []
         let records = self.records
-        let (decoded, problem) = records.withUnsafeBufferPointer { buffer in
-            ChunkDecoder.decodeRecords(
-                buffer, structureSize: Int(header.structureSize), unit: header.timestampUnit, stream: stream,
-                into: events, capacity: capacity, progress: &progress, localSymbols: &localSymbols, symbols: &symbols)
+        let sampleSink = stacks.map { SampleSink(stacks: $0, slot: slot) }
+        var decoded = 0
+        var problem: Problem?
+        while true {
+            // The loop stops at each image, stack or sample record (rare), which is taken here,
+            // so that the per-event loop carries nothing for them.
+            let (count, stop) = records.withUnsafeBufferPointer { buffer in
+                ChunkDecoder.decodeRecords(
+                    buffer, structureSize: Int(header.structureSize), unit: header.timestampUnit, stream: stream,
+                    into: events + decoded, capacity: capacity - decoded, progress: &progress,
+                    localSymbols: &localSymbols, symbols: &symbols)
+            }
+            decoded += count
+            guard case .sideRecord(let tag, let thread, let bodyStart, let bodyEnd)? = stop else {
+                problem = stop
+                break
+            }
+            let failure: StaticString? = records.withUnsafeBufferPointer { buffer in
+                var body = ByteCursor(position: buffer.baseAddress! + bodyStart, end: buffer.baseAddress! + bodyEnd)
+                return sampleSink?.decode(type: tag & EventRecord.typeMask, thread: thread, body: &body)
+            }
+            if let failure {
+                problem = .message(failure)
+                break
+            }
+            // Its delta and timestamp, as for any record.
+            let next: (magnitude: UInt64, length: Int)? = records.withUnsafeBufferPointer { buffer in
+                var deltas = ByteCursor(position: buffer.baseAddress! + progress.deltaPosition, end: buffer.baseAddress! + buffer.count)
+                guard let magnitude = deltas.varint() else { return nil }
+                return (magnitude, deltas.position - (buffer.baseAddress! + progress.deltaPosition))
+            }
+            guard let next else {
+                problem = .message("the delta section ends early")
+                break
+            }
+            let stamped = ChunkDecoder.advance(progress.timestamp, by: next.magnitude, unit: header.timestampUnit, tag: tag)
+            guard TraceTime.contains(stamped) else {
+                problem = .message("a timestamp is outside ±2^60 ns")
+                break
+            }
+            progress.deltaPosition += next.length
+            progress.timestamp = stamped
+            progress.position = bodyEnd
+            progress.decodedCount &+= 1
+            sampleSink?.stamp(stamped)
+            if decoded == capacity { break }
         }
         position = progress.position
         deltaPosition = progress.deltaPosition
@@ -125,6 +173,10 @@ struct ChunkDecoder {
                 switch ChunkDecoder.decodeOther(tag: tag, from: &cursor, localSymbols: &localSymbols, symbols: &symbols) {
                 case .defined:
                     continue records
+                case .sideRecord(let thread, let start, let end):
+                    // An image, stack or sample: `decode` takes it, then goes on after it.
+                    problem = .sideRecord(tag: tag, thread: thread, body: start - base, end: end - base)
+                    break records
                 case .event(let value, let on):
                     payload = value
                     thread = on
@@ -187,7 +239,11 @@ struct ChunkDecoder {
                 timestamp: timestamp, payload: payload, stream: stream, thread: ThreadID(rawValue: thread)))
             decoded &+= 1
         }
-        progress.position = (problem == nil ? cursor.position : recordStart) - base
+        if case .sideRecord = problem {
+            progress.position = cursor.position - base
+        } else {
+            progress.position = (problem == nil ? cursor.position : recordStart) - base
+        }
         progress.deltaPosition = deltas.position - base
         progress.timestamp = timestamp
         // Records decoded, skipped ones included; a chunk holds at most 2^31 events.
@@ -210,6 +266,8 @@ struct ChunkDecoder {
         case event(EventPayload, thread: UInt64)
         /// A length-prefixed event of a type this reader does not know.
         case skipped
+        /// An image, stack or sample record on `thread`, its body at `start ..< end`.
+        case sideRecord(thread: UInt64, start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
         case failed(Problem)
     }
 
@@ -244,6 +302,8 @@ struct ChunkDecoder {
             thread = value
         }
         switch type {
+        case EventRecord.image, EventRecord.stack, EventRecord.sample, EventRecord.symbol:
+            return .sideRecord(thread: thread, start: body.position, end: body.end)
         case EventType.runloopWake.rawValue:
             return .event(.runloopWake, thread: thread)
         case EventType.runloopSleep.rawValue:
@@ -277,6 +337,9 @@ struct ChunkDecoder {
     /// What is wrong with a record; a plain value so that the loop carries no string.
     private enum Problem: CustomStringConvertible {
         case message(StaticString)
+        /// Not a problem: an image, stack or sample record (tag read, body at offsets
+        /// `body ..< end`) stopped the loop for ``decode(into:capacity:symbols:)`` to take it.
+        case sideRecord(tag: UInt8, thread: UInt64, body: Int, end: Int)
         case stringFlags(UInt8)
         case unknownType(UInt8)
 
@@ -285,6 +348,7 @@ struct ChunkDecoder {
             case .message(let text): "\(text)"
             case .stringFlags(let tag): "string definition with flags 0x\(hex(tag))"
             case .unknownType(let type): "unknown record type 0x\(hex(type)) without a length"
+            case .sideRecord: "an image, stack or sample record"
             }
         }
     }

@@ -14,6 +14,11 @@ struct ChunkEncoder {
     let stream: TraceStream
     /// The raw-size limit of a chunk.
     let capacity: Int
+    /// The raw-size limit for events: ``capacity``, or 0 once the chunk holds image, stack or
+    /// sample records, which share a chunk with no event (``appendSideRecord(_:timestamp:)``).
+    private(set) var eventLimit: Int
+    /// Whether the chunk holds image, stack or sample records.
+    var holdsSideRecords: Bool { eventLimit == 0 }
     /// The sequence number of the chunk being built.
     private(set) var sequence: UInt64 = 0
     /// The timestamp of the chunk's first event.
@@ -58,6 +63,7 @@ struct ChunkEncoder {
     init(stream: TraceStream, capacity: Int) {
         self.stream = stream
         self.capacity = capacity
+        eventLimit = capacity
         // An event record adds at least 2 bytes (tag, delta) to `rawSize` and is only added while
         // `maxEventLength` more bytes fit, so these bounds hold for appended events and `append`
         // need not check them (`appendRawRecord` keeps them too).
@@ -92,6 +98,7 @@ struct ChunkEncoder {
         rawDeltas.removeAll()
         sequence += 1
         rawSize = 0
+        eventLimit = capacity
     }
 
     /// The outcome of ``append(_:symbols:)``.
@@ -112,7 +119,7 @@ struct ChunkEncoder {
     /// per string and chunk), and a delta that the chunk's unit does not divide.
     @inline(__always)
     mutating func append(_ event: TraceEvent, symbols: SymbolTable) -> Fit {
-        if rawSize &+ EventRecord.maxEventLength > capacity {
+        if rawSize &+ EventRecord.maxEventLength > eventLimit {
             return isEmpty ? .tooLarge : .full
         }
         let delta = event.timestamp &- (isEmpty ? event.timestamp : lastTimestamp)
@@ -165,6 +172,29 @@ struct ChunkEncoder {
         if let newUnit { setUnit(newUnit) }
         let length = writeRecord(event, negative: delta < 0)
         commit(event.timestamp, magnitude: magnitude, length: length)
+        return .added
+    }
+
+    /// Adds an image, stack or sample record (`record`: its tag, length and body) at `timestamp`.
+    /// From then on the chunk takes no event (``holdsSideRecords``), so that the group-order
+    /// frame never has to count records a reader skips: the writer flushes it first.
+    mutating func appendSideRecord(_ record: [UInt8], timestamp: Int64) -> Fit {
+        let delta = timestamp &- (isEmpty ? timestamp : lastTimestamp)
+        let magnitude = delta.magnitude
+        var needed = record.count + Varint.maxLength
+        var newUnit: ExactDivisor?
+        if !unitDivisor.divides(magnitude) {
+            let divisor = ExactDivisor(greatestCommonDivisor(unit, magnitude))
+            needed += deltaLength(in: divisor) - deltaCount
+            newUnit = divisor
+        }
+        if rawSize + needed > capacity { return isEmpty ? .tooLarge : .full }
+        if let newUnit { setUnit(newUnit) }
+        let pointer = structureBase + structureCount
+        for (offset, byte) in record.enumerated() { pointer[offset] = byte }
+        if delta < 0 { pointer[0] |= EventRecord.negativeDeltaFlag }
+        commit(timestamp, magnitude: magnitude, length: record.count)
+        eventLimit = 0
         return .added
     }
 

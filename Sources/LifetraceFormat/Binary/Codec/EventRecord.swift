@@ -20,6 +20,19 @@ enum EventRecord {
     /// timestamp delta and the widest payload (launch: flags, reason, pid).
     static let maxEventLength = 1 + 3 * Varint.maxLength + 1 + 5
 
+    /// The type code of an `image` record: a loaded image (docs/FORMAT.md, "Stack samples").
+    static let image: UInt8 = 0x10
+    /// The type code of a `stack` record: a chunk-local stack definition.
+    static let stack: UInt8 = 0x11
+    /// The type code of a `sample` record: a thread's stack at an instant.
+    static let sample: UInt8 = 0x12
+    /// The type code of a `symbol` record: the function, file and line of an address.
+    static let symbol: UInt8 = 0x14
+    /// The longest build id an `image` record may hold, in bytes.
+    static let maxBuildIDLength = 64
+    /// The longest path an `image` record may hold, in bytes.
+    static let maxImagePathLength = 4096
+
     /// `launch` flags byte: `background`.
     static let launchBackground: UInt8 = 0x01
     /// `launch` flags byte: `prewarm`.

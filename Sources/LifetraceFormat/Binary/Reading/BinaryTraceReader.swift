@@ -16,6 +16,10 @@ public struct BinaryTraceReader: TraceEventSource {
         /// Whether to keep a ``ChunkStatistics`` for every chunk read (for `lifetrace info`).
         public var collectsChunkStatistics: Bool
 
+        /// Whether to keep the stack samples and images (``sampledStacks``); without, their
+        /// records are skipped as a reader that does not know them skips them.
+        public var collectsStackSamples = true
+
         /// Creates options.
         public init(maxChunkSize: Int = BinaryTraceFormat.hardMaxChunkSize, collectsChunkStatistics: Bool = false) {
             self.maxChunkSize = maxChunkSize
@@ -35,6 +39,9 @@ public struct BinaryTraceReader: TraceEventSource {
     public private(set) var summary = BinaryTraceSummary()
     /// Every chunk read so far, when ``Options/collectsChunkStatistics`` is set.
     public private(set) var chunks: [ChunkStatistics] = []
+
+    /// The stack samples and loaded images read so far (docs/FORMAT.md, "Stack samples").
+    public var sampledStacks: SampledStacks { groups.stacks.collected }
 
     @usableFromInline var groups: ChunkGroupReader
     // The run of events being returned: groups.events[runIndex..<runEnd].

@@ -147,7 +147,12 @@ extension ChunkGroupReader {
             }
             return .other
         }
-        if active == decoders.count { decoders.append(ChunkDecoder()) }
+        if active == decoders.count {
+            var decoder = ChunkDecoder()
+            decoder.stacks = collectsStackSamples ? stacks : nil
+            decoder.slot = active
+            decoders.append(decoder)
+        }
         decoders[active].reset(header: header, offset: start)
         var records = decoders[active].records
         decoders[active].records = []

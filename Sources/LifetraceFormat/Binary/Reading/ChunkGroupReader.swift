@@ -15,6 +15,7 @@ struct ChunkGroupReader {
     let decompressor: any ChunkDecompressor
     let maxChunkSize: Int
     let collectsStatistics: Bool
+    let collectsStackSamples: Bool
     // Decoders of the current group, in file order; slots past `active` are kept for reuse.
     var decoders: [ChunkDecoder] = []
     var active = 0
@@ -27,6 +28,8 @@ struct ChunkGroupReader {
     var order: [GroupOrder.Run] = []
     var orderIndex = 0
     var orderRemaining: UInt64 = 0
+    /// The stack samples and images read so far, with the decoders' chunk-local stacks.
+    let stacks = ChunkStacks()
     // Events the headers of the chunks read so far declare, for the end-of-trace check.
     var declaredEvents: UInt64 = 0
 
@@ -36,6 +39,7 @@ struct ChunkGroupReader {
         self.input = input
         self.maxChunkSize = maxChunkSize
         collectsStatistics = options.collectsChunkStatistics
+        collectsStackSamples = options.collectsStackSamples
         do {
             decompressor = try codec.makeDecompressor(windowLog: ChunkGroupReader.windowLog)
         } catch {

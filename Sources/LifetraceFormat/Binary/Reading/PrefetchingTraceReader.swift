@@ -29,6 +29,8 @@ public struct PrefetchingTraceReader: TraceEventSource {
     public private(set) var issues: [TraceError] = []
     /// Totals over the whole trace; complete at the end.
     public private(set) var summary: BinaryTraceSummary
+    /// The stack samples and loaded images; complete at the end.
+    public private(set) var sampledStacks = SampledStacks()
 
     private let handle: Handle
     /// The queues shared with the decoding thread.
@@ -95,6 +97,7 @@ public struct PrefetchingTraceReader: TraceEventSource {
             issues = end.issues
             summary = end.summary
             symbols = end.symbols
+            sampledStacks = end.sampledStacks
             if let error = end.error { throw error }
             return false
         }
@@ -140,6 +143,7 @@ struct ReaderEnd: Sendable {
     var summary: BinaryTraceSummary
     var symbols: SymbolTable
     var error: TraceError?
+    var sampledStacks = SampledStacks()
 }
 
 /// The background side: fills free blocks from the reader and publishes them in order.
@@ -184,7 +188,9 @@ private final class Producer: @unchecked Sendable {
         } else {
             channel.recycle(last)
         }
-        channel.finish(ReaderEnd(issues: reader.issues, summary: reader.summary, symbols: reader.symbols, error: failure))
+        channel.finish(ReaderEnd(
+            issues: reader.issues, summary: reader.summary, symbols: reader.symbols, error: failure,
+            sampledStacks: reader.sampledStacks))
     }
 }
 

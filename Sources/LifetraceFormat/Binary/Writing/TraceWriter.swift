@@ -58,6 +58,10 @@ public final class TraceWriter {
     // The events of the chunks written so far.
     private var eventCount: UInt64 = 0
     private var isClosed = false
+    // The app chunk's stacks so far, for stack records (local index by frames), and the
+    // sequence of the chunk they belong to.
+    private var chunkStacks: [[UInt64]: UInt64] = [:]
+    private var chunkStacksSequence: UInt64 = .max
 
     /// Whether ``close()`` marks the trace as missing data of the recorded run (`End_Flags` bit 0,
     /// `docs/FORMAT.md`): set by a recovery that had to skip damaged data, so that every reader
@@ -206,6 +210,85 @@ public final class TraceWriter {
             let result = systemClose(descriptor)
             descriptor = -1
             if result != 0 { throw TraceError(.io, file: name, "cannot close: \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    /// Adds a stack sample of `thread` at `timestamp`: `frames` outermost first (the executing
+    /// frame last), 1 ... ``SampledStacks/maxDepth`` of them; a stack already written in the
+    /// chunk costs only its `sample` record (docs/FORMAT.md, "Stack samples").
+    public func appendSample(timestamp: Int64, thread: ThreadID, frames: [UInt64]) throws(TraceError) {
+        guard !frames.isEmpty, frames.count <= SampledStacks.maxDepth else {
+            throw TraceError(.invalidValue, file: name, "a stack sample holds \(frames.count) frames, outside 1...\(SampledStacks.maxDepth)")
+        }
+        try checkOpen()
+        for attempt in 0..<2 {
+            let sequence = encoders[Int(TraceStream.app.rawValue)].sequence
+            if sequence != chunkStacksSequence || !encoders[Int(TraceStream.app.rawValue)].holdsSideRecords {
+                chunkStacks.removeAll(keepingCapacity: true)
+                chunkStacksSequence = sequence
+            }
+            var stack = chunkStacks[frames]
+            if stack == nil {
+                let record = Self.sideRecord(EventRecord.stack, thread: .main, body: SampleRecordBody.stack(parent: 0, frames: frames))
+                guard try appendSide(record, timestamp: timestamp, fresh: attempt == 1) else { continue }
+                stack = UInt64(chunkStacks.count + 1)
+                chunkStacks[frames] = stack
+                chunkStacksSequence = encoders[Int(TraceStream.app.rawValue)].sequence
+            }
+            let record = Self.sideRecord(EventRecord.sample, thread: thread, body: SampleRecordBody.sample(stack: stack!))
+            if try appendSide(record, timestamp: timestamp, fresh: attempt == 1) { return }
+        }
+        throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
+    }
+
+    /// Adds a loaded image (docs/FORMAT.md, "Stack samples").
+    public func appendImage(_ image: LoadedImage) throws(TraceError) {
+        try checkOpen()
+        let record = Self.sideRecord(EventRecord.image, thread: .main, body: SampleRecordBody.image(image))
+        if try appendSide(record, timestamp: image.timestamp, fresh: false) { return }
+        if try appendSide(record, timestamp: image.timestamp, fresh: true) { return }
+        throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
+    }
+
+    /// Adds what a symbolizer said of `address` (docs/FORMAT.md, "Stack samples").
+    public func appendSymbol(_ symbol: FrameSymbol, for address: UInt64, timestamp: Int64) throws(TraceError) {
+        try checkOpen()
+        let record = Self.sideRecord(EventRecord.symbol, thread: .main, body: SampleRecordBody.symbol(symbol, address: address))
+        if try appendSide(record, timestamp: timestamp, fresh: false) { return }
+        if try appendSide(record, timestamp: timestamp, fresh: true) { return }
+        throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
+    }
+
+    // A delimited record of `type`: tag, body length, thread (when not main) and `body`.
+    private static func sideRecord(_ type: UInt8, thread: ThreadID, body: [UInt8]) -> [UInt8] {
+        var content: [UInt8] = []
+        var tag = type | EventRecord.delimitedFlag
+        if !thread.isMain {
+            tag |= EventRecord.threadFlag
+            Varint.append(thread.rawValue, to: &content)
+        }
+        content.append(contentsOf: body)
+        var record: [UInt8] = [tag]
+        Varint.append(UInt64(content.count), to: &record)
+        record.append(contentsOf: content)
+        return record
+    }
+
+    // Adds a side record to the app chunk, which must hold no event (the pending group is
+    // flushed first if it does); false when it did not fit and the group was flushed (try again,
+    // `fresh`: in an empty chunk, where not fitting is an error).
+    private func appendSide(_ record: [UInt8], timestamp: Int64, fresh: Bool) throws(TraceError) -> Bool {
+        let app = Int(TraceStream.app.rawValue)
+        if !encoders[app].isEmpty && !encoders[app].holdsSideRecords { try flush() }
+        switch encoders[app].appendSideRecord(record, timestamp: timestamp) {
+        case .added:
+            if TraceStream.app.rawValue == runStream { runLength &+= 1 } else { startRun(of: TraceStream.app.rawValue) }
+            return true
+        case .full:
+            try flush()
+            return false
+        case .tooLarge:
+            throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
         }
     }
 

@@ -1,0 +1,25 @@
+import LifetraceFormat
+
+/// The stalls of a trace's lifetimes as they end, kept for the stack samples' pass
+/// (``StallSamplePass``): at most ``limit`` intervals (the analyzer already caps each lifetime's).
+final class StallIntervals: @unchecked Sendable {
+    /// The most intervals kept.
+    static let limit = 100_000
+    private(set) var intervals: [(start: Int64, duration: Int64)] = []
+
+    func add(_ stalls: [Stall]) {
+        for stall in stalls where intervals.count < Self.limit { intervals.append((stall.start, stall.duration)) }
+    }
+
+    /// Adds the samples' blame to `analysis` when `stacks` has samples; with
+    /// ``AnalysisOptions/symbolicates``, symbols come from the images' files when they are at hand.
+    func profile(_ analysis: inout TraceAnalysis, stacks: SampledStacks, options: AnalysisOptions) {
+        guard !stacks.samples.isEmpty else { return }
+        var symbols = stacks.symbols
+        if options.symbolicates, let found = try? Symbolizer.symbolize(stacks) {
+            symbols.merge(found) { kept, _ in kept }
+        }
+        let names = TraceSymbolNames(stacks: stacks, symbols: symbols)
+        analysis.stallProfiles = StallSamplePass.annotate(&analysis, stalls: intervals, stacks: stacks, names: names.name)
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import LifetraceAnalysis
+import LifetraceFormat
+import LifetraceZstd
+
+/// `lifetrace symbolicate`: a copy of a trace whose stack samples carry the function, file and
+/// line of each sampled address, from the images' files on this machine.
+struct SymbolicateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "symbolicate",
+        abstract: "Copy a trace, adding the function, file and line of each stack sample's addresses.",
+        discussion: """
+            Resolves every sampled address against the image it lies in (the executable and \
+            libraries the recorder listed, read from their paths on this machine) with \
+            llvm-symbolizer or addr2line, and demangles Swift names with swift-demangle; the \
+            copy holds the events, the samples, and a symbol record per resolved address \
+            (docs/FORMAT.md, "Stack samples"), so that check and report name functions \
+            without the binaries. Addresses whose image is missing stay as image and offset. \
+            Exit status: 0 written, 2 bad input, usage, or no symbolizer on PATH.
+            """)
+
+    @Argument(help: "The trace to symbolicate.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The trace to write.")
+    var output: String
+
+    func run() throws {
+        do throws(TraceError) {
+            try StagedOutputFile.refuseOverwriting([input], with: output)
+            let source = try TraceFile.open(path: input)
+            let staged = try StagedOutputFile(path: output)
+            let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata)
+            let issues = try source.copyEvents { (event, symbols) throws(TraceError) in
+                try writer.append(event, symbols: symbols)
+            }
+            var stacks = source.sampledStacks
+            let found: [UInt64: FrameSymbol]
+            do {
+                found = try Symbolizer.symbolize(stacks)
+            } catch {
+                throw TraceError(.io, file: input, "cannot symbolicate: \(error.description)")
+            }
+            for (address, symbol) in found where stacks.symbols[address] == nil { stacks.addSymbol(symbol, for: address) }
+            try writer.appendSampledStacks(stacks)
+            try writer.close()
+            try staged.commit()
+            for issue in issues { printError("warning: \(issue.description)") }
+            printError("\(input): \(found.count) of \(Set(stacks.nodes.map(\.address)).count) sampled addresses resolved")
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,254 @@
+/// An executable or shared library mapped into the recorded process: what a sampled address is
+/// resolved against (`image` records, docs/FORMAT.md).
+public struct LoadedImage: Hashable, Sendable {
+    /// When the recorder saw the image loaded, nanoseconds on the trace's clock.
+    public var timestamp: Int64
+    /// The image's file path as the loader reported it.
+    public var path: String
+    /// The GNU build id (Linux) or LC_UUID (Apple) in lower-case hexadecimal; empty when unknown.
+    public var buildID: String
+    /// The address the image's first byte is mapped at (its load bias plus its lowest address).
+    public var base: UInt64
+    /// The bytes mapped from ``base``: an address in `base ..< base + size` lies in the image.
+    public var size: UInt64
+
+    /// Creates an image.
+    public init(timestamp: Int64, path: String, buildID: String, base: UInt64, size: UInt64) {
+        self.timestamp = timestamp
+        self.path = path
+        self.buildID = buildID
+        self.base = base
+        self.size = size
+    }
+
+    /// Whether `address` lies in the image.
+    public func contains(_ address: UInt64) -> Bool { address >= base && address - base < size }
+
+    /// The image's file name, the last component of its path.
+    public var fileName: String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
+
+/// What a symbolizer said of an address (`symbol` records, docs/FORMAT.md): its function
+/// (demangled), and its source file and line when the debug information has them.
+public struct FrameSymbol: Hashable, Sendable {
+    /// The function's name.
+    public var function: String
+    /// The source file's name (its last path component), or empty.
+    public var file: String
+    /// The line, or 0 when unknown.
+    public var line: Int
+
+    /// Creates a symbol.
+    public init(function: String, file: String = "", line: Int = 0) {
+        self.function = function
+        self.file = file
+        self.line = line
+    }
+
+    /// `File.swift:12`, `File.swift`, or nil without a file.
+    public var location: String? {
+        guard !file.isEmpty else { return nil }
+        return line > 0 ? "\(file):\(line)" : file
+    }
+}
+
+/// One stack of a thread, taken at an instant (`sample` records, docs/FORMAT.md).
+public struct StackSample: Hashable, Sendable {
+    /// When the stack was taken, nanoseconds on the trace's clock.
+    public var timestamp: Int64
+    /// The thread whose stack it is.
+    public var thread: ThreadID
+    /// The stack's index in ``SampledStacks/stacks``.
+    public var stack: Int
+
+    /// Creates a sample.
+    public init(timestamp: Int64, thread: ThreadID, stack: Int) {
+        self.timestamp = timestamp
+        self.thread = thread
+        self.stack = stack
+    }
+}
+
+/// The stack samples and loaded images of a trace, beside its events: readers collect them as
+/// they read.
+///
+/// Stacks are kept as a tree of frames (a stack is its innermost node; each node is a frame and
+/// its caller's node), so a stack shared by many samples, or a prefix shared by many stacks, is
+/// stored once. Memory is bounded whatever a trace claims: at most ``maxImages`` images,
+/// ``maxNodes`` frame nodes, ``maxSamples`` samples; what is beyond is counted (``lostSamples``,
+/// ``lostImages``), not kept. A stack is at most ``maxDepth`` frames: a deeper one is a corrupt
+/// record (docs/FORMAT.md, "Stack samples").
+public struct SampledStacks: Sendable {
+    /// The most frames of one stack.
+    public static let maxDepth = 1024
+    /// The most frame nodes kept (distinct stacks and prefixes).
+    public static let maxNodes = 1 << 20
+    /// The most samples kept.
+    public static let maxSamples = 1 << 20
+    /// The most images kept.
+    public static let maxImages = 4096
+
+    /// One frame of the tree: its address, its caller's node (-1: outermost) and its depth.
+    public struct Node: Hashable, Sendable {
+        /// The frame's address (a return address, or the interrupted instruction innermost).
+        public var address: UInt64
+        /// The caller's node, -1 for an outermost frame.
+        public var parent: Int32
+        /// The number of frames from the outermost one to this one, this one included.
+        public var depth: Int32
+    }
+
+    private struct Key: Hashable {
+        var parent: Int32
+        var address: UInt64
+    }
+
+    /// The images, in the order their records were read.
+    public private(set) var images: [LoadedImage] = []
+    /// The samples, in the order their records were read.
+    public private(set) var samples: [StackSample] = []
+    /// The frame nodes; a sample's ``StackSample/stack`` is the index of its innermost node.
+    public private(set) var nodes: [Node] = []
+    /// Samples read and not kept: beyond ``maxSamples``, or of a stack beyond ``maxNodes``.
+    public private(set) var lostSamples = 0
+    /// Images read and not kept, beyond ``maxImages``.
+    public private(set) var lostImages = 0
+    /// Symbols by address (`symbol` records written by `lifetrace symbolicate`), at most
+    /// ``maxNodes``.
+    public private(set) var symbols: [UInt64: FrameSymbol] = [:]
+    private var children: [Key: Int32] = [:]
+
+    /// No samples, no images.
+    public init() {}
+
+    /// Whether the trace has neither samples nor images.
+    public var isEmpty: Bool { samples.isEmpty && images.isEmpty && lostSamples == 0 && lostImages == 0 }
+
+    /// The node of the stack `parent` (nil: none) extended by `frames` (outer to inner), interning
+    /// what is new; nil when the node limit keeps it out or the stack would be deeper than
+    /// ``maxDepth`` (check the depth first to tell the two apart).
+    public mutating func intern(_ frames: some Sequence<UInt64>, under parent: Int? = nil) -> Int? {
+        var current = Int32(parent ?? -1)
+        var depth = parent.map { Int(nodes[$0].depth) } ?? 0
+        for address in frames {
+            depth += 1
+            guard depth <= Self.maxDepth else { return nil }
+            let key = Key(parent: current, address: address)
+            if let known = children[key] {
+                current = known
+                continue
+            }
+            guard nodes.count < Self.maxNodes else { return nil }
+            nodes.append(Node(address: address, parent: current, depth: Int32(depth)))
+            current = Int32(nodes.count - 1)
+            children[key] = current
+        }
+        return current < 0 ? nil : Int(current)
+    }
+
+    /// The frames of the stack whose innermost node is `stack`, outermost first.
+    public func frames(of stack: Int) -> [UInt64] {
+        var result: [UInt64] = []
+        var node = stack
+        while node >= 0 && node < nodes.count {
+            result.append(nodes[node].address)
+            node = Int(nodes[node].parent)
+        }
+        return result.reversed()
+    }
+
+    /// Adds a sample of stack `stack` (a node from ``intern(_:under:)``, or nil for a stack that
+    /// was not kept: the sample is counted as lost).
+    public mutating func addSample(timestamp: Int64, thread: ThreadID, stack: Int?) {
+        guard let stack, stack >= 0, stack < nodes.count, samples.count < Self.maxSamples else {
+            lostSamples += 1
+            return
+        }
+        samples.append(StackSample(timestamp: timestamp, thread: thread, stack: stack))
+    }
+
+    /// Adds an image, or counts it beyond ``maxImages``.
+    public mutating func addImage(_ image: LoadedImage) {
+        guard images.count < Self.maxImages else {
+            lostImages += 1
+            return
+        }
+        images.append(image)
+    }
+
+    /// Adds the symbol of `address`, unless ``maxNodes`` symbols are kept already.
+    public mutating func addSymbol(_ symbol: FrameSymbol, for address: UInt64) {
+        guard symbols.count < Self.maxNodes || symbols[address] != nil else { return }
+        symbols[address] = symbol
+    }
+
+    /// The image holding `address`, if any (the latest loaded wins).
+    public func image(containing address: UInt64) -> LoadedImage? {
+        images.last { $0.contains(address) }
+    }
+
+    /// The address as a reader shows it without symbols: `libfoo.so+0x1a2b`, or the bare
+    /// address (`0x7f...`) when no image holds it.
+    public func describe(_ address: UInt64) -> String {
+        guard let image = image(containing: address) else { return "0x" + String(address, radix: 16) }
+        return image.fileName + "+0x" + String(address - image.base, radix: 16)
+    }
+
+    /// One line saying what the limits kept out, or nil when nothing was.
+    public var lossNote: String? {
+        var parts: [String] = []
+        if lostSamples > 0 { parts.append("\(lostSamples) stack samples") }
+        if lostImages > 0 { parts.append("\(lostImages) images") }
+        guard !parts.isEmpty else { return nil }
+        return parts.joined(separator: " and ") + " beyond the reader's limits were not kept"
+    }
+}
+
+/// The stacks of the chunks being decoded: each decoder slot's chunk-local stack indexes (from
+/// 1, in definition order) mapped to nodes of one ``SampledStacks``, shared by a reader's
+/// decoders through this reference.
+final class ChunkStacks {
+    /// What the reader collected so far.
+    var collected = SampledStacks()
+    // Per decoder slot: the node of each local stack (-1: not kept) and its depth.
+    private var local: [[(node: Int32, depth: Int32)]] = []
+    /// The sample decoded and waiting for its timestamp.
+    var pending: (thread: ThreadID, stack: Int?)?
+    /// The image decoded and waiting for its timestamp.
+    var pendingImage: LoadedImage?
+
+    /// Starts a chunk in decoder slot `slot`.
+    func reset(slot: Int) {
+        while local.count <= slot { local.append([]) }
+        local[slot].removeAll(keepingCapacity: true)
+    }
+
+    /// Defines the next local stack of `slot`: local stack `parent` (0 none) extended by
+    /// `frames`. Returns a reason when the record is corrupt.
+    func define(slot: Int, parent: UInt64, frames: [UInt64]) -> StaticString? {
+        while local.count <= slot { local.append([]) }
+        guard parent <= UInt64(local[slot].count) else {
+            return "a stack's parent is not a stack defined before it (a cycle or a forward reference)"
+        }
+        let base = parent == 0 ? (node: Int32(-1), depth: Int32(0)) : local[slot][Int(parent) - 1]
+        let depth = Int(base.depth) + frames.count
+        guard depth <= SampledStacks.maxDepth else { return "a stack is deeper than 1024 frames" }
+        var node: Int32 = -1
+        if parent == 0 || base.node >= 0, let interned = collected.intern(frames, under: base.node < 0 ? nil : Int(base.node)) {
+            node = Int32(interned)
+        }
+        local[slot].append((node, Int32(depth)))
+        return nil
+    }
+
+    /// The node of local stack `index` of `slot`: nil when not defined; `.some(nil)` when
+    /// defined but not kept.
+    func stack(slot: Int, index: UInt64) -> Int?? {
+        guard slot < local.count, index >= 1, index <= UInt64(local[slot].count) else { return nil }
+        let node = local[slot][Int(index) - 1].node
+        return .some(node < 0 ? nil : Int(node))
+    }
+}

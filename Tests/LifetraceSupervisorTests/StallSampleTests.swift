@@ -1,0 +1,167 @@
+import Foundation
+import LifetraceAnalysis
+import LifetraceFormat
+import LifetraceRecorder
+import LifetraceSupervisor
+import LifetraceZstd
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The stack samples of a stuck main thread, from the sample app's unmarked heavy launch: on its
+/// own, under `lifetrace record`, killed with SIGKILL, and with sampling off.
+@Suite struct StallSampleTests {
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func symbolicated() -> AnalysisOptions {
+        var options = AnalysisOptions()
+        options.symbolicates = true
+        return options
+    }
+
+    /// The launch-stall violation's message names the unmarked function, and its line.
+    static func expectNamesTheFunction(_ analysis: TraceAnalysis) {
+        let stall = analysis.violations.first { $0.rule == .launchStall }
+        #expect(stall != nil, "\(analysis.violations.map(\.message))")
+        let message = stall?.message ?? ""
+        #expect(message.contains("stack samples in static SpellingDictionary.warm(notes:minimumDuration:)"), "\(message)")
+        #expect(message.contains("(SpellingDictionary.swift:"), "\(message)")
+        let profile = analysis.stallProfiles.first
+        #expect(profile?.blame?.frame.function.contains("SpellingDictionary.warm") == true)
+        // Most samples of the 400 ms stall are in it.
+        #expect((profile?.blame?.samples ?? 0) * 2 > (profile?.sampleCount ?? 0))
+    }
+
+    @Test func theUnmarkedHeavyLaunchOnItsOwnNamesTheFunction() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, output) = try StandaloneHostTests.runAndTerminate(["--unmarked-heavy-launch"], in: directory)
+        let analysis = try LifecycleAnalyzer.analyze(path: output, options: Self.symbolicated(), prefetch: false)
+        Self.expectNamesTheFunction(analysis)
+        // Without symbols the trace still reads: the function is shown as image and offset.
+        let plain = try LifecycleAnalyzer.analyze(path: output, options: AnalysisOptions(), prefetch: false)
+        let message = plain.violations.first { $0.rule == .launchStall }?.message ?? ""
+        #expect(message.contains("stack samples in SampleApp+0x"), "\(message)")
+    }
+
+    @Test func theUnmarkedHeavyLaunchUnderRecordNamesTheFunction() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("run.ltrace").path
+        let configuration = RecordSession.Configuration(
+            executable: BuiltProducts.path("SampleApp"), arguments: ["--unmarked-heavy-launch"], scenario: .standard,
+            faults: [], environment: ["SAMPLE_APP_DATA": directory.appendingPathComponent("data").path])
+        let writer = try TraceWriter(path: path, metadata: RecordSession.metadata(for: configuration))
+        _ = try RecordSession(configuration: configuration, sink: writer).run()
+        try writer.close()
+        Self.expectNamesTheFunction(try LifecycleAnalyzer.analyze(path: path, options: Self.symbolicated(), prefetch: false))
+    }
+
+    @Test func samplesAreTakenOnlyInsideLongBusyIntervals() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, output) = try StandaloneHostTests.runAndTerminate(["--unmarked-heavy-launch"], in: directory)
+        var reader = try BinaryTraceReader(path: output)
+        var busy: [ClosedRange<Int64>] = []
+        var wake: Int64?
+        // The main thread is busy from the process's start until its run loop first sleeps.
+        while let event = try reader.next() {
+            guard event.thread.isMain else { continue }
+            switch event.type {
+            case .launch where wake == nil: wake = event.timestamp
+            case .runloopWake: wake = wake ?? event.timestamp
+            case .runloopSleep:
+                if let start = wake { busy.append(start...event.timestamp) }
+                wake = nil
+            default: break
+            }
+        }
+        let samples = reader.sampledStacks.samples
+        #expect(!samples.isEmpty)
+        for sample in samples {
+            // A sample is taken 50 ms or more into a busy interval, and while it lasts.
+            let interval = busy.first { $0.contains(sample.timestamp) }
+            #expect(interval != nil, "sample at \(sample.timestamp) outside every busy interval")
+            if let interval { #expect(sample.timestamp - interval.lowerBound >= 50_000_000) }
+        }
+        // Frames resolve against the images the recorder wrote, with their build ids.
+        let executable = reader.sampledStacks.images.first { $0.path.hasSuffix("/SampleApp") }
+        #expect(executable?.buildID.isEmpty == false)
+    }
+
+    @Test func samplingOffRecordsNoSample() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("off.ltrace").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("SampleApp"))
+        process.arguments = ["--unmarked-heavy-launch"]
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "LIFETRACE_OUTPUT": output, "SAMPLE_APP_DATA": directory.appendingPathComponent("data").path,
+            StallSampling.environmentKey: "off",
+        ]) { $1 }
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !StandaloneHostTests.showsActiveApp(output), process.isRunning, Date() < deadline { usleep(20_000) }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let reader = try Self.readAll(output)
+        // The run did stall: sampling was off, not idle.
+        #expect(try LifecycleAnalyzer.analyze(path: output, options: AnalysisOptions(), prefetch: false).violations.contains { $0.rule == .launchStall })
+        #expect(reader.sampledStacks.isEmpty)
+        #expect(StallSampling.resolve(StallSampling(), environment: [StallSampling.environmentKey: "off"]) == nil)
+        #expect(StallSampling.resolve(StallSampling(), environment: [StallSampling.environmentKey: "80"])?.threshold == .milliseconds(80))
+    }
+
+    static func readAll(_ path: String) throws -> BinaryTraceReader {
+        var reader = try BinaryTraceReader(path: path)
+        while try reader.next() != nil {}
+        return reader
+    }
+
+    @Test func samplesSurviveSIGKILL() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("killed.ltrace").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("SampleApp"))
+        process.arguments = ["--unmarked-heavy-launch"]
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "LIFETRACE_OUTPUT": output, "SAMPLE_APP_DATA": directory.appendingPathComponent("data").path,
+        ]) { $1 }
+        try process.run()
+        // Killed as soon as a flush has put samples in the file, while the stall goes on: the
+        // samples taken since are only in the region. The deadline only keeps a broken app from
+        // hanging the test.
+        let deadline = Date().addingTimeInterval(30)
+        var seen = 0
+        while seen < 20, process.isRunning, Date() < deadline {
+            seen = (try? Self.readAll(output))?.sampledStacks.samples.count ?? 0
+            if seen < 20 { usleep(5_000) }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(seen > 0)
+        guard case .sealed = try TraceRecovery.recover(tracePath: output, codec: ZstdCodec()) else {
+            Issue.record("nothing recovered")
+            return
+        }
+        let reader = try Self.readAll(output)
+        #expect(reader.sampledStacks.samples.count >= seen)
+        #expect(!reader.sampledStacks.images.isEmpty)
+        // Killed inside the stall, before the analyzer would call it one: the samples themselves
+        // name the function.
+        let stacks = reader.sampledStacks
+        let names = TraceSymbolNames(stacks: stacks, symbols: try Symbolizer.symbolize(stacks))
+        let first = stacks.samples.map(\.timestamp).min() ?? 0
+        let last = stacks.samples.map(\.timestamp).max() ?? 0
+        let profile = StallSamplePass.profile(start: first, duration: last - first, stacks: stacks, names: names.name)
+        #expect(profile?.blame?.frame.function.contains("SpellingDictionary.warm") == true, "\(String(describing: profile))")
+    }
+}
