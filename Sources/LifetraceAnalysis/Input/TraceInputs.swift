@@ -91,10 +91,11 @@ public enum TraceInputs {
     /// the concrete reader instead of switching (and copying the reader) at every event. With
     /// `prefetch` and more than one core, a binary trace is decoded on a second thread while it
     /// is analysed (``PrefetchingTraceReader``); callers that already analyse several traces at
-    /// once on every core pass false. `lifetimeEnded` is called with the trace's metadata as
+    /// once on every core pass false, and their analyses take turns holding a large name table
+    /// (``NameTableTurns``, `turns`). `lifetimeEnded` is called with the trace's metadata as
     /// each lifetime ends (``LifecycleAnalyzer/lifetimeEnded``).
     public static func analyze(
-        path: String, options: AnalysisOptions, prefetch: Bool = true,
+        path: String, options: AnalysisOptions, prefetch: Bool = true, turns: NameTableTurns = .shared,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
@@ -105,13 +106,27 @@ public enum TraceInputs {
                 var prefetching = PrefetchingTraceReader(reader)
                 return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
             }
+            if !prefetch { return try analyzeTakingTurns(&reader, path: path, options: options, turns: turns, lifetimeEnded: lifetimeEnded) }
             return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
         }
         if var reader = source.jsonl {
+            if !prefetch { return try analyzeTakingTurns(&reader, path: path, options: options, turns: turns, lifetimeEnded: lifetimeEnded) }
             return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
         }
         var reader = source.decoded!
+        if !prefetch { return try analyzeTakingTurns(&reader, path: path, options: options, turns: turns, lifetimeEnded: lifetimeEnded) }
         return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
+    }
+
+    /// Analyzes a trace side by side with others: past a small name table it waits for its turn.
+    private static func analyzeTakingTurns<Source: TraceEventSource>(
+        _ reader: inout Source, path: String, options: AnalysisOptions, turns: NameTableTurns,
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
+    ) throws(TraceError) -> TraceAnalysis {
+        let turn = NameTableTurn(turns)
+        defer { turn.end() }
+        var taking = TurnTakingSource(base: reader, turn: turn)
+        return try analyze(&taking, path: path, options: options, lifetimeEnded: lifetimeEnded)
     }
 
     /// Analyzes a text trace or a converted one (an Instruments export).
