@@ -20,7 +20,8 @@ struct RecoverCommand: ParsableCommand {
             events are listed on standard error, one line each, and the sealed trace is marked as \
             missing data (info lists it, check fails it). Nothing is written through a symbolic \
             link: a trace path or region that is one is refused. Exit status: 0 sealed whole or \
-            nothing to recover, 2 still recording, unreadable region, a trace path that is a link \
+            nothing to recover, 2 still recording, being recovered by another process, unreadable \
+            region, a trace path that is a link \
             or not a file, or write failure, 3 sealed with data missing.
             """)
 

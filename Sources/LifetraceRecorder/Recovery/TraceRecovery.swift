@@ -116,7 +116,7 @@ public enum TraceRecovery {
     enum FileKind { case regular, symbolicLink, other }
 
     /// Recovers every trace in `directory` whose region was left by a process that is no longer
-    /// running, but the one at `skipping` (a recorder's own trace); returns the traces recovered
+    /// running, but the one at `skipping` (a recorder's own trace, in `directory`); returns the traces recovered
     /// and the failures (a live process is not a failure, nor is another process recovering the
     /// same region, which `waitingForOthers` waits for). A region that cannot be recovered (not a
     /// region, a link, a trace that is a link) is left as it is and reported among the failures.
@@ -131,7 +131,8 @@ public enum TraceRecovery {
         for name in names.sorted() where name.hasSuffix(regionSuffix) {
             if shouldStop() { break }
             let trace = (directory as NSString).appendingPathComponent(String(name.dropLast(regionSuffix.count)))
-            if let skipping, trace == skipping { continue }
+            // The recorder's own trace, however its path was spelled (`./t.ltrace`, `t.ltrace`).
+            if let skipping, (trace as NSString).lastPathComponent == (skipping as NSString).lastPathComponent { continue }
             do {
                 if case .sealed = try recover(
                     tracePath: trace, codec: codec, waitingForOthers: waitingForOthers, shouldStop: shouldStop)
