@@ -1,6 +1,12 @@
 import Foundation
 import LifetraceFormat
 
+#if os(Linux)
+/// glibc's `malloc_trim` (declared in `malloc.h`, which the Glibc module does not export).
+@_silgen_name("malloc_trim")
+private func mallocTrim(_ pad: Int) -> Int32
+#endif
+
 /// Analyses run side by side (several traces, one per core) take turns holding a large name table.
 ///
 /// A reader keeps every distinct name of its trace (``SymbolTable``), and a small binary trace can
@@ -19,9 +25,9 @@ public final class NameTableTurns: @unchecked Sendable {
     public static let shared = NameTableTurns()
 
     /// The size (bytes, ``SymbolTable/storedBytes``) past which an analysis side by side needs
-    /// the turn: 4 MiB, about 160,000 short names. The reference workload's table holds a few
+    /// the turn: 1 MiB, about 40,000 short names. The reference workload's table holds a few
     /// dozen names, so ordinary traces never wait.
-    public static let smallTableBytes = 4 << 20
+    public static let smallTableBytes = 1 << 20
 
     private let condition = NSCondition()
     private var held = false
@@ -73,9 +79,16 @@ final class NameTableTurn {
         holding = true
     }
 
-    /// Gives the turn back if it was taken.
+    /// Gives the turn back if it was taken, once the analysis's reader and table are freed: the
+    /// heap's free memory is first handed back to the system (`malloc_trim`; glibc keeps a heap per
+    /// thread, and the next large table may be built on another thread's), so that the next
+    /// large table does not add to what this one left resident.
     func end() {
-        if holding { turns.give() }
+        guard holding else { return }
+        #if os(Linux)
+        _ = mallocTrim(0)
+        #endif
+        turns.give()
         holding = false
     }
 }

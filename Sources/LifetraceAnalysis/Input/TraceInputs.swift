@@ -98,6 +98,17 @@ public enum TraceInputs {
         path: String, options: AnalysisOptions, prefetch: Bool = true, turns: NameTableTurns = .shared,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
+        guard !prefetch else { return try analyzeOpened(path: path, options: options, prefetch: true, turn: nil, lifetimeEnded: lifetimeEnded) }
+        // Given back once the reader and its table are gone (they live in `analyzeOpened`).
+        let turn = NameTableTurn(turns)
+        defer { turn.end() }
+        return try analyzeOpened(path: path, options: options, prefetch: false, turn: turn, lifetimeEnded: lifetimeEnded)
+    }
+
+    private static func analyzeOpened(
+        path: String, options: AnalysisOptions, prefetch: Bool, turn: NameTableTurn?,
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
+    ) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
             let metadata = reader.metadata
@@ -106,25 +117,23 @@ public enum TraceInputs {
                 var prefetching = PrefetchingTraceReader(reader)
                 return try LifecycleAnalyzer.analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
             }
-            if !prefetch { return try analyzeTakingTurns(&reader, path: path, options: options, turns: turns, lifetimeEnded: lifetimeEnded) }
+            if let turn { return try analyzeTakingTurns(reader, path: path, options: options, turn: turn, lifetimeEnded: lifetimeEnded) }
             return try LifecycleAnalyzer.analyze(&reader, path: path, options: options, lifetimeEnded: sink)
         }
         if var reader = source.jsonl {
-            if !prefetch { return try analyzeTakingTurns(&reader, path: path, options: options, turns: turns, lifetimeEnded: lifetimeEnded) }
+            if let turn { return try analyzeTakingTurns(reader, path: path, options: options, turn: turn, lifetimeEnded: lifetimeEnded) }
             return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
         }
         var reader = source.decoded!
-        if !prefetch { return try analyzeTakingTurns(&reader, path: path, options: options, turns: turns, lifetimeEnded: lifetimeEnded) }
+        if let turn { return try analyzeTakingTurns(reader, path: path, options: options, turn: turn, lifetimeEnded: lifetimeEnded) }
         return try analyze(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
     }
 
     /// Analyzes a trace side by side with others: past a small name table it waits for its turn.
     private static func analyzeTakingTurns<Source: TraceEventSource>(
-        _ reader: inout Source, path: String, options: AnalysisOptions, turns: NameTableTurns,
+        _ reader: Source, path: String, options: AnalysisOptions, turn: NameTableTurn,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
     ) throws(TraceError) -> TraceAnalysis {
-        let turn = NameTableTurn(turns)
-        defer { turn.end() }
         var taking = TurnTakingSource(base: reader, turn: turn)
         return try analyze(&taking, path: path, options: options, lifetimeEnded: lifetimeEnded)
     }
