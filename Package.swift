@@ -74,7 +74,7 @@ let package = Package(
         // traces under a directory, the usable cores, batches of traces side by side, spools.
         .target(
             name: "LifetraceRunner",
-            dependencies: ["LifetraceFormat", "LifetraceAnalysis"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis"]
         ),
         .target(
             name: "LifetraceRules",
@@ -171,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceInstrumentsTests",

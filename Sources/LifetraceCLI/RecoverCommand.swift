@@ -20,9 +20,9 @@ struct RecoverCommand: ParsableCommand {
             events are listed on standard error, one line each, and the sealed trace is marked as \
             missing data (info lists it, check fails it). Nothing is written through a symbolic \
             link: a trace path or region that is one is refused. Exit status: 0 sealed whole or \
-            nothing to recover, 2 still recording, unreadable region, or a trace path that is a \
-            link or not a file, 3 sealed with data missing, 7 the trace could not be written \
-            (docs/CLI.md).
+            nothing to recover, 2 still recording, being recovered by another process, unreadable \
+            region, or a trace path that is a link or not a file, 3 sealed with data missing, 7 the \
+            trace could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace path the recorder was given.")

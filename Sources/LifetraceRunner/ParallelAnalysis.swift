@@ -8,9 +8,11 @@ extension TraceInputs {
     /// thread, with the number of traces done so far.
     ///
     /// One trace alone is decoded on a second thread while it is analysed; several traces are
-    /// analysed side by side instead, one per core, each on one thread.
+    /// analysed side by side instead, one per core, each on one thread, taking turns holding a
+    /// large name table (`turns`, ``NameTableTurns``).
     public static func analyze(
-        paths: [String], options: AnalysisOptions, progress: @escaping @Sendable (Int) -> Void = { _ in }
+        paths: [String], options: AnalysisOptions, turns: NameTableTurns = .shared,
+        progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> [Result<TraceAnalysis, TraceError>] {
         if paths.count == 1 {
             let result = Result { () throws(TraceError) in try analyze(path: paths[0], options: options) }
@@ -20,7 +22,7 @@ extension TraceInputs {
         let results = ValueSlots<Result<TraceAnalysis, TraceError>>(count: paths.count)
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let result = Result { () throws(TraceError) in
-                try analyze(path: paths[index], options: options, prefetch: false)
+                try analyze(path: paths[index], options: options, prefetch: false, turns: turns)
             }
             progress(results.store(result, at: index))
         }

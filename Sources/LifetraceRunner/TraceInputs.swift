@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceZstd
 
 /// What the analysis needs from the file system, kept out of the analysis module: the paths given
 /// on the command line turned into trace files (files as they are, directories searched
@@ -90,17 +91,48 @@ public enum TraceInputs {
     /// Opens and analyses the trace at `path` (``LifecycleAnalyzer/analyze(path:options:prefetch:lifetimeEnded:)``).
     /// With `prefetch` and more than one core this process may use, a binary trace is decoded on
     /// a second thread while it is analysed; callers that already analyse several traces at once
-    /// on every core pass false. `lifetimeEnded` is called with the trace's metadata as each
+    /// on every core pass false, and their analyses take turns holding a large name table
+    /// (``NameTableTurns``, `turns`). `lifetimeEnded` is called with the trace's metadata as each
     /// lifetime ends (``LifecycleAnalyzer/lifetimeEnded``).
     public static func analyze(
-        path: String, options: AnalysisOptions, prefetch: Bool = true,
+        path: String, options: AnalysisOptions, prefetch: Bool = true, turns: NameTableTurns = .shared,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
         let clock = ContinuousClock()
         let start = clock.now
-        var analysis = try LifecycleAnalyzer.analyze(
-            path: path, options: options, prefetch: prefetch && usableCores > 1, lifetimeEnded: lifetimeEnded)
+        var analysis: TraceAnalysis
+        if prefetch {
+            analysis = try LifecycleAnalyzer.analyze(
+                path: path, options: options, prefetch: usableCores > 1, lifetimeEnded: lifetimeEnded)
+        } else {
+            // Given back once the reader and its table are gone (they live in `analyzeTakingTurns`).
+            let turn = NameTableTurn(turns)
+            defer { turn.end() }
+            analysis = try analyzeTakingTurns(path: path, options: options, turn: turn, lifetimeEnded: lifetimeEnded)
+        }
         analysis.checkDuration = start.duration(to: clock.now)
         return analysis
+    }
+
+    /// Analyses a trace side by side with others: past a small name table it waits for its turn.
+    private static func analyzeTakingTurns(
+        path: String, options: AnalysisOptions, turn: NameTableTurn,
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
+    ) throws(TraceError) -> TraceAnalysis {
+        let source = try TraceFile.open(path: path)
+        if let reader = source.binary {
+            var taking = TurnTakingSource(base: reader, turn: turn)
+            return try LifecycleAnalyzer.analyzeWithSamples(&taking, path: path, options: options, lifetimeEnded: lifetimeEnded)
+        }
+        if let reader = source.jsonl {
+            var taking = TurnTakingSource(base: reader, turn: turn)
+            return try LifecycleAnalyzer.analyzeWithSamples(&taking, path: path, options: options, lifetimeEnded: lifetimeEnded)
+        }
+        if let reader = source.decoded {
+            var taking = TurnTakingSource(base: reader, turn: turn)
+            return try LifecycleAnalyzer.analyzeWithSamples(&taking, path: path, options: options, lifetimeEnded: lifetimeEnded)
+        }
+        var taking = TurnTakingSource(base: source, turn: turn)
+        return try LifecycleAnalyzer.analyzeWithSamples(&taking, path: path, options: options, lifetimeEnded: lifetimeEnded)
     }
 }

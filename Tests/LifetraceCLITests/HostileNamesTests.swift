@@ -31,7 +31,7 @@ import Testing
         #expect(wide == String(repeating: "é", count: 200) + "… (402 bytes)")
     }
 
-    @Test("check, report and replay quote a long callback name cut, never whole; the JSON witness keeps it whole")
+    @Test("check, report and replay quote a long callback name cut, never whole, in messages and in JSON witnesses")
     func longCallbackNameIsCutInMessages() throws {
         let workspace = try Workspace()
         let trace = try workspace.write("t.jsonl", Self.callbackEnds(3))
@@ -41,8 +41,11 @@ import Testing
             #expect(result.output.contains(cut), "\(arguments[0]): \(result.output.prefix(2000))")
             #expect(!result.output.contains(Self.longName), "\(arguments[0]) quoted the whole name")
         }
-        let json = try LifetraceCommand.run(["check", trace, "--format", "json"])
-        #expect(json.output.contains("\"name\": \"\(Self.longName)\""))
+        for arguments in [["check", trace, "--format", "json"], ["report", trace, "--format", "json"]] {
+            let json = try LifetraceCommand.run(arguments)
+            #expect(json.output.contains("\"name\": \"\(cut)\""), "\(arguments[0]): \(json.output.prefix(2000))")
+            #expect(!json.output.contains(Self.longName), "\(arguments[0]) wrote the whole name")
+        }
     }
 
     @Test("a rule's message quotes a long mark name cut, never whole")
@@ -117,6 +120,20 @@ import Testing
             let result = try Self.runWithin64MiB([command, trace])
             #expect(result.status == (command == "check" ? 1 : 0), "\(command): \(result.error.suffix(300))")
         }
+        // Every format that lists the findings: a witness quotes the name cut, as messages do.
+        for format in ["json", "junit", "github"] {
+            let result = try Self.runWithin64MiB(["check", trace, "--format", format])
+            #expect(result.status == 1, "check --format \(format): \(result.error.suffix(300))")
+            #expect(result.output.utf8.count < 8 << 20, "check --format \(format) wrote \(result.output.utf8.count) bytes")
+        }
+        for format in ["json", "markdown", "ndjson"] {
+            let result = try Self.runWithin64MiB(["report", trace, "--format", format])
+            #expect(result.status == 0, "report --format \(format): \(result.error.suffix(300))")
+            #expect(result.output.utf8.count < 8 << 20, "report --format \(format) wrote \(result.output.utf8.count) bytes")
+        }
+        let html = workspace.path + "/r.html"
+        let report = try Self.runWithin64MiB(["report", trace, "--format", "html", "-o", html])
+        #expect(report.status == 0, "report --format html: \(report.error.suffix(300))")
     }
 
     @Test("one 1 MiB a*a*a*… glob on a one-event trace: check runs within 64 MiB and still matches")

@@ -130,6 +130,13 @@ import Glibc
         // Records once its start-up (the recovery of leftovers) is over, or dies trying.
         while process.isRunning && (CrashSafetyTests.readCounts(counts).first ?? 0) == 0 { usleep(5_000) }
         let started = process.isRunning
+        // The leftovers are recovered on the recorder's own thread once it records: wait for its line.
+        let deadline = Date().addingTimeInterval(300)  // a bound against a hang, not a measurement
+        while process.isRunning && Date() < deadline
+            && !String(decoding: Self.bytes(errors) ?? Data(), as: UTF8.self).contains("cannot read the recorder region")
+        {
+            usleep(5_000)
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(started, "the probe ended with status \(process.terminationStatus)")

@@ -68,6 +68,13 @@ import Glibc
             kill(next.processIdentifier, SIGKILL)
             next.waitUntilExit()
         }
+        // Recovered on the recorder's own thread once it records: wait for the region to go.
+        let deadline = Date().addingTimeInterval(300)  // a bound against a hang, not a measurement
+        while next.isRunning && FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: first))
+            && Date() < deadline
+        {
+            usleep(5_000)
+        }
         #expect(!FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: first)))
         let recovered = try RecordedTrace(path: first)
         #expect(recovered.issues.isEmpty, "\(recovered.issues)")

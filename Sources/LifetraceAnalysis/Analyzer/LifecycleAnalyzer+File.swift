@@ -16,23 +16,11 @@ extension LifecycleAnalyzer {
     ) throws(TraceError) -> TraceAnalysis {
         let source = try TraceFile.open(path: path)
         if var reader = source.binary {
-            let metadata = reader.metadata
-            // The stalls, for the stack samples' pass after the analysis (``StallSamplePass``):
-            // only a binary trace carries samples.
-            let stalls = StallIntervals()
-            let sink: LifetimeSink = { report, violations, omitted in
-                stalls.add(report.stalls)
-                lifetimeEnded?(metadata, report, violations, omitted)
-            }
             if prefetch {
                 var prefetching = PrefetchingTraceReader(reader)
-                var analysis = try analyze(&prefetching, path: path, options: options, lifetimeEnded: sink)
-                stalls.profile(&analysis, stacks: prefetching.sampledStacks, options: options)
-                return analysis
+                return try analyzeWithSamples(&prefetching, path: path, options: options, lifetimeEnded: lifetimeEnded)
             }
-            var analysis = try analyze(&reader, path: path, options: options, lifetimeEnded: sink)
-            stalls.profile(&analysis, stacks: reader.sampledStacks, options: options)
-            return analysis
+            return try analyzeWithSamples(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
         }
         if var reader = source.jsonl {
             return try analyze(&reader, path: path, options: options, metadataFor: lifetimeEnded)
@@ -42,6 +30,24 @@ extension LifecycleAnalyzer {
         }
         var reader = source
         return try analyze(&reader, path: path, options: options, metadataFor: lifetimeEnded)
+    }
+
+    /// Analyses `reader`'s events, then gives each stall the stack samples the reader kept
+    /// (``StallSamplePass``; nothing when the trace has none). `lifetimeEnded` is called with the
+    /// trace's metadata as each lifetime ends.
+    public static func analyzeWithSamples<Source: TraceEventSource>(
+        _ reader: inout Source, path: String, options: AnalysisOptions,
+        lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
+    ) throws(TraceError) -> TraceAnalysis {
+        let metadata = reader.metadata
+        let stalls = StallIntervals()
+        let sink: LifetimeSink = { report, violations, omitted in
+            stalls.add(report.stalls)
+            lifetimeEnded?(metadata, report, violations, omitted)
+        }
+        var analysis = try analyze(&reader, path: path, options: options, lifetimeEnded: sink)
+        stalls.profile(&analysis, stacks: reader.sampledStacks, options: options)
+        return analysis
     }
 
     /// Analyses a text trace or a converted one (an Instruments export).

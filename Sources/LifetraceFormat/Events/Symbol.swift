@@ -56,6 +56,11 @@ public struct SymbolTable: Sendable {
         return symbol
     }
 
+    /// About how many bytes the table's storage holds (shared with its copies): what a reader
+    /// of many distinct names costs, for callers that bound it (``TraceInputs`` analysing traces
+    /// side by side).
+    public var storedBytes: Int { storage.byteCount }
+
     /// The symbol for `string` if the table has it (the same bytes).
     public func lookup(_ string: String) -> Symbol? { storage.lookup(string, seen: count) }
 

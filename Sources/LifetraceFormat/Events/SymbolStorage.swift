@@ -23,6 +23,8 @@ final class SymbolStorage: @unchecked Sendable {
     let codes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
     /// The number of strings stored (written under `lock`).
     private(set) var count = 0
+    /// About how many bytes the strings and the index take (written under `lock`).
+    private var stringBytes = 0
     private let lock = NSLock()
     // Open addressing by the UTF-8 bytes' hash: symbol numbers, 0 for an empty slot.
     private var slots: UnsafeMutablePointer<UInt32>
@@ -99,6 +101,14 @@ final class SymbolStorage: @unchecked Sendable {
         return Symbol(rawValue: symbol)
     }
 
+    /// About how many bytes the storage holds: per string its `String` and callback code, the
+    /// UTF-8 bytes of one too long to be stored inline (more than 15), and the name index.
+    var byteCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return stringBytes + (slotMask + 1) * MemoryLayout<UInt32>.stride
+    }
+
     /// The symbol for `string` among the first `seen` entries.
     func lookup(_ string: String, seen: Int) -> Symbol? {
         lock.lock()
@@ -124,6 +134,8 @@ final class SymbolStorage: @unchecked Sendable {
             strings[chunk] = .allocate(capacity: size)
             codes[chunk] = .allocate(capacity: size)
         }
+        let utf8 = string.utf8.count
+        stringBytes += MemoryLayout<String>.stride + 1 + (utf8 > 15 ? utf8 : 0)
         (strings[chunk]! + offset).initialize(to: string)
         (codes[chunk]! + offset).initialize(to: code)
         count += 1

@@ -11,6 +11,14 @@ package enum FileFacts {
         return Int64(info.st_blocks) * 512
     }
 
+    /// Whether the open file `descriptor` is still the file at `path` (not following a link):
+    /// the same device and inode, and not removed.
+    package static func isStill(_ descriptor: Int32, at path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(descriptor, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_nlink > 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// The permission bits and owner of the open file `descriptor`, or nil.
     package static func ownership(of descriptor: Int32) -> (mode: mode_t, owner: uid_t, group: gid_t)? {
         var info = stat()

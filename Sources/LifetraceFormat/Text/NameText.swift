@@ -5,8 +5,8 @@
 /// would copy it once per finding, so memory would grow with what a small input claims:
 /// 2000 findings about one interned 1 MB name are 2 GB of text. Every message builder
 /// (the analyzer's messages, stall blame, background task labels, the rule engine's
-/// messages) shows names through ``shown(_:)`` instead; the JSON witnesses keep the full
-/// name, which shares the symbol table's storage rather than copying it.
+/// messages) shows names through ``shown(_:)`` instead, and so do the JSON witnesses
+/// (`events[]`), which would otherwise write the name whole once per finding.
 public enum NameText {
     /// The most Unicode scalars of a name a message shows.
     public static let limit = 200

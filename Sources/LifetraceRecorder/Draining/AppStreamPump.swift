@@ -30,13 +30,15 @@ public final class AppStreamPump: @unchecked Sendable {
     /// a `dropped` record in the trace.
     public var rejectedCount: Int64 { TraceTime.advanced(drainer.rejectedCount, by: futureRejected) }
 
-    /// A pump draining `region`; see ``RegionDrainer`` for `defersCommit` and `resuming`. Nothing
-    /// is written before `notBefore` (the last event already in the trace, when resuming).
+    /// A pump draining `region`; see ``RegionDrainer`` for `defersCommit`, `resuming` and
+    /// `givesUpOnDamage`. Nothing is written before `notBefore` (the last event already in the
+    /// trace, when resuming).
     public init(
         region: RecorderRegion, defersCommit: Bool = false, resuming: Bool = false, notBefore: Int64 = .min,
-        rejectsFutureTimestamps: Bool = false
+        rejectsFutureTimestamps: Bool = false, givesUpOnDamage: Bool = false
     ) {
-        drainer = RegionDrainer(region: region, defersCommit: defersCommit, resuming: resuming)
+        drainer = RegionDrainer(
+            region: region, defersCommit: defersCommit, resuming: resuming, givesUpOnDamage: givesUpOnDamage)
         lastWritten = notBefore
         self.rejectsFutureTimestamps = rejectsFutureTimestamps
         batch.reserveCapacity(4096)

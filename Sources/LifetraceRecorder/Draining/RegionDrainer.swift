@@ -29,13 +29,30 @@ public final class RegionDrainer: @unchecked Sendable {
     public let defersCommit: Bool
     // With a deferred commit: how far each ring was read, and the drop counts reported so far.
     private var readPosition: [UInt64?]
+    /// With `givesUpOnDamage`: the slots read so far, and whether the drain gave up.
+    private let damage: DamageTally?
+
+    /// The slots a drain that gives up on damage reads at least before it may give up: 4,096.
+    public static let damageSample: UInt64 = 4096
+
+    /// Whether the drain gave up on the region: at least ``damageSample`` slots were invalid and
+    /// more than the valid ones read (the region's slots are mostly not events).
+    public var gaveUp: Bool { damage?.gaveUp ?? false }
+    /// The valid and invalid slots read so far, when the drain gives up on damage.
+    public var slotsRead: (valid: UInt64, invalid: UInt64)? { damage.map { ($0.valid, $0.invalid) } }
+    /// The slots the region claimed and the drain did not read, once it gave up; counted in the
+    /// rings' `dropped` records.
+    public private(set) var unreadSlots: UInt64 = 0
 
     /// A drainer of `region`, which must be its only drainer. With `defersCommit`, tails advance
     /// only at ``commit()``. With `resuming`, it takes over from a drainer that committed
     /// (the recovery of a killed standalone recorder): drops already reported are not reported again.
-    public init(region: RecorderRegion, defersCommit: Bool = false, resuming: Bool = false) {
+    /// With `givesUpOnDamage` (a recovery), it stops reading a region whose slots are mostly
+    /// invalid (``gaveUp``) instead of reading every slot the rings claim.
+    public init(region: RecorderRegion, defersCommit: Bool = false, resuming: Bool = false, givesUpOnDamage: Bool = false) {
         self.region = region
         self.defersCommit = defersCommit
+        damage = givesUpOnDamage ? DamageTally() : nil
         names = RegionNames(region: region)
         let rings = region.layout.ringCount
         droppedSeen = Array(repeating: 0, count: rings)
@@ -144,7 +161,7 @@ public final class RegionDrainer: @unchecked Sendable {
         return RingReader(
             ring: ring, threadWord: threadWord, slots: region.base + layout.slotsOffset(ring: ring),
             mask: UInt64(layout.ringCapacity - 1), position: tail, end: head, lastTimestamp: lastTimestamp[ring],
-            names: names, side: sideRecords)
+            names: names, side: sideRecords, damage: damage)
     }
 
     /// Hands the ring's slots back (or records how far it was read), and returns the `dropped`
@@ -160,9 +177,14 @@ public final class RegionDrainer: @unchecked Sendable {
         let dropped = region.ringAtomic(ring, RegionField.ringDropped).load(ordering: .acquiring)
         let lost = Self.newDrops(dropped, seen: droppedSeen[ring])
         droppedSeen[ring] = dropped
+        // Slots left unread when the drain gave up are lost with the rejected ones.
+        let unread = gaveUp ? reader.end &- reader.position : 0
+        unreadSlots = Self.saturatingSum(unreadSlots, unread)
         var event: DrainedEvent?
-        if lost > 0 || reader.rejected > 0 {
-            event = droppedEvent(count: Self.saturatingSum(lost, reader.rejected), at: reader.lastTimestamp, thread: reader.thread)
+        if lost > 0 || reader.rejected > 0 || unread > 0 {
+            event = droppedEvent(
+                count: Self.saturatingSum(Self.saturatingSum(lost, reader.rejected), unread), at: reader.lastTimestamp,
+                thread: reader.thread)
             rejectedCount = TraceTime.advanced(rejectedCount, by: Int64(clamping: reader.rejected))
         }
         if !defersCommit { freeIfDrained(ring, tail: reader.position) }
@@ -231,13 +253,16 @@ struct RingReader {
     private(set) var lastTimestamp: Int64
     let names: RegionNames
     let side: DrainedSideRecords?
+    /// The drain's tally of valid and invalid slots, when it gives up on damage.
+    let damage: DamageTally?
 
     init(
         ring: Int, threadWord: UInt64, slots: UnsafeMutableRawPointer, mask: UInt64, position: UInt64, end: UInt64,
-        lastTimestamp: Int64, names: RegionNames, side: DrainedSideRecords? = nil
+        lastTimestamp: Int64, names: RegionNames, side: DrainedSideRecords? = nil, damage: DamageTally? = nil
     ) {
         self.names = names
         self.side = side
+        self.damage = damage
         self.ring = ring
         threadInRange = threadWord <= UInt64(Int64.max)
         thread = threadInRange ? ThreadID(rawValue: threadWord) : .main
@@ -248,9 +273,11 @@ struct RingReader {
         self.lastTimestamp = lastTimestamp
     }
 
-    /// The next record that can be an app's event, or nil at the head.
+    /// The next record that can be an app's event, or nil at the head (or once the drain gave up
+    /// on the region's damage).
     mutating func next() -> DrainedEvent? {
         while position != end {
+            if let damage, damage.gaveUp { return nil }
             let slot = slots + Int(truncatingIfNeeded: position & mask) &* RegionLayout.slotSize
             position &+= 1
             let rawType = slot.load(fromByteOffset: RegionField.slotType, as: UInt8.self)
@@ -262,6 +289,7 @@ struct RingReader {
             let timestamp = slot.load(fromByteOffset: RegionField.slotTimestamp, as: Int64.self)
             guard threadInRange, let type, RegionDrainer.isAppEvent(type), TraceTime.contains(timestamp) else {
                 rejected &+= 1
+                damage?.rejected()
                 continue
             }
             let record = DrainedEvent(
@@ -274,8 +302,10 @@ struct RingReader {
             // written under an invented name.
             guard !record.usesName || names.resolves(record.name), !record.usesScene || names.resolves(record.scene) else {
                 rejected &+= 1
+                damage?.rejected()
                 continue
             }
+            damage?.accepted()
             lastTimestamp = max(lastTimestamp, timestamp)
             return record
         }
@@ -333,6 +363,24 @@ extension RingReader {
                 base: base, size: min(size, UInt64.max - base))))
         }
         lastTimestamp = max(lastTimestamp, timestamp)
+    }
+}
+
+/// The valid and invalid slots a drain read over all rings, for a drain that gives up on a region
+/// whose slots are mostly invalid: once at least ``RegionDrainer/damageSample`` slots were invalid
+/// and the invalid outnumber the valid, it reads no more.
+final class DamageTally {
+    private(set) var valid: UInt64 = 0
+    private(set) var invalid: UInt64 = 0
+    private(set) var gaveUp = false
+
+    @inline(__always)
+    func accepted() { valid &+= 1 }
+
+    @inline(__always)
+    func rejected() {
+        invalid &+= 1
+        if invalid >= RegionDrainer.damageSample && invalid > valid { gaveUp = true }
     }
 }
 

@@ -82,6 +82,8 @@ public final class Recorder: @unchecked Sendable {
     /// Stops a standalone recorder: drains what is left, writes it and closes the sink.
     /// Does nothing for a recorder drained by someone else.
     public func stop() throws(RecorderError) {
+        // A leftover recovery still running stops between events and leaves its trace as it was.
+        if self === Recorder.shared { Recorder.leftoverRecovery.load()?.stop() }
         try writer?.stop()
     }
 
@@ -144,6 +146,8 @@ extension Recorder {
     public static var shared: Recorder? { sharedReference.load() }
 
     private static let sharedReference = ManagedAtomicLazyReference<Recorder>()
+    /// The recovery of earlier runs' leftovers beside the shared recorder's trace.
+    static let leftoverRecovery = ManagedAtomicLazyReference<LeftoverRecovery>()
 
     /// Starts the process's recorder: under `lifetrace record` it records into the supervisor's
     /// region (named by ``RecorderRegion/environmentKey``); otherwise it writes `options.output`
@@ -157,6 +161,7 @@ extension Recorder {
         let options = options.applyingEnvironment()
         let recordingStart = MonotonicClock.now()
         let recorder: Recorder
+        var leftovers: LeftoverRecovery?
         if let path = ProcessInfo.processInfo.environment[RecorderRegion.environmentKey], !path.isEmpty {
             recorder = Recorder(region: try RecorderRegion.attach(path: path))
         } else {
@@ -164,14 +169,20 @@ extension Recorder {
             var tracePath: String?
             if case .file(let path) = options.output {
                 tracePath = path
-                // Traces of earlier runs killed before they were sealed, beside this one.
-                let directory = (path as NSString).deletingLastPathComponent
-                for failure in TraceRecovery.recoverLeftovers(in: directory.isEmpty ? "." : directory, codec: codec).failures {
-                    StandardError.write("lifetrace recorder: \(failure.description)\n")
+                // A leftover at this very path is sealed before this run writes there; the other
+                // leftovers in the directory are recovered once the recorder runs (below).
+                do throws(RecoveryError) {
+                    _ = try TraceRecovery.recover(tracePath: path, codec: codec)
+                } catch where error.kind == .processAlive || error.kind == .beingRecovered {
+                    // Left to its process or its recoverer.
+                } catch {
+                    StandardError.write("lifetrace recorder: \(error.description)\n")
                 }
                 // A region that could not be recovered (a live process records to the same path)
                 // is not taken over: this run then records without one beside its trace.
                 if access(TraceRecovery.regionPath(forTrace: path), F_OK) == 0 { tracePath = nil }
+                let directory = (path as NSString).deletingLastPathComponent
+                leftovers = LeftoverRecovery(directory: directory.isEmpty ? "." : directory, skipping: path, codec: codec)
             }
             let facts = options.launchFacts ?? .current()
             var metadata = options.metadata
@@ -184,7 +195,11 @@ extension Recorder {
                 tracePath: tracePath, launchFacts: facts)
         }
         let shared = sharedReference.storeIfNilThenLoad(recorder)
-        if shared === recorder && !recorder.isSupervised { recorder.installExitHandlers() }
+        if shared === recorder && !recorder.isSupervised {
+            recorder.installExitHandlers()
+            // Off the app's start path: the recorder records while earlier runs' traces are sealed.
+            if let leftovers, leftoverRecovery.storeIfNilThenLoad(leftovers) === leftovers { leftovers.start() }
+        }
         if shared === recorder,
             let sampling = StallSampling.resolve(options.stallSampling, environment: ProcessInfo.processInfo.environment)
         {

@@ -46,7 +46,16 @@ public enum TraceRecovery {
     /// Nothing is written through a symbolic link: a region or a trace path that is one is
     /// refused, and the sealed trace is written under a fresh temporary name (created
     /// exclusively, `StagedOutputFile`) beside the trace and renamed over it.
-    public static func recover(tracePath: String, codec: some TraceCodec) throws(RecoveryError) -> Outcome {
+    ///
+    /// One recoverer at a time: a recovery holds an exclusive lock (`flock`) on the region file
+    /// until it has removed it. Another process's recovery of the same region is refused
+    /// (``RecoveryError/Kind/beingRecovered``), or with `waitingForOthers` waited for, after which
+    /// the region it removed is nothing to recover. `shouldStop` is asked between events; when
+    /// it says so, the recovery stops (``RecoveryError/Kind/stopped``) and leaves the trace and
+    /// the region as they were.
+    public static func recover(
+        tracePath: String, codec: some TraceCodec, waitingForOthers: Bool = false, shouldStop: () -> Bool = { false }
+    ) throws(RecoveryError) -> Outcome {
         let regionPath = regionPath(forTrace: tracePath)
         guard let regionKind = fileKind(regionPath) else { return .nothingToRecover }
         guard regionKind == .regular else {
@@ -61,6 +70,19 @@ public enum TraceRecovery {
                     ? "a symbolic link; recover the trace at the path it names (the recorder writes no links)"
                     : "not a regular file")
         }
+        let lock = open(regionPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard lock >= 0 else {
+            if errno == ENOENT { return .nothingToRecover }
+            throw RecoveryError(.unreadableRegion, path: regionPath, detail: String(cString: strerror(errno)))
+        }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX | (waitingForOthers ? 0 : LOCK_NB)) != 0 {
+            if errno == EINTR { continue }
+            throw RecoveryError(.beingRecovered, path: tracePath, detail: "another process is recovering it")
+        }
+        // Locked: a recoverer that held the lock before has removed the region (or another file
+        // took its name); either way this one is not the region to recover.
+        guard FileFacts.isStill(lock, at: regionPath) else { return .nothingToRecover }
         let region: RecorderRegion
         do {
             region = try RecorderRegion.attach(path: regionPath, followingSymlinks: false)
@@ -76,7 +98,7 @@ public enum TraceRecovery {
             region.unlink()
             return .nothingToRecover
         }
-        let outcome = try seal(tracePath: tracePath, region: region, codec: codec)
+        let outcome = try seal(tracePath: tracePath, region: region, codec: codec, shouldStop: shouldStop)
         region.unlink()
         return outcome
     }
@@ -94,20 +116,30 @@ public enum TraceRecovery {
     enum FileKind { case regular, symbolicLink, other }
 
     /// Recovers every trace in `directory` whose region was left by a process that is no longer
-    /// running; returns the traces recovered and the failures (a live process is not a failure).
-    /// A region that cannot be recovered (not a region, a link, a trace that is a link) is left
-    /// as it is and reported among the failures.
+    /// running, but the one at `skipping` (a recorder's own trace, in `directory`); returns the traces recovered
+    /// and the failures (a live process is not a failure, nor is another process recovering the
+    /// same region, which `waitingForOthers` waits for). A region that cannot be recovered (not a
+    /// region, a link, a trace that is a link) is left as it is and reported among the failures.
+    /// Once `shouldStop` says so, it stops (the region in hand is left as it was) and recovers no more.
     public static func recoverLeftovers(
-        in directory: String, codec: some TraceCodec
+        in directory: String, codec: some TraceCodec, skipping: String? = nil, waitingForOthers: Bool = false,
+        shouldStop: () -> Bool = { false }
     ) -> (recovered: [String], failures: [RecoveryError]) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return ([], []) }
         var recovered: [String] = []
         var failures: [RecoveryError] = []
         for name in names.sorted() where name.hasSuffix(regionSuffix) {
+            if shouldStop() { break }
             let trace = (directory as NSString).appendingPathComponent(String(name.dropLast(regionSuffix.count)))
+            // The recorder's own trace, however its path was spelled (`./t.ltrace`, `t.ltrace`).
+            if let skipping, (trace as NSString).lastPathComponent == (skipping as NSString).lastPathComponent { continue }
             do {
-                if case .sealed = try recover(tracePath: trace, codec: codec) { recovered.append(trace) }
-            } catch let error where error.kind == .processAlive {
+                if case .sealed = try recover(
+                    tracePath: trace, codec: codec, waitingForOthers: waitingForOthers, shouldStop: shouldStop)
+                {
+                    recovered.append(trace)
+                }
+            } catch let error where [.processAlive, .beingRecovered, .stopped].contains(error.kind) {
                 continue
             } catch {
                 failures.append(error)
@@ -116,7 +148,9 @@ public enum TraceRecovery {
         return (recovered, failures)
     }
 
-    private static func seal(tracePath: String, region: RecorderRegion, codec: some TraceCodec) throws(RecoveryError) -> Outcome {
+    private static func seal(
+        tracePath: String, region: RecorderRegion, codec: some TraceCodec, shouldStop: () -> Bool
+    ) throws(RecoveryError) -> Outcome {
         var losses: [String] = []
         // The part of the file to trust, checked against the file's real size before anything is
         // read; the file itself is never cut, extended or written (the sealed trace replaces it).
@@ -171,6 +205,7 @@ public enum TraceRecovery {
                 metadata: reader?.metadata ?? TraceMetadata([("recorder", "LifetraceRecorder")]), codec: codec)
             if var source = reader {
                 while let event = try source.next() {
+                    if shouldStop() { throw stopped }
                     try writer.append(event.reinterned(from: source.symbols, into: &symbols), symbols: symbols)
                     lastTimestamp = max(lastTimestamp, event.timestamp)
                     sawLaunch = sawLaunch || event.type == .launch
@@ -196,8 +231,10 @@ public enum TraceRecovery {
                     losses.append("the process's start time in the region, \(launch) ns, is outside ±2^60 ns; no launch was written")
                 }
             }
-            let pump = AppStreamPump(region: region, defersCommit: true, resuming: true, notBefore: lastTimestamp)
+            let pump = AppStreamPump(
+                region: region, defersCommit: true, resuming: true, notBefore: lastTimestamp, givesUpOnDamage: true)
             var fromRegion = 0
+            if shouldStop() { throw stopped }
             if let hollow = hollowRings(region, path: regionPath(forTrace: tracePath)) {
                 // Checked before a slot is read: a sparse file claiming full rings would make the
                 // drain read gigabytes of holes (memory and time that grow with the claim).
@@ -206,6 +243,11 @@ public enum TraceRecovery {
                 fromRegion = try pump.pumpMerged(into: writer, symbols: &symbols)
             }
             if fromRegion > 0 { lastTimestamp = max(lastTimestamp, pump.drainer.latestTimestamp) }
+            if pump.drainer.gaveUp, let read = pump.drainer.slotsRead {
+                // Reported early: a region of garbage is not read to its last claimed slot.
+                losses.append(
+                    "the region's slots are mostly not events (\(read.invalid) of the \(read.valid + read.invalid) read were invalid); its other \(pump.drainer.unreadSlots) slots were not read")
+            }
             if pump.rejectedCount > 0 {
                 losses.append(
                     "\(pump.rejectedCount) records in the region cannot be events (an unknown or system type, a time outside ±2^60 ns, or a name the region does not hold) and were dropped; a dropped event counts them")
@@ -241,9 +283,13 @@ public enum TraceRecovery {
             return .sealed(fromFile: fromFile, fromRegion: fromRegion, inferredExit: fact == nil, losses: losses)
         } catch {
             staged?.discard()
+            if error == stopped { throw RecoveryError(.stopped, path: tracePath, detail: "left as it was") }
             throw RecoveryError(.writeFailed, path: tracePath, detail: error.description)
         }
     }
+
+    /// Thrown inside ``seal(tracePath:region:codec:shouldStop:)`` when it is told to stop.
+    private static let stopped = TraceError(.io, file: "", "recovery stopped")
 
     /// Why the rings of `region` (the file at `path`) cannot hold what they claim, or nil: the
     /// slots the rings say are pending take more bytes than the file has allocated (a recorder
@@ -289,6 +335,10 @@ public struct RecoveryError: Error, Sendable, Hashable, CustomStringConvertible 
         case notARegularTrace = "will not recover"
         /// The sealed trace could not be written.
         case writeFailed = "cannot write the recovered trace"
+        /// Another process holds the region's recovery lock: it is recovering the trace.
+        case beingRecovered = "cannot recover a trace that another process is recovering"
+        /// The recovery was told to stop (its process is exiting); the trace and region are as they were.
+        case stopped = "stopped recovering"
     }
 
     /// What went wrong.

@@ -30,6 +30,9 @@ extension Violation {
 
 extension EventSummary {
     /// Writes the event as the JSON output spells it: the text form's fields, plus `sinceLaunch`.
+    /// Names, scenes and text fields are cut as every message cuts them (``NameText/shown(_:)``):
+    /// a witness names the event, it does not copy the trace (1000 witnesses of one 1 MB name
+    /// would be a gigabyte of output from a 291-byte trace).
     func write(to json: inout JSONOutput) {
         json.object { json in
             json.member("ts", timestamp)
@@ -38,9 +41,9 @@ extension EventSummary {
             json.member("stream", stream.name)
             json.key("thread")
             if let number = thread.number { json.value(number) } else { json.value("main") }
-            if let name { json.member("name", name) }
+            if let name { json.member("name", NameText.shown(name)) }
             if let state { json.member("to", state.name) }
-            if let scene { json.member("scene", scene) }
+            if let scene { json.member("scene", NameText.shown(scene)) }
             for field in fields {
                 json.key(escaping: field.key)
                 if field.value == "true" || field.value == "false" {
@@ -48,7 +51,7 @@ extension EventSummary {
                 } else if let number = Int64(field.value) {
                     json.value(number)
                 } else {
-                    json.value(field.value)
+                    json.value(NameText.shown(field.value))
                 }
             }
         }
