@@ -126,8 +126,9 @@ public enum Lifetrace {
     /// create: No such file or directory`.
     static func failureReason(_ error: RecorderError, path: String) -> String {
         var reason = error
-        // The writer's own message starts with the file it could not write; the error names it.
-        if let detail = reason.detail, let file = reason.path ?? Optional(path), detail.hasPrefix(file + ": ") {
+        let file = error.path ?? path
+        // The writer's own message starts with the file, which the error names already.
+        if let detail = error.detail, detail.hasPrefix(file + ": ") {
             reason.detail = String(detail.dropFirst(file.count + 2))
             reason.path = file
         }

@@ -4,8 +4,7 @@
 // Usage: LifetraceStartProbe DIRECTORY
 // Starts recording into DIRECTORY, starts again with the same configuration and with another
 // one, marks "BeforeStop", stops, marks "AfterStop", starts again; prints each call's result on a
-// line of its own ("start true", ...) and the trace files left in DIRECTORY with their sizes
-// before and after the process goes on.
+// line of its own ("start true", ...), and after the stop the files in DIRECTORY ("files ...").
 import Foundation
 import Lifetrace
 

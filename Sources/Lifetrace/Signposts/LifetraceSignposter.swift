@@ -2,12 +2,6 @@ import Foundation
 import LifetraceFormat
 import LifetraceRecorder
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 #if canImport(os)
 import os
 #endif
@@ -190,113 +184,5 @@ public struct LifetraceSignposter: @unchecked Sendable {
             osSignposter.emitEvent(name, id: id, "\(message.text, privacy: .private)")
         }
         #endif
-    }
-}
-
-#if canImport(os)
-/// The id of a signposted interval: `OSSignpostID`.
-public typealias LifetraceSignpostID = OSSignpostID
-#else
-/// The id of a signposted interval, as `OSSignpostID` on Apple platforms (where it is that type).
-public struct LifetraceSignpostID: Sendable, Hashable {
-    /// The id's value.
-    public var rawValue: UInt64
-    /// The id `value`.
-    public init(_ value: UInt64) { rawValue = value }
-    /// Only one interval of a name at a time (`OS_SIGNPOST_ID_EXCLUSIVE`).
-    public static let exclusive = LifetraceSignpostID(0xEEEE_B0B5_B2B2_EEEE)
-    /// No id (`OS_SIGNPOST_ID_NULL`).
-    public static let null = LifetraceSignpostID(0)
-    /// An invalid id (`OS_SIGNPOST_ID_INVALID`).
-    public static let invalid = LifetraceSignpostID(~0)
-
-    nonisolated(unsafe) private static var last: UInt64 = 0
-    private static let lock = NSLock()
-
-    /// A new id, never ``exclusive``, ``null`` or ``invalid``.
-    static func make() -> LifetraceSignpostID {
-        lock.withLock { last += 1; return LifetraceSignpostID(last) }
-    }
-}
-#endif
-
-extension LifetraceSignpostID {
-    /// The id written to the trace: none for an exclusive interval.
-    var traceID: Int64? {
-        rawValue == LifetraceSignpostID.exclusive.rawValue ? nil : Int64(bitPattern: rawValue)
-    }
-}
-
-/// An interval begun by ``LifetraceSignposter/beginInterval(_:id:)``, as `OSSignpostIntervalState`
-/// is `OSSignposter`'s; end it with ``LifetraceSignposter/endInterval(_:_:)``.
-public final class LifetraceSignpostIntervalState: @unchecked Sendable {
-    /// The interval's id.
-    public let id: LifetraceSignpostID
-    #if canImport(os)
-    /// The `OSSignposter` interval's state.
-    public let state: OSSignpostIntervalState
-
-    init(id: LifetraceSignpostID, state: OSSignpostIntervalState) {
-        self.id = id
-        self.state = state
-    }
-    #else
-    init(id: LifetraceSignpostID) {
-        self.id = id
-    }
-    #endif
-}
-
-/// A signpost's message, written as `OSSignposter`'s are: `"loaded \(count) notes"`, with
-/// `privacy: .public` for values Instruments may show (the others are private, as in `os_log`).
-/// It goes to Instruments only; the trace does not hold messages.
-public struct LifetraceSignpostMessage: ExpressibleByStringInterpolation, Sendable {
-    /// The message's text.
-    public var text: String
-    /// Whether every interpolated value was marked public.
-    public var isPublic: Bool
-
-    /// A message with no interpolation.
-    public init(stringLiteral value: String) {
-        text = value
-        isPublic = true
-    }
-
-    /// A message with interpolations.
-    public init(stringInterpolation: Interpolation) {
-        text = stringInterpolation.text
-        isPublic = stringInterpolation.isPublic
-    }
-
-    /// A value's privacy in a message.
-    public enum Privacy: Sendable {
-        /// Shown in Instruments and logs.
-        case `public`
-        /// Redacted outside a debugging session.
-        case `private`
-        /// As `os_log` decides: numbers public, strings and objects private.
-        case auto
-    }
-
-    /// The interpolation of a message.
-    public struct Interpolation: StringInterpolationProtocol, Sendable {
-        var text = ""
-        var isPublic = true
-
-        public init(literalCapacity: Int, interpolationCount: Int) {
-            text.reserveCapacity(literalCapacity)
-        }
-
-        public mutating func appendLiteral(_ literal: String) { text += literal }
-
-        /// A value, private unless it is a number (as `os_log`'s `.auto`).
-        public mutating func appendInterpolation<Value>(_ value: Value, privacy: Privacy = .auto) {
-            text += "\(value)"
-            switch privacy {
-            case .public: break
-            case .private: isPublic = false
-            case .auto: if !(value is any Numeric) { isPublic = false }
-            }
-        }
     }
 }
