@@ -24,7 +24,7 @@ import Darwin
 /// `LIFETRACE_OUTPUT` says), removes old traces beyond the retention, and on iOS observes the life
 /// cycle (`UIKitAdoption`): the notifications, the main run loop, the first frame after each
 /// activation, and the delegates' callbacks with their real begin and end. Every decision is made
-/// by ``LifecycleAdapter``. See docs/IOS.md.
+/// by ``LifecycleAdapter``. ``stop()`` seals the trace before the process ends. See docs/IOS.md.
 public enum Lifetrace {
     /// How ``start(_:)`` records.
     public struct Configuration: Sendable, Equatable {
@@ -157,13 +157,14 @@ public enum Lifetrace {
         }
     }
 
-    /// Records an app-defined instant.
+    /// Records an app-defined instant, on the calling thread.
     public static func mark(_ name: String) {
         adapter?.handle(ObservedInput(.marked(name: name), at: MonotonicClock.now(), thread: CallingThread.id))
     }
 
     /// Runs `body` as a callback named `name` that the system calls and UIKit does not announce (a
-    /// scheduler task's launch handler, a completion handler): recorded from its begin to its end.
+    /// scheduler task's launch handler, a completion handler): recorded from its begin to its end,
+    /// on the calling thread.
     public static func callback<Result, Failure: Error>(
         _ name: String, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
