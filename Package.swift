@@ -129,6 +129,12 @@ let package = Package(
             dependencies: ["Lifetrace"],
             path: "Samples/AdoptionDemo"
         ),
+        // `Lifetrace.start()` and `Lifetrace.stop()` in a process of their own, for LifetraceTests.
+        .executableTarget(
+            name: "LifetraceStartProbe",
+            dependencies: ["Lifetrace"],
+            path: "Tests/LifetraceStartProbe"
+        ),
         .executableTarget(
             name: "RecorderProbe",
             dependencies: ["LifetraceRecorder", "LifetraceFormat", "LifetraceZstd"],
@@ -210,7 +216,7 @@ let package = Package(
             name: "LifetraceTests",
             dependencies: [
                 "Lifetrace", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceTestSupport",
-                "AdoptionDemo",
+                "AdoptionDemo", "LifetraceStartProbe",
             ]
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-// The three lines of adoption, run on Linux: the package's `Lifetrace` product, the import, and
+// Adoption, run on Linux: the package's `Lifetrace` product as a dependency, then two lines, the import and
 // `Lifetrace.start()` first thing in `main.swift`. On Linux there is no UIKit to observe, so the
 // trace holds what the recorder and the app write: the launch, the main thread busy from the
 // start, the app's signposts, and the exit. docs/IOS.md shows it run.

@@ -24,10 +24,10 @@ import Darwin
 /// `LIFETRACE_OUTPUT` says), removes old traces beyond the retention, and on iOS observes the life
 /// cycle (`UIKitAdoption`): the notifications, the main run loop, the first frame after each
 /// activation, and the delegates' callbacks with their real begin and end. Every decision is made
-/// by ``LifecycleAdapter``. See docs/IOS.md.
+/// by ``LifecycleAdapter``. ``stop()`` seals the trace before the process ends. See docs/IOS.md.
 public enum Lifetrace {
     /// How ``start(_:)`` records.
-    public struct Configuration: Sendable {
+    public struct Configuration: Sendable, Equatable {
         /// The directory of the per-run traces; nil: `Library/Caches/Lifetrace` in the home
         /// directory (``TraceDirectory``). `LIFETRACE_OUTPUT` wins over it.
         public var directory: String?
@@ -52,23 +52,41 @@ public enum Lifetrace {
     }
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var running: LifecycleAdapter?
+    /// The running recording: its adapter, its recorder and the configuration it started with.
+    nonisolated(unsafe) private static var running: (adapter: LifecycleAdapter, recorder: Recorder, configuration: Configuration)?
+    nonisolated(unsafe) private static var stopped = false
 
-    /// The adapter of the running recording, nil before ``start(_:)``.
-    public static var adapter: LifecycleAdapter? {
+    /// The adapter of the running recording, nil before ``start(_:)`` and after ``stop()``.
+    static var adapter: LifecycleAdapter? {
         lock.lock()
         defer { lock.unlock() }
-        return running
+        return running?.adapter
     }
 
-    /// Starts recording, once per process (later calls return true and change nothing). Returns
-    /// false, with one line on standard error, when the recorder could not start: the app runs on
-    /// unrecorded.
+    /// The recorder of the running recording, nil before ``start(_:)`` and after ``stop()``.
+    static var recorder: Recorder? {
+        lock.lock()
+        defer { lock.unlock() }
+        return running?.recorder
+    }
+
+    /// Starts recording, once per process. A second call with the same configuration returns true
+    /// and changes nothing; one with a different configuration, or a call after ``stop()``, changes
+    /// nothing either, and returns false with one line on standard error. Returns false, with one
+    /// line on standard error, when the recorder could not start: the app runs on unrecorded.
     @discardableResult
     public static func start(_ configuration: Configuration = Configuration()) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        if running != nil { return true }
+        if let running {
+            if running.configuration == configuration { return true }
+            StandardError.write("lifetrace: already recording; a second start with another configuration changes nothing\n")
+            return false
+        }
+        if stopped {
+            StandardError.write("lifetrace: recording was stopped; it does not start again in this process\n")
+            return false
+        }
         let recordingStart = MonotonicClock.now()
         let environment = ProcessInfo.processInfo.environment
         let output = TraceDirectory.output(
@@ -83,7 +101,7 @@ public enum Lifetrace {
         do {
             recorder = try Recorder.start(options)
         } catch {
-            StandardError.write("lifetrace: cannot start recording to \(output.path): \(error)\n")
+            StandardError.write("lifetrace: cannot start recording: \(failureReason(error, path: output.path))\n")
             return false
         }
         // After the recorder's start, which recovered what killed runs left in the directory.
@@ -92,7 +110,7 @@ public enum Lifetrace {
         }
         let adapter = LifecycleAdapter(destination: RecorderDestination(recorder: recorder))
         adapter.start(at: recordingStart, onMainThread: Thread.isMainThread)
-        running = adapter
+        running = (adapter, recorder, configuration)
         #if canImport(UIKit)
         let instrumentsDelegates = configuration.instrumentsDelegates
         if Thread.isMainThread {
@@ -104,19 +122,55 @@ public enum Lifetrace {
         return true
     }
 
-    /// Records an app-defined instant.
+    /// The reason of a start that failed, naming the file once: `cannot write trace PATH: cannot
+    /// create: No such file or directory`.
+    static func failureReason(_ error: RecorderError, path: String) -> String {
+        var reason = error
+        let file = error.path ?? path
+        // The writer's own message starts with the file, which the error names already.
+        if let detail = error.detail, detail.hasPrefix(file + ": ") {
+            reason.detail = String(detail.dropFirst(file.count + 2))
+            reason.path = file
+        }
+        return reason.path == nil ? "\(path): \(reason)" : reason.description
+    }
+
+    /// Stops recording: what was recorded is written and the trace is sealed (as at the process's
+    /// exit, without the `exit` event: the process goes on). Nothing is recorded afterwards, and
+    /// recording does not start again in this process. Returns false, with one line on standard
+    /// error, when the trace could not be written; true otherwise, also when nothing was recording.
+    @discardableResult
+    public static func stop() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let current = running else { return true }
+        running = nil
+        stopped = true
+        // The UIKit adapter's observers stay installed; what they forward is no longer written.
+        (current.adapter.destination as? RecorderDestination)?.stop()
+        do {
+            try current.recorder.stop()
+            return true
+        } catch {
+            StandardError.write("lifetrace: cannot stop recording: \(error)\n")
+            return false
+        }
+    }
+
+    /// Records an app-defined instant, on the calling thread.
     public static func mark(_ name: String) {
-        adapter?.handle(ObservedInput(.marked(name: name), at: MonotonicClock.now(), thread: .main))
+        adapter?.handle(ObservedInput(.marked(name: name), at: MonotonicClock.now(), thread: CallingThread.id))
     }
 
     /// Runs `body` as a callback named `name` that the system calls and UIKit does not announce (a
-    /// scheduler task's launch handler, a completion handler): recorded from its begin to its end.
+    /// scheduler task's launch handler, a completion handler): recorded from its begin to its end,
+    /// on the calling thread.
     public static func callback<Result, Failure: Error>(
         _ name: String, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let adapter = adapter
-        adapter?.handle(ObservedInput(.appCallbackBegan(name: name), at: MonotonicClock.now()))
-        defer { adapter?.handle(ObservedInput(.appCallbackEnded(name: name), at: MonotonicClock.now())) }
+        let adapter = adapter, thread = CallingThread.id
+        adapter?.handle(ObservedInput(.appCallbackBegan(name: name), at: MonotonicClock.now(), thread: thread))
+        defer { adapter?.handle(ObservedInput(.appCallbackEnded(name: name), at: MonotonicClock.now(), thread: thread)) }
         return try body()
     }
 

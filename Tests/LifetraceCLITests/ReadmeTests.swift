@@ -2,10 +2,11 @@ import Foundation
 import LifetraceTestSupport
 import Testing
 
-/// The README is executed: every command it shows (a line starting with `$ ` in a code block) runs,
-/// in order, in one shell from the repository's root, and must print what the README shows under
-/// it. `…` in the README stands for text that varies from run to run; the scratch directory the
-/// examples write to is shown as `$OUT`. After an intended change of output, edit the README.
+/// The README and docs/IOS.md are executed: every command a page shows (a line starting with `$ `
+/// in a code block) runs, in order, in one shell per page from the repository's root, and must
+/// print what the page shows under it. `…` stands for text that varies from run to run; the scratch
+/// directory the examples write to is shown as `$OUT`. Commands that are not run here (they need a
+/// Mac) are shown without the `$ `. After an intended change of output, edit the page.
 @Suite struct ReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
@@ -15,7 +16,8 @@ import Testing
         var command: String
         var expected: [String]
         var line: Int
-        var description: String { "README.md:\(line): $ \(command)" }
+        var page = "README.md"
+        var description: String { "\(page):\(line): $ \(command)" }
     }
 
     /// The commands of `text`, in order, with the lines shown under each.
@@ -90,9 +92,23 @@ import Testing
 
     @Test("every command of the README gives the output it shows, and writes nothing into the repository")
     func readmeRuns() throws {
-        let text = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
-        let examples = Self.examples(in: text)
-        #expect(examples.count >= 30)
+        try Self.runPage("README.md", atLeast: 30)
+    }
+
+    @Test("every Linux command of docs/IOS.md gives the output it shows, and writes nothing into the repository")
+    func iosGuideRuns() throws {
+        try Self.runPage("docs/IOS.md", atLeast: 10)
+    }
+
+    /// Runs the commands of `page` (a path from the repository's root) and compares their output.
+    static func runPage(_ page: String, atLeast minimum: Int) throws {
+        let text = try String(contentsOfFile: Self.root + "/" + page, encoding: .utf8)
+        let examples = Self.examples(in: text).map { example in
+            var example = example
+            example.page = page
+            return example
+        }
+        #expect(examples.count >= minimum)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: Self.root))
         let outputs = try Self.run(examples)
         #expect(outputs.count == examples.count)
@@ -105,7 +121,7 @@ import Testing
             #expect(same, "\(example)\nexpected:\n\(expected.joined(separator: "\n"))\nactual:\n\(actual.joined(separator: "\n"))")
         }
         let after = Set(try FileManager.default.contentsOfDirectory(atPath: Self.root))
-        #expect(after.subtracting(before).isEmpty, "the README's commands wrote \(after.subtracting(before).sorted()) into the repository")
+        #expect(after.subtracting(before).isEmpty, "the commands of \(page) wrote \(after.subtracting(before).sorted()) into the repository")
     }
 
     @Test("the README parser: commands, continuations and the output under each")

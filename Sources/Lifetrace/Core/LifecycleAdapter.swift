@@ -30,7 +30,7 @@ import LifetraceRecorder
 /// Prewarming, a launch into the background and the moment recording started are the recorder's
 /// launch facts (``LaunchFacts``), written with the `launch` event when the recorder starts.
 public final class LifecycleAdapter: @unchecked Sendable {
-    private let destination: any LifecycleEventDestination
+    let destination: any LifecycleEventDestination
     private let lock = NSLock()
     private var instrumented: Set<CallbackName> = []
     private var willFinishLaunchingRecorded = false

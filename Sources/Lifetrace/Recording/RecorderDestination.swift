@@ -12,6 +12,7 @@ public final class RecorderDestination: LifecycleEventDestination, @unchecked Se
     public let recorder: Recorder
     private let lock = NSLock()
     private var names: [String: RecordedName] = [:]
+    private var stopped = false
 
     /// A destination writing into `recorder`.
     public init(recorder: Recorder) {
@@ -28,8 +29,14 @@ public final class RecorderDestination: LifecycleEventDestination, @unchecked Se
         return name
     }
 
-    /// Records `event` now, on the calling thread.
+    /// Writes nothing more: the recording stopped (``Lifetrace/stop()``).
+    func stop() {
+        lock.withLock { stopped = true }
+    }
+
+    /// Records `event` now, on the calling thread; nothing after ``stop()``.
     public func write(_ event: AdaptedEvent) {
+        guard !lock.withLock({ stopped }) else { return }
         switch event.kind {
         case .callbackBegin(let callback, let scene): recorder.callbackBegin(name(callback), scene: name(scene))
         case .callbackEnd(let callback, let scene): recorder.callbackEnd(name(callback), scene: name(scene))
