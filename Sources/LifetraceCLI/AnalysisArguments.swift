@@ -10,19 +10,19 @@ import LifetraceRules
 /// (``ProjectConfiguration``). Each value comes from the command line, else the configuration
 /// file, else the defaults of ``AnalysisOptions``, the one place they are written.
 struct AnalysisArguments: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Main-thread busy time that counts as a stall; also launch-stall's threshold when given. (default: \(Defaults.stallThreshold), \(Defaults.launchStallThreshold) in the launch window)", valueName: "duration"), transform: DurationArgument.parse)
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Main-thread busy time that counts as a stall; also launch-stall's threshold when given. (default: \(Defaults.stallThreshold), \(Defaults.launchStallThreshold) in the launch window)", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var stallThreshold: DurationArgument?
 
-    @Option(name: .long, help: ArgumentHelp("Main-thread busy time after the launch, in the foreground, that counts as a hang. (default: \(Defaults.hangThreshold))", valueName: "duration"), transform: DurationArgument.parse)
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Main-thread busy time after the launch, in the foreground, that counts as a hang. (default: \(Defaults.hangThreshold))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var hangThreshold: DurationArgument?
 
-    @Option(name: .long, help: ArgumentHelp("Longest allowed launch, from launch to the first frame. (default: \(Defaults.launchWatchdog))", valueName: "duration"), transform: DurationArgument.parse)
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Longest allowed launch, from launch to the first frame. (default: \(Defaults.launchWatchdog))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var launchWatchdog: DurationArgument?
 
-    @Option(name: .long, help: ArgumentHelp("Longest allowed time in Background with no background task open. (default: \(Defaults.backgroundLimit))", valueName: "duration"), transform: DurationArgument.parse)
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Longest allowed time in Background with no background task open. (default: \(Defaults.backgroundLimit))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var backgroundLimit: DurationArgument?
 
-    @Option(name: .long, help: ArgumentHelp("Longest didEnterBackground, sceneDidEnterBackground or willTerminate may run. (default: \(Defaults.backgroundCallbackLimit))", valueName: "duration"), transform: DurationArgument.parse)
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Longest didEnterBackground, sceneDidEnterBackground or willTerminate may run. (default: \(Defaults.backgroundCallbackLimit))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var backgroundCallbackLimit: DurationArgument?
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Check the textbook model: no allowance for the sequences real iOS produces (docs/LIFECYCLE.md, Real iOS). (default: off)")
@@ -98,6 +98,14 @@ struct AnalysisArguments: ParsableArguments {
         do throws(RuleFileError) {
             return try RuleFileParser.load(paths: ruleFiles.isEmpty ? configuration?.ruleFiles ?? [] : ruleFiles)
         } catch {
+            // A rule file of the configuration file that cannot be read at all is named where the
+            // configuration file names it; a problem inside one, where it is in that file.
+            if ruleFiles.isEmpty, error.line == 0, let configuration,
+                let entry = configuration.ruleFileEntries.first(where: { $0.value == error.file })
+            {
+                throw ValidationError(ConfigurationError(
+                    file: configuration.path, line: entry.line, column: entry.column, "`rules`: \(error.description)").description)
+            }
             throw ValidationError(error.description)
         }
     }
@@ -139,7 +147,10 @@ struct ConfigurationArguments: ParsableArguments {
     /// naming its line and column.
     func load() throws -> ProjectConfiguration? {
         guard !ignoresConfiguration else { return nil }
-        guard let path = path ?? ProjectConfiguration.find(from: FileManager.default.currentDirectoryPath) else { return nil }
+        // A file found upward is named, in errors, relative to the working directory when it is
+        // there, as trace paths are.
+        let found = { ProjectConfiguration.find(from: FileManager.default.currentDirectoryPath).map { WorkingDirectoryPath.display($0) } }
+        guard let path = path ?? found() else { return nil }
         do throws(ConfigurationError) {
             return try ProjectConfiguration.load(path: path)
         } catch {

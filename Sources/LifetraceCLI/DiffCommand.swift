@@ -32,7 +32,9 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
     var format: RunComparison.Format = .text
 
-    @Option(name: .long, help: ArgumentHelp("Largest allowed rise of a metric's median (e.g. 10%).", valueName: "percent"))
+    // A value may start with '-' (`-5%`), so that it is refused for what it is rather than taken
+    // for an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Largest allowed rise of a metric's median (e.g. 10%).", valueName: "percent"))
     var maxRegression: String?
 
     @Option(name: .long, help: ArgumentHelp("Absolute budget on the candidates, e.g. launch.cold.p50=400ms (repeatable).", valueName: "metric.stat=limit"))
@@ -41,7 +43,7 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A JSON budget file (see docs/REPORTS.md).", valueName: "file"))
     var budgets: String?
 
-    @Option(name: .long, help: "Significance level for a regression to count. (default: \(ComparisonGate().alpha))")
+    @Option(name: .long, parsing: .unconditional, help: "Significance level for a regression to count. (default: \(ComparisonGate().alpha))")
     var alpha: Double?
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Do not fail on more errors per run, or significantly more warnings, than the baseline. (default: off)")
@@ -108,6 +110,17 @@ struct DiffCommand: ParsableCommand {
         return gate
     }
 
+    /// The names of diff's options and flags, as the parser knows them.
+    static var optionNames: Set<String> {
+        var names: Set<String> = ["-h", "--help"]
+        for line in helpMessage(columns: 1000).split(separator: "\n") {
+            for word in line.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" }) where word.hasPrefix("-") {
+                names.insert(String(word.prefix { $0 != "<" && $0 != "=" }))
+            }
+        }
+        return names
+    }
+
     /// The baseline and candidate paths: everything after `--` on the command line is a candidate
     /// (the parser hands every argument after `--` on as a positional, in order).
     private func sides() throws -> ([String], [String]) {
@@ -116,8 +129,15 @@ struct DiffCommand: ParsableCommand {
             throw ValidationError("separate the baseline from the candidate runs with '--': lifetrace diff BASELINE... -- CANDIDATE...")
         }
         let candidates = Array(arguments[(separator + 1)...])
-        if let option = candidates.first(where: { $0.hasPrefix("--") }) {
-            throw ValidationError("\(option) comes after '--', where only candidate traces go; put options before the baseline")
+        // After '--' the parser takes everything for a path: a word that looks like an option is
+        // named as one, never read as a trace that does not exist.
+        if let word = candidates.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+            let name = String(word.prefix { $0 != "=" })
+            let hint = "a trace path starting with '-' can be given as ./\(word)"
+            if Self.optionNames.contains(name) {
+                throw ValidationError("\(name) comes after '--', where only candidate traces go; put options before the baseline (\(hint))")
+            }
+            throw ValidationError("\(name): diff has no such option; \(hint)")
         }
         guard candidates.count <= paths.count else { throw ValidationError("cannot tell the two sides apart") }
         let baseline = Array(paths.dropLast(candidates.count))

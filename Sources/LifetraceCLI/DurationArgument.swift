@@ -36,6 +36,23 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendabl
         }
     }
 
+    /// Reads a threshold or limit (`--stall-threshold`, `--hang-threshold`, `--launch-watchdog`,
+    /// `--background-limit`, `--background-callback-limit`, and the same keys of the configuration
+    /// file): a duration longer than zero, at most the 2^60 ns any duration can be
+    /// (``Threshold``).
+    static func parseThreshold(_ text: String) throws -> DurationArgument {
+        do throws(Threshold.Invalid) {
+            return DurationArgument(nanoseconds: try Threshold.nanoseconds(text), text: text)
+        } catch {
+            throw Invalid(description: error.explanation)
+        }
+    }
+
+    private init(nanoseconds: Int64, text: String) {
+        self.nanoseconds = nanoseconds
+        self.text = text
+    }
+
     /// Why a value is not a duration.
     struct Invalid: Error, CustomStringConvertible {
         let description: String

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
@@ -35,6 +36,18 @@ struct Lifetrace: ParsableCommand {
         arguments.first == "--list-rules" ? ["check"] + arguments : arguments
     }
 
+    /// A usage message on one line. For an enumerated option given a value it does not take, the
+    /// parser lists the values one per line past five; they are listed as the help lists them,
+    /// `(values: text, json, …)`, from the same `allValueStrings`.
+    static func oneLine(_ message: String) -> String {
+        let marker = ". Please provide one of the following:\n"
+        guard let range = message.range(of: marker) else { return message }
+        let values = message[range.upperBound...].split(separator: "\n").map {
+            $0.trimmingPrefix(while: { $0 == " " }).trimmingPrefix("- ")
+        }
+        return message[..<range.lowerBound] + " (values: " + values.joined(separator: ", ") + ")"
+    }
+
     /// Runs the command; usage errors exit with 2, the documented code for bad input or usage
     /// (``ExitStatus/badInput``; ArgumentParser's default is 64). SIGINT, SIGTERM and SIGHUP remove staged outputs
     /// before the process dies (``OutputCleanup``).
@@ -46,7 +59,7 @@ struct Lifetrace: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                printError(message(for: error))
+                printError(oneLine(message(for: error)))
                 exit(withError: ExitStatus.badInput.exit)
             }
             exit(withError: error)

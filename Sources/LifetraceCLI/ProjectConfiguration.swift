@@ -51,6 +51,8 @@ struct ProjectConfiguration: Sendable {
     var textbook: Bool?
     /// Rule files, relative to the working directory (the file's own paths resolved).
     var ruleFiles: [String]?
+    /// The same, with where each is written, so that one that cannot be read is named there.
+    var ruleFileEntries: [Located] = []
     /// Rule ids, with where each is written, so that an unknown one is named there.
     var only: [Located]?
     var disable: [Located]?
@@ -82,8 +84,12 @@ struct ProjectConfiguration: Sendable {
     /// Reads the file at `path`.
     static func load(path: String) throws(ConfigurationError) -> ProjectConfiguration {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ConfigurationError(file: path, line: 0, column: 0, "no such configuration file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ConfigurationError(
+                file: path, line: 0, column: 0, "is a directory, not a configuration file (give the file, such as \(fileName))")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(file: path, line: 0, column: 0, "cannot read the configuration file")
@@ -132,15 +138,17 @@ struct ProjectConfiguration: Sendable {
     private mutating func set(_ key: Key, _ value: Node, reader: ConfigurationReader) throws(ConfigurationError) {
         let name = "`\(key.rawValue)`"
         switch key {
-        case .stallThreshold: stallThreshold = try reader.duration(value, what: name)
-        case .hangThreshold: hangThreshold = try reader.duration(value, what: name)
-        case .launchWatchdog: launchWatchdog = try reader.duration(value, what: name)
-        case .backgroundLimit: backgroundLimit = try reader.duration(value, what: name)
-        case .backgroundCallbackLimit: backgroundCallbackLimit = try reader.duration(value, what: name)
+        case .stallThreshold: stallThreshold = try reader.threshold(value, what: name)
+        case .hangThreshold: hangThreshold = try reader.threshold(value, what: name)
+        case .launchWatchdog: launchWatchdog = try reader.threshold(value, what: name)
+        case .backgroundLimit: backgroundLimit = try reader.threshold(value, what: name)
+        case .backgroundCallbackLimit: backgroundCallbackLimit = try reader.threshold(value, what: name)
         case .textbook: textbook = try reader.bool(value, what: name)
         case .strict: strict = try reader.bool(value, what: name)
         case .allowMoreViolations: allowMoreViolations = try reader.bool(value, what: name)
-        case .rules: ruleFiles = try reader.strings(value, what: name).map { reader.resolve($0.value) }
+        case .rules:
+            ruleFileEntries = try reader.strings(value, what: name).map { .init(value: reader.resolve($0.value), line: $0.line, column: $0.column) }
+            ruleFiles = ruleFileEntries.map(\.value)
         case .only: only = try reader.strings(value, what: name)
         case .disable: disable = try reader.strings(value, what: name)
         case .budgets: budgetFile = reader.resolve(try reader.string(value, what: name).value)
@@ -201,11 +209,40 @@ struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
             .composer(let context, let problem, let mark, _):
             self.init(file: file, line: mark.line, column: mark.column, "not YAML: " + (context.map { "\($0.text), " } ?? "") + problem)
         case .duplicatedKeysInMapping(let duplicates, let context):
-            self.init(file: file, line: context.mark.line, column: context.mark.column, "duplicate key \(duplicates.joined(separator: ", "))")
+            // YAML names the first key that is given twice where it is first written; the error
+            // is where it is written again.
+            let key = duplicates.first ?? ""
+            let place = Self.repetition(of: key, after: context.mark, in: context.text)
+            self.init(file: file, line: place.line, column: place.column, "`\(key)` is given twice")
         default:
             let text = "\(error)".split(whereSeparator: \.isNewline).first.map(String.init) ?? "not YAML"
             self.init(file: file, line: 1, column: 1, "not YAML: \(text)")
         }
+    }
+
+    /// Where `key`, first written at `first`, is written again in the same block mapping: the
+    /// next line that has it at the same column, before the mapping ends (a line less indented);
+    /// `first` itself when it cannot be told (a flow mapping, `{a: 1, a: 2}`).
+    static func repetition(of key: String, after first: Mark, in text: String) -> (line: Int, column: Int) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = first.column - 1
+        guard first.line >= 1, indent >= 0 else { return (first.line, first.column) }
+        let spellings = [key, "'\(key)'", "\"\(key)\""]
+        for index in first.line..<lines.count {
+            let line = Array(lines[index])
+            let content = line.drop { $0 == " " }
+            if content.isEmpty || content.first == "#" { continue }
+            let leading = line.count - content.count
+            if leading < indent { break }
+            guard leading == indent else { continue }
+            let rest = String(content)
+            for spelling in spellings where rest.hasPrefix(spelling) {
+                if rest.dropFirst(spelling.count).drop(while: { $0 == " " || $0 == "\t" }).first == ":" {
+                    return (index + 1, first.column)
+                }
+            }
+        }
+        return (first.line, first.column)
     }
 
     var description: String { line == 0 ? "\(file): \(problem)" : "\(file):\(line):\(column): \(problem)" }
@@ -241,10 +278,11 @@ private struct ConfigurationReader {
         }
     }
 
-    func duration(_ node: Node, what: String) throws(ConfigurationError) -> Int64 {
+    /// A threshold or limit, in the range ``Threshold`` decides.
+    func threshold(_ node: Node, what: String) throws(ConfigurationError) -> Int64 {
         let text = try string(node, what: what).value
-        do throws(DurationError) {
-            return try DurationParser.nanoseconds(text)
+        do throws(Threshold.Invalid) {
+            return try Threshold.nanoseconds(text)
         } catch {
             throw self.error(node, "\(what): \(error.description)")
         }

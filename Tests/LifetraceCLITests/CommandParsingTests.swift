@@ -98,7 +98,7 @@ struct CommandParsingTests {
         #expect(throws: ConfigurationError(file: "c.yml", line: 2, column: 18, "`launch-watchdog`: invalid duration \"20\": it has no unit (write a number and a unit: 250ms, 1.5s, 20s)")) {
             try ProjectConfiguration.parse(yaml: "strict: false\nlaunch-watchdog: 20\n", file: "c.yml")
         }
-        #expect(throws: ConfigurationError(file: "c.yml", line: 1, column: 1, "duplicate key strict")) {
+        #expect(throws: ConfigurationError(file: "c.yml", line: 2, column: 1, "`strict` is given twice")) {
             try ProjectConfiguration.parse(yaml: "strict: false\nstrict: true\n", file: "c.yml")
         }
         #expect(throws: ConfigurationError.self) { try ProjectConfiguration.parse(yaml: "- a\n- b\n", file: "c.yml") }

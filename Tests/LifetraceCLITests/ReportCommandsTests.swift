@@ -15,7 +15,7 @@ import Testing
     @Test func diffFailsOnASignificantRegression() throws {
         let result = try Self.lifetrace(["diff", "--max-regression", "10%", "--allow-more-violations", Self.baseline, "--", Self.candidate])
         #expect(result.status == 1)
-        #expect(result.output.contains("Over budget: 2 checks failed."))
+        #expect(result.output.contains("Failed: 2 regressions over +10%."))
     }
 
     @Test func diffPassesWithinBudget() throws {
@@ -24,7 +24,7 @@ import Testing
             Self.candidate,
         ])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("Within budget."))
+        #expect(result.output.contains("Within budget, no regression over +50%."))
     }
 
     @Test func diffTestsWarningCountsRatherThanFailingOnAnyRise() throws {

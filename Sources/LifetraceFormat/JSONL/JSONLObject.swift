@@ -88,7 +88,7 @@ struct JSONLObject {
     }
 
     /// The top-level members of a valid JSON object, in order.
-    private static func scanMembers(_ bytes: [UInt8]) -> [Member] {
+    static func scanMembers(_ bytes: [UInt8]) -> [Member] {
         var members: [Member] = []
         var index = bytes.firstIndex(of: UInt8(ascii: "{"))! + 1
         while true {

@@ -19,11 +19,21 @@ public struct SARIFReport: Sendable {
     /// The schema the log names: the OASIS standard's, errata 01.
     public static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
+    /// The base id of trace locations under ``workingDirectory``: SARIF's customary name for the
+    /// root of the sources, given in the run's `originalUriBaseIds`.
+    public static let rootBaseId = "%SRCROOT%"
+
     /// The check.
     public var output: CheckOutput
+    /// The directory relative paths are read from: a trace under it is located by a relative
+    /// URI with ``rootBaseId``, any other by an absolute `file://` URI.
+    public var workingDirectory: String
 
-    /// Creates the log of `output`.
-    public init(_ output: CheckOutput) { self.output = output }
+    /// Creates the log of `output`, with paths relative to `workingDirectory`.
+    public init(_ output: CheckOutput, workingDirectory: String = FileManager.default.currentDirectoryPath) {
+        self.output = output
+        self.workingDirectory = workingDirectory
+    }
 
     /// Every rule the log describes, in catalog order.
     var rules: [Rule] { Rule.allCases + (output.userRules?.rules ?? []) }
@@ -45,7 +55,7 @@ public struct SARIFReport: Sendable {
             }
             let lines = GitHubAnnotations.eventLines(analysis)
             for violation in analysis.violations {
-                var location: [JSONMember] = [JSONMember("artifactLocation", .object([JSONMember("uri", .string(Self.uri(analysis.path)))]))]
+                var location: [JSONMember] = [JSONMember("artifactLocation", artifactLocation(analysis.path))]
                 if let line = violation.events.last.flatMap({ lines?[Self.key($0)] }) {
                     location.append(JSONMember("region", .object([JSONMember("startLine", .int(Int64(line)))])))
                 }
@@ -78,6 +88,9 @@ public struct SARIFReport: Sendable {
                     JSONMember("fullName", .string("Lifetrace, the iOS app life cycle checker")),
                     JSONMember("rules", .array(rules.map(Self.descriptor))),
                 ]))])),
+                JSONMember("originalUriBaseIds", .object([
+                    JSONMember(Self.rootBaseId, .object([JSONMember("uri", .string(Self.directoryURI(workingDirectory)))])),
+                ])),
                 JSONMember("invocations", .array([.object([
                     JSONMember("executionSuccessful", .bool(successful)),
                     JSONMember("toolExecutionNotifications", .array(notifications)),
@@ -113,19 +126,42 @@ public struct SARIFReport: Sendable {
     static func level(_ rule: Rule) -> String { rule.severity == .error ? "error" : "warning" }
 
     /// A notification of the invocation (a trace the check could not read whole).
-    private func notification(_ text: String, uri: String) -> JSONValue {
+    private func notification(_ text: String, uri path: String) -> JSONValue {
         .object([
             JSONMember("level", .string("error")),
             JSONMember("message", .object([JSONMember("text", .string(text))])),
             JSONMember("locations", .array([.object([JSONMember("physicalLocation", .object([
-                JSONMember("artifactLocation", .object([JSONMember("uri", .string(Self.uri(uri)))])),
+                JSONMember("artifactLocation", artifactLocation(path)),
             ]))])])),
         ])
     }
 
-    /// A path as a URI reference: percent-encoded where a URI path cannot hold the character.
-    static func uri(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    /// Where a trace is (SARIF 2.1.0, 3.4 "artifactLocation object"): under the working directory,
+    /// a relative URI reference with ``rootBaseId``; elsewhere an absolute `file://` URI.
+    func artifactLocation(_ path: String) -> JSONValue {
+        if let relative = WorkingDirectoryPath.relative(path, under: workingDirectory) {
+            return .object([JSONMember("uri", .string(Self.relativeURI(relative))), JSONMember("uriBaseId", .string(Self.rootBaseId))])
+        }
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+        return .object([JSONMember("uri", .string(absolute.standardizedFileURL.absoluteString))])
+    }
+
+    /// The characters a relative URI's path keeps as they are: those of a URI path but `:`, which
+    /// in a first segment would read as a scheme (RFC 3986, 4.2).
+    private static let relativePathAllowed: CharacterSet = {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(":")
+        return allowed
+    }()
+
+    /// A relative path as a relative URI reference, percent-encoded (RFC 3986).
+    static func relativeURI(_ path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: relativePathAllowed) ?? path
+    }
+
+    /// A directory as an absolute `file://` URI ending in `/`, as `originalUriBaseIds` needs.
+    static func directoryURI(_ directory: String) -> String {
+        URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL.absoluteString
     }
 
     private static func key(_ event: EventSummary) -> JSONLEventLines.Key { GitHubAnnotations.key(event) }}

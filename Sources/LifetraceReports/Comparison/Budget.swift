@@ -107,6 +107,9 @@ public struct Budget: Sendable, Hashable {
     public static func percentage(_ text: String, source: String = "--max-regression") throws(BudgetError) -> Double {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix("%") { trimmed.removeLast() }
+        if let value = Double(trimmed), value < 0 {
+            throw BudgetError(source: source, reason: "\"\(text)\" is negative: give the largest allowed rise, such as 10%")
+        }
         guard let value = Double(trimmed), value >= 0, value.isFinite else {
             throw BudgetError(source: source, reason: "\"\(text)\" is not a percentage (e.g. 10%)")
         }

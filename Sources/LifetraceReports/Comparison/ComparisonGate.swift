@@ -32,6 +32,8 @@ public struct ComparisonGate: Sendable, Hashable {
     /// `{"alpha": 0.05, "maxRegression": "10%", "budgets": {"launch.cold.p50": "400ms", "stalls.count.p90": 1}}`;
     /// every member is optional; what the command line gives wins over the file's alpha and
     /// maximum regression.
+    /// Errors name the file, the line and the column of the member at fault
+    /// (`budgets.json:3:5: unknown member "budget" ...`).
     public mutating func read(file path: String) throws(BudgetError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BudgetError(source: path, reason: "cannot read the budget file")
@@ -42,40 +44,63 @@ public struct ComparisonGate: Sendable, Hashable {
         } catch {
             throw BudgetError(source: path, reason: "not valid JSON at \(JSONErrorLocation(of: error, in: [UInt8](data)))")
         }
+        let bytes = [UInt8](data)
         guard let object = parsed as? [String: Any] else {
-            throw BudgetError(source: path, reason: "expected a JSON object with \"budgets\", \"maxRegression\", \"alpha\"")
+            let start = bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
+            throw BudgetError(
+                source: Self.place(path, JSONMemberPositions.position(of: start, in: bytes)),
+                reason: "expected a JSON object with \"budgets\", \"maxRegression\", \"alpha\"")
         }
-        for key in object.keys where !["alpha", "maxRegression", "budgets"].contains(key) {
-            throw BudgetError(source: path, reason: "unknown member \"\(key)\" (expected budgets, maxRegression, alpha)")
+        // Foundation gives no positions: the members are found again where they are written.
+        let positions = JSONMemberPositions(document: bytes)
+        func keyPlace(_ name: String, in members: JSONMemberPositions? = nil) -> String {
+            guard let member = (members ?? positions).member(name) else { return path }
+            return Self.place(path, (member.line, member.column))
+        }
+        func valuePlace(_ name: String, in members: JSONMemberPositions? = nil) -> String {
+            guard let member = (members ?? positions).member(name) else { return path }
+            return Self.place(path, (member.valueLine, member.valueColumn))
+        }
+        for member in positions.members where !["alpha", "maxRegression", "budgets"].contains(member.key) {
+            throw BudgetError(
+                source: Self.place(path, (member.line, member.column)),
+                reason: "unknown member \"\(member.key)\" (expected budgets, maxRegression, alpha)")
         }
         if let alpha = object["alpha"] {
             guard let value = alpha as? Double, value > 0, value < 1 else {
-                throw BudgetError(source: path, reason: "alpha must be a number between 0 and 1")
+                throw BudgetError(source: valuePlace("alpha"), reason: "alpha must be a number between 0 and 1")
             }
             self.alpha = value
         }
         if let regression = object["maxRegression"], maxRegression == nil {
             if let text = regression as? String {
-                maxRegression = try Budget.percentage(text, source: path)
+                maxRegression = try Budget.percentage(text, source: valuePlace("maxRegression"))
             } else if let value = regression as? Double {
                 maxRegression = value
             } else {
-                throw BudgetError(source: path, reason: "maxRegression must be a percentage like \"10%\"")
+                throw BudgetError(source: valuePlace("maxRegression"), reason: "maxRegression must be a percentage like \"10%\"")
             }
         }
         if let budgets = object["budgets"] {
             guard let entries = budgets as? [String: Any] else {
-                throw BudgetError(source: path, reason: "budgets must be an object of \"metric.statistic\": limit")
+                throw BudgetError(source: valuePlace("budgets"), reason: "budgets must be an object of \"metric.statistic\": limit")
             }
-            for key in entries.keys.sorted() {
-                let value: String
-                switch entries[key] {
-                case let text as String: value = text
-                case let number as NSNumber: value = number.stringValue
-                default: throw BudgetError(source: path, reason: "\(key): the limit must be a string or a number")
+            let members = positions.object("budgets")
+            for name in entries.keys.sorted() {
+                let limit: String
+                switch entries[name] {
+                case let text as String: limit = text
+                case let number as NSNumber: limit = number.stringValue
+                default:
+                    throw BudgetError(source: valuePlace(name, in: members), reason: "\(name): the limit must be a string or a number")
                 }
-                self.budgets.append(try Budget(key: key, value: value, source: path))
+                self.budgets.append(try Budget(key: name, value: limit, source: keyPlace(name, in: members)))
             }
         }
+    }
+
+    /// `FILE:LINE:COLUMN`, the place a budget error names.
+    private static func place(_ path: String, _ position: (line: Int, column: Int)) -> String {
+        "\(path):\(position.line):\(position.column)"
     }
 }

@@ -61,11 +61,30 @@ extension RunComparison {
         return "; the samples of \(plural(capped, "trace")) come from the first \(CappedCounts.lifetimeLimit) lifetimes of each"
     }
 
-    /// The last line: the gate's verdict.
+    /// The last line: the gate's verdict, naming what failed by kind (`Failed: 2 regressions over
+    /// +10%, 1 budget exceeded.`), or what held; budgets only when some were given.
     var outcome: String {
-        let failures = checks.count { $0.failed }
-        if failures > 0 { return "Over budget: \(plural(failures, "check")) failed." }
-        return gate.isEmpty ? "No budget given." : "Within budget."
+        let failed = checks.filter(\.failed)
+        let limit = gate.maxRegression.map { "+" + DecimalText.compact($0) + "%" } ?? ""
+        if !failed.isEmpty {
+            let parts = Check.Kind.allCases.compactMap { kind -> String? in
+                let count = failed.count { $0.kind == kind }
+                guard count > 0 else { return nil }
+                switch kind {
+                case .budget: return plural(count, "budget") + " exceeded"
+                case .regression: return plural(count, "regression") + " over " + limit
+                case .violations: return "more violations than the baseline"
+                }
+            }
+            return "Failed: " + parts.joined(separator: ", ") + "."
+        }
+        var held: [String] = []
+        if !gate.budgets.isEmpty { held.append("within budget") }
+        if gate.maxRegression != nil { held.append("no regression over " + limit) }
+        if gate.failsOnMoreViolations { held.append("no more violations than the baseline") }
+        guard let first = held.first else { return "Nothing gated: compared only." }
+        return first.prefix(1).uppercased() + first.dropFirst() + (held.count > 1 ? ", " : "")
+            + held.dropFirst().joined(separator: ", ") + "."
     }
 
     /// The text form.

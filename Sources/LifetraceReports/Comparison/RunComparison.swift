@@ -82,6 +82,18 @@ public struct RunComparison: Sendable {
         public var failed: Bool
         /// Why it passed or failed.
         public var detail: String
+        /// What kind of check it is, for the verdict's count of failures by kind.
+        public var kind: Kind
+
+        /// The kinds of check.
+        public enum Kind: Sendable, Hashable, CaseIterable {
+            /// An absolute budget (`--budget`, `--budgets`).
+            case budget
+            /// A median's rise against `--max-regression`.
+            case regression
+            /// More violations per run than the baseline.
+            case violations
+        }
     }
 
     /// The baseline runs.
@@ -192,7 +204,7 @@ public struct RunComparison: Sendable {
         }
         return [Check(
             description: "no error more often per run than in the baseline, no warning significantly more often",
-            failed: !failing.isEmpty, detail: detail)]
+            failed: !failing.isEmpty, detail: detail, kind: .violations)]
     }
 
     private static func checks(rows: [Row], gate: ComparisonGate) -> [Check] {
@@ -209,7 +221,8 @@ public struct RunComparison: Sendable {
                 checks.append(Check(
                     description: description, failed: !met,
                     detail: met ? "no candidate samples: no \(budget.metric.summary)"
-                        : "no candidate sample of \(budget.metric.key)\(baseline); a budget is not met by nothing"))
+                        : "no candidate sample of \(budget.metric.key)\(baseline); a budget is not met by nothing",
+                    kind: .budget))
                 continue
             }
             // An absolute budget holds whatever the baseline did: over is over. Significance is
@@ -217,7 +230,7 @@ public struct RunComparison: Sendable {
             let over = value > budget.limit
             let failed = over
             let detail = "candidate \(budget.metric.format(value))" + (over ? ", over the budget" : "")
-            checks.append(Check(description: description, failed: failed, detail: detail))
+            checks.append(Check(description: description, failed: failed, detail: detail, kind: .budget))
         }
         if let limit = gate.maxRegression {
             // A metric the baseline measured and no candidate did: the regression cannot be
@@ -225,7 +238,7 @@ public struct RunComparison: Sendable {
             for row in rows where row.baseline.count >= minimumRunsToGate && row.candidate.count == 0 && !row.metric.noSampleMeansNone {
                 checks.append(Check(
                     description: "\(row.metric.key) median +\(DecimalText.compact(limit))% at most", failed: true,
-                    detail: "no candidate sample (the baseline has \(row.baseline.count))"))
+                    detail: "no candidate sample (the baseline has \(row.baseline.count))", kind: .regression))
             }
             for row in rows where row.test != nil {
                 guard let change = row.medianChange else { continue }
@@ -234,7 +247,8 @@ public struct RunComparison: Sendable {
                 checks.append(Check(
                     description: "\(row.metric.key) median +\(DecimalText.compact(limit))% at most", failed: failed,
                     detail: "median \(signedPercent(change)), shift \(row.shiftText), p \(pValue(row.test?.p)), "
-                        + "\(pValue(row.adjustedP)) after Holm" + (failed ? "" : ", not significant")))
+                        + "\(pValue(row.adjustedP)) after Holm" + (failed ? "" : ", not significant"),
+                    kind: .regression))
             }
         }
         return checks
