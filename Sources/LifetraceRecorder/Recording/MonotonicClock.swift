@@ -16,4 +16,12 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
+
+    /// Sleeps until `deadline` (nanoseconds on this clock), through interruptions by signals.
+    public static func sleep(until deadline: Int64) {
+        var time = timespec()
+        time.tv_sec = Int(deadline / 1_000_000_000)
+        time.tv_nsec = Int(deadline % 1_000_000_000)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+    }
 }

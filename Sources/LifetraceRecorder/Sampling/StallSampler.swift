@@ -150,7 +150,7 @@ public final class StallSampler: @unchecked Sendable {
                 continue
             }
             let wake = epoch.load(ordering: .relaxed)
-            Self.sleep(until: wakeTime.load(ordering: .relaxed) &+ threshold)
+            MonotonicClock.sleep(until: wakeTime.load(ordering: .relaxed) &+ threshold)
             guard stillBusy(wake) else { continue }
             writeNewImages(into: &ring, written: &imagesWritten)
             while stillBusy(wake) && !stopping.load(ordering: .relaxed) {
@@ -169,7 +169,7 @@ public final class StallSampler: @unchecked Sendable {
                     self.taken.wrappingIncrement(ordering: .relaxed)
                     writeTime.wrappingIncrement(by: MonotonicClock.now() &- taken, ordering: .relaxed)
                 }
-                Self.sleep(until: timestamp &+ interval)
+                MonotonicClock.sleep(until: timestamp &+ interval)
             }
         }
     }
@@ -209,15 +209,5 @@ public final class StallSampler: @unchecked Sendable {
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
-    }
-
-    /// Sleeps until `deadline` on the monotonic clock.
-    private static func sleep(until deadline: Int64) {
-        // Fields set one by one: the memberwise initializer is not visible from every module
-        // that owns `timespec` on Linux.
-        var time = timespec()
-        time.tv_sec = Int(deadline / 1_000_000_000)
-        time.tv_nsec = Int(deadline % 1_000_000_000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
     }
 }
