@@ -213,11 +213,6 @@ public final class StallSampler: @unchecked Sendable {
 
     /// Sleeps until `deadline` on the monotonic clock.
     private static func sleep(until deadline: Int64) {
-        // Fields set one by one: the memberwise initializer is not visible from every module
-        // that owns `timespec` on Linux.
-        var time = timespec()
-        time.tv_sec = Int(deadline / 1_000_000_000)
-        time.tv_nsec = Int(deadline % 1_000_000_000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+        MonotonicClock.sleep(until: deadline)
     }
 }
