@@ -7,7 +7,7 @@ BIN = $(shell $(SWIFT) build --show-bin-path)
 DEMO_DIR = .build/demo
 SAMPLE = Samples/runs/cold-launch-scenes.jsonl
 
-.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions fuzz-rules clean
+.PHONY: deps test-deps build release test demo bench fuzz fuzz-build fuzz-check fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions fuzz-rules clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -28,6 +28,7 @@ test: test-deps
 	@$(SWIFT) build --build-tests --quiet
 	@$(SWIFT) test --skip-build 2>&1 \
 		| awk -f scripts/test-summary.awk
+	@$(MAKE) --no-print-directory fuzz-check
 	@python3 integrations/spark/test_lifetrace_summary.py --lifetrace $(BIN)/lifetrace
 
 # Imports a sample run into a binary trace and shows its info and first events; records the sample
@@ -70,6 +71,12 @@ fuzz: fuzz-jsonl fuzz-binary fuzz-reports fuzz-exports fuzz-regions fuzz-rules
 
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build --sanitize=fuzzer
+
+# Builds the fuzz targets without the fuzzer's instrumentation, in a build directory of their own
+# (so `fuzz-build`'s stays as it is): part of `make test`, so that a change to the main package's
+# API cannot leave the fuzz targets broken unnoticed.
+fuzz-check:
+	@cd Fuzz && $(SWIFT) build --quiet --scratch-path .build/check
 
 fuzz-jsonl: fuzz-build
 	@mkdir -p .build/fuzz/jsonl && cp Fuzz/Corpus/jsonl/* .build/fuzz/jsonl/

@@ -44,7 +44,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "BinaryFuzzer",
-            dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]
+            dependencies: [
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceZstd", package: "lifetrace"),
+            ]
         ),
         .executableTarget(
             name: "JSONLFuzzer",
