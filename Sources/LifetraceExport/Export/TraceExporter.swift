@@ -44,6 +44,8 @@ public enum TraceExporter {
             return summary(of: builder, format: format, bytes: file.byteCount)
         case .ctf:
             return try exportCTF(&source, directory: output, options: options)
+        case .folded:
+            return try FoldedStacks.export(&source, output: output, options: options)
         }
     }
 
