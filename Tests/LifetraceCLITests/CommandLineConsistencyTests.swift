@@ -42,7 +42,7 @@ struct CommandLineConsistencyTests {
         #expect(both.error == "lifetrace: give the format once, with --format\n")
         let none = try Self.run(["export", Self.fail, "-o", directory + "/x"])
         #expect(none.status == 2)
-        #expect(none.error == "lifetrace: give the output format with --format: perfetto, chrome-json or ctf\n")
+        #expect(none.error == "lifetrace: give the output format with --format: perfetto, chrome-json, ctf or folded\n")
         let ctf = try Self.run(["export", Self.fail, "--format", "ctf", "-o", "-"])
         #expect(ctf.error == "lifetrace: --format ctf writes a directory: give one with -o\n")
     }

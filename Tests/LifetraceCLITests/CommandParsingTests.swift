@@ -28,7 +28,7 @@ struct CommandParsingTests {
         #expect(try CheckCommand.parse(["a.jsonl", "--format", "junit"]).format == .junit)
         #expect(try DiffCommand.parse(["--format", "markdown", "a", "b"]).format == RunComparison.Format.markdown)
         #expect(choices(ReportFormat.self) == "text, json, markdown, html or ndjson")
-        #expect(choices(ExportFormat.self) == "perfetto, chrome-json or ctf")
+        #expect(choices(ExportFormat.self) == "perfetto, chrome-json, ctf or folded")
     }
 
     @Test("options not given take AnalysisOptions' defaults, the ones the help shows")

@@ -15,11 +15,7 @@ final class StallIntervals: @unchecked Sendable {
     /// ``AnalysisOptions/symbolicates``, symbols come from the images' files when they are at hand.
     func profile(_ analysis: inout TraceAnalysis, stacks: SampledStacks, options: AnalysisOptions) {
         guard !stacks.samples.isEmpty else { return }
-        var symbols = stacks.symbols
-        if options.symbolicates, let found = try? Symbolizer.symbolize(stacks) {
-            symbols.merge(found) { kept, _ in kept }
-        }
-        let names = TraceSymbolNames(stacks: stacks, symbols: symbols)
+        let names = TraceSymbolNames(stacks: stacks, options: options)
         analysis.stallProfiles = StallSamplePass.annotate(&analysis, stalls: intervals, stacks: stacks, names: names.name)
     }
 }

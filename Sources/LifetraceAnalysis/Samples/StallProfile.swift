@@ -48,6 +48,8 @@ public struct StallProfile: Hashable, Sendable {
     /// The app's own function the samples most often were in (innermost app frame), and in how
     /// many; nil when no sample had an app frame.
     public var blame: Count?
+    /// The samples as a tree by function, for a flame graph (``FlameGraph``).
+    public var flame = FlameGraph()
 
     /// The one-line blame: "38 of 41 stack samples in SpellingDictionary.warm (File.swift:12)".
     public var blameLine: String? {
@@ -122,7 +124,8 @@ public enum StallSamplePass {
             start: start, duration: duration, sampleCount: sampleCount, hottestSelf: top(selfCounts),
             hottestTotal: top(totalCounts),
             heaviestStack: Array(stacks.frames(of: heaviest.key).reversed().prefix(stackLimit).map { located(name($0)) }),
-            heaviestCount: heaviest.value, blame: top(blameCounts).first)
+            heaviestCount: heaviest.value, blame: top(blameCounts).first,
+            flame: FlameGraph.mainThread(start: start, duration: duration, stacks: stacks, names: names))
     }
 
     /// Adds the blame of each stall's samples to the `launch-stall` and `hang` violations of

@@ -35,7 +35,11 @@ public enum TraceExporter {
         case .perfetto:
             let file = try ExportOutputFile(path: output)
             var builder = TimelineBuilder(writer: PerfettoTraceWriter(output: file), options: options)
-            try replay(&source, into: &builder)
+            try replay(&source, into: &builder) { source, builder in
+                // The samples are read with the events: known once the last event is.
+                let stacks = source.sampledStacks
+                if !stacks.samples.isEmpty { builder.drawing.writer.samples = (stacks, TraceSymbolNames(stacks: stacks, options: options)) }
+            }
             return summary(of: builder, format: format, bytes: file.byteCount)
         case .chromeJSON:
             let file = try ExportOutputFile(path: output)
@@ -44,16 +48,20 @@ public enum TraceExporter {
             return summary(of: builder, format: format, bytes: file.byteCount)
         case .ctf:
             return try exportCTF(&source, directory: output, options: options)
+        case .folded:
+            return try FoldedStacks.export(&source, output: output, options: options)
         }
     }
 
     private static func replay<Source: TraceEventSource, Writer: TimelineRecordWriter>(
-        _ source: inout Source, into builder: inout TimelineBuilder<Writer>
+        _ source: inout Source, into builder: inout TimelineBuilder<Writer>,
+        beforeFinish: (Source, inout TimelineBuilder<Writer>) -> Void = { _, _ in }
     ) throws(ExportError) {
         try builder.start(metadata: source.metadata)
         while let event = try next(&source) {
             try builder.consume(event, symbols: source.symbols)
         }
+        beforeFinish(source, &builder)
         try builder.finish(symbols: source.symbols)
     }
 

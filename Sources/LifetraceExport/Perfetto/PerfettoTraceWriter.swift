@@ -1,3 +1,4 @@
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// Writes the timeline as a native Perfetto trace: a `Trace` whose `TracePacket`s carry
@@ -92,8 +93,21 @@ public struct PerfettoTraceWriter: TimelineRecordWriter {
         }
     }
 
-    /// Commits the file.
+    /// The stack samples to write at the end (``PerfettoSamples``), set before ``finish()``.
+    var samples: (stacks: SampledStacks, names: TraceSymbolNames)?
+
+    /// Writes the stack samples, if any, and commits the file.
     public mutating func finish() throws(ExportError) {
+        if let samples {
+            for bytes in PerfettoSamples.packets(samples.stacks, names: samples.names, pid: processPID) {
+                frame.reset()
+                frame.appendTag(PerfettoField.Trace.packet, .lengthDelimited)
+                frame.appendVarint(UInt64(bytes.count))
+                try output.write(frame.bytes)
+                try output.write(bytes)
+                packetCount += 1
+            }
+        }
         try output.commit()
     }
 

@@ -51,7 +51,9 @@ public struct TraceHTMLReport {
         let (analysis, range) = try { () throws(TraceError) -> (TraceAnalysis, TimelineRange) in
             var first = try TraceFile.open(path: path)
             var range = TimelineRange()
-            return (try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range), range)
+            var analysis = try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range)
+            StallSamplePass.profileStalls(&analysis, stacks: first.sampledStacks, options: options)
+            return (analysis, range)
         }()
         let strips = analysis.lifetimes.count > 1
             ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
@@ -135,7 +137,7 @@ public struct TraceHTMLReport {
         let overlay = TimelineOverlay(analysis: analysis, listedViolations: Self.listedViolationLimit, zoomed: zoomed)
         let text = TraceReport(analysis: analysis, options: options)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)\(HTMLTableSort.style)\(LifetimeOverviewSVG.style)</style>\n</head>\n<body>\n"
+        out += "<title>Lifetrace report: \(HTMLText.escape(analysis.path))</title>\n<style>\n\(HTMLStyle.sheet)\(HTMLSearch.style)\(HTMLZoom.style)\(HTMLTableSort.style)\(LifetimeOverviewSVG.style)\(FlameGraphSVG.style)</style>\n</head>\n<body>\n"
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
@@ -154,6 +156,7 @@ public struct TraceHTMLReport {
         out += HTMLStyle.legend
         out += overview(overlay)
         var headed: Set<String> = []
+        let flames = stallProfilesByAnchor
         for window in canvas.windows {
             let whole = window.anchor == "timeline"
             let kind = window.anchor.hasPrefix("launch") ? "launch" : window.anchor.hasPrefix("stall") ? "stall" : ""
@@ -173,6 +176,7 @@ public struct TraceHTMLReport {
                 labelMilestones: window.anchor.hasPrefix("launch")
             ).rendered
             out += "</div>\n"
+            out += flames[window.anchor].map { FlameGraphSVG(profile: $0).rendered } ?? ""
         }
         out += lifetimeTables(text)
         out += HTMLSearch.script
@@ -180,6 +184,18 @@ public struct TraceHTMLReport {
         out += HTMLTableSort.script
         out += "</body>\n</html>\n"
         return out
+    }
+
+    /// The stack samples' profile of each zoomed stall that has one, by the stall view's anchor.
+    var stallProfilesByAnchor: [String: StallProfile] {
+        guard !analysis.stallProfiles.isEmpty else { return [:] }
+        var byStart: [Int64: StallProfile] = [:]
+        for profile in analysis.stallProfiles where byStart[profile.start] == nil { byStart[profile.start] = profile }
+        var result: [String: StallProfile] = [:]
+        for entry in WorstFirst.longestStalls(analysis, limit: Self.zoomedStallLimit) {
+            if let profile = byStart[entry.stall.start] { result[HTMLText.anchor("stall", entry.number)] = profile }
+        }
+        return result
     }
 
     /// With several lifetimes, a row per lifetime before the whole trace (see ``LifetimeOverviewSVG``).
