@@ -38,7 +38,7 @@ struct RecoverCommand: ParsableCommand {
         }
         switch outcome {
         case .nothingToRecover:
-            try StandardOutput.print("\(path): nothing to recover (no region beside it; the trace is sealed)\n")
+            try StandardOutput.print("\(path): nothing to recover (no region beside it)\n")
         case .sealed(let fromFile, let fromRegion, let inferredExit, let losses):
             try StandardOutput.print(
                 "\(path): \(losses.isEmpty ? "sealed" : "sealed with data missing"): \(fromFile) events were in the file, \(fromRegion) recovered from the region, "

@@ -49,11 +49,25 @@ public final class Recorder: @unchecked Sendable {
     /// (``TraceRecovery/regionPath(forTrace:)``) whose ring slots are handed back only once their
     /// events are in the trace file: a kill at any instruction leaves every returned record in
     /// one of the two, and ``TraceRecovery`` seals the trace from them.
-    public init(
+    public convenience init(
         layout: RegionLayout = RegionLayout(), sink: any TraceEventSink, flushInterval: Duration = .milliseconds(100),
         processFacts: Bool = false, tracePath: String? = nil, launchFacts: LaunchFacts? = nil
     ) throws(RecorderError) {
-        if let tracePath {
+        try self.init(
+            layout: layout, sink: sink, flushInterval: flushInterval, processFacts: processFacts, tracePath: tracePath,
+            launchFacts: launchFacts, region: nil)
+    }
+
+    /// A recorder as above whose region beside `tracePath` was made already (`region`): made
+    /// before the trace file, a kill between the two leaves a region whose trace does not exist
+    /// yet, which recovery removes, rather than a trace that nothing beside it can seal.
+    init(
+        layout: RegionLayout, sink: any TraceEventSink, flushInterval: Duration, processFacts: Bool,
+        tracePath: String?, launchFacts: LaunchFacts?, region given: RecorderRegion?
+    ) throws(RecorderError) {
+        if let given {
+            region = given
+        } else if let tracePath {
             region = try RecorderRegion.create(path: TraceRecovery.regionPath(forTrace: tracePath), layout: layout)
         } else {
             region = try RecorderRegion.anonymous(layout: layout)
@@ -189,10 +203,20 @@ extension Recorder {
             for field in facts.metadataFields(recordingStart: recordingStart) where metadata[field.key] == nil {
                 metadata[field.key] = field.value
             }
-            let sink = try options.output.makeSink(metadata: metadata, codec: codec)
-            recorder = try Recorder(
-                layout: options.layout, sink: sink, flushInterval: options.flushInterval, processFacts: true,
-                tracePath: tracePath, launchFacts: facts)
+            // The region first, then the trace: whatever instruction a kill stops at, the trace
+            // that exists has its region beside it (docs/RELIABILITY.md).
+            let region = try tracePath.map { path throws(RecorderError) in
+                try RecorderRegion.create(path: TraceRecovery.regionPath(forTrace: path), layout: options.layout)
+            }
+            do {
+                let sink = try options.output.makeSink(metadata: metadata, codec: codec)
+                recorder = try Recorder(
+                    layout: options.layout, sink: sink, flushInterval: options.flushInterval, processFacts: true,
+                    tracePath: tracePath, launchFacts: facts, region: region)
+            } catch {
+                region?.unlink()
+                throw error
+            }
         }
         let shared = sharedReference.storeIfNilThenLoad(recorder)
         if shared === recorder && !recorder.isSupervised {

@@ -128,6 +128,7 @@ public enum TraceRecovery {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return ([], []) }
         var recovered: [String] = []
         var failures: [RecoveryError] = []
+        removeAbandonedStaging(in: directory, names: names)
         for name in names.sorted() where name.hasSuffix(regionSuffix) {
             if shouldStop() { break }
             let trace = (directory as NSString).appendingPathComponent(String(name.dropLast(regionSuffix.count)))
@@ -146,6 +147,22 @@ public enum TraceRecovery {
             }
         }
         return (recovered, failures)
+    }
+
+    /// Removes the regions that a process killed while it made them left at their staging names
+    /// (`TRACE.lifetrace-region.creating-PID`, ``RecorderRegion/create(path:layout:)``): never
+    /// linked into place, they hold no event, only a header and the file's size. One whose process
+    /// still runs is left to it.
+    static func removeAbandonedStaging(in directory: String, names: [String]) {
+        let marker = regionSuffix + ".creating-"
+        for name in names {
+            guard let range = name.range(of: marker, options: .backwards), let pid = Int32(name[range.upperBound...]), pid > 0
+            else { continue }
+            if kill(pid, 0) == 0 || errno == EPERM { continue }
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard fileKind(path) == .regular else { continue }
+            _ = unlink(path)
+        }
     }
 
     private static func seal(
