@@ -206,7 +206,12 @@ extension Recorder {
             // The region first, then the trace: whatever instruction a kill stops at, the trace
             // that exists has its region beside it (docs/RELIABILITY.md).
             let region = try tracePath.map { path throws(RecorderError) in
-                try RecorderRegion.create(path: TraceRecovery.regionPath(forTrace: path), layout: options.layout)
+                do throws(RecorderError) {
+                    return try RecorderRegion.create(path: TraceRecovery.regionPath(forTrace: path), layout: options.layout)
+                } catch where error.kind == .openFailed && [ENOENT, ENOTDIR, EACCES, EROFS].contains(error.errno) {
+                    // The directory cannot take the trace either: said of the trace, as the user named it.
+                    throw RecorderError(.writeFailed, path: path, errno: 0, detail: "cannot create: " + String(cString: strerror(error.errno)))
+                }
             }
             do {
                 let sink = try options.output.makeSink(metadata: metadata, codec: codec)
