@@ -84,16 +84,21 @@ struct CheckCommand: ParsableCommand {
     /// to the file `$GITHUB_STEP_SUMMARY` names: the annotations hold only the most severe.
     private func writeJobSummary(_ output: CheckOutput) throws {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
-        // GitHub creates the file; anywhere else a missing one is created.
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        guard let file = FileHandle(forWritingAtPath: path) else {
-            printError("\(path): cannot open the job summary ($GITHUB_STEP_SUMMARY) for writing")
+        // GitHub creates the file; anywhere else a missing one is created. Never through a link,
+        // and never waiting: a FIFO or a device is refused, not opened for a reader to come.
+        let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o666)
+        guard file >= 0 else {
+            let reason = errno == ELOOP ? "a symbolic link; give the file itself" : String(cString: strerror(errno))
+            printError("\(path): cannot open the job summary ($GITHUB_STEP_SUMMARY) for writing: \(reason)")
             throw ExitStatus.outputFailed.exit
         }
-        defer { try? file.close() }
+        let handle = FileHandle(fileDescriptor: file, closeOnDealloc: true)
+        guard FileFacts.isRegularFile(file) else {
+            printError("\(path): the job summary ($GITHUB_STEP_SUMMARY) is not a regular file")
+            throw ExitStatus.outputFailed.exit
+        }
         do {
-            try file.seekToEnd()
-            try file.write(contentsOf: Data(output.rendered(.markdown).utf8))
+            try handle.write(contentsOf: Data(output.rendered(.markdown).utf8))
         } catch {
             printError("\(path): cannot write the job summary ($GITHUB_STEP_SUMMARY): \(error.localizedDescription)")
             throw ExitStatus.outputFailed.exit

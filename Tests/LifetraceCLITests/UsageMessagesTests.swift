@@ -44,6 +44,25 @@ import Testing
         #expect(sentence.last?.hasPrefix("7") == true)
     }
 
+    @Test("a job summary that is a FIFO or a symbolic link is refused at once (exit 7), never waited on or written through")
+    func jobSummaryNotARegularFile() throws {
+        let directory = try ScratchDirectory.make("summary-odd")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/fifo", target = directory + "/target", link = directory + "/link"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("kept\n".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        for summary in [fifo, link] {
+            // Under `timeout`: a summary opened for a reader to come would hang (exit 124).
+            let result = try ChildProcess.run(
+                "/usr/bin/timeout", ["20", LifetraceCommand.path, "check", "--no-config", "--format", "github", Self.pass],
+                environment: ["GITHUB_STEP_SUMMARY": summary])
+            #expect(result.status == 7, "\(summary): \(result.error)")
+            #expect(result.error.contains("$GITHUB_STEP_SUMMARY"), "\(result.error)")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
+    }
+
     @Test("a key given twice in the configuration file is named where it is given again, in backticks")
     func duplicateKey() throws {
         #expect(throws: ConfigurationError(file: "c.yml", line: 3, column: 1, "`hang-threshold` is given twice")) {

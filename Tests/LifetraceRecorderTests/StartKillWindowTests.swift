@@ -51,4 +51,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: trace)))
         #expect(!FileManager.default.fileExists(atPath: trace))
     }
+
+    @Test("a region beside an empty trace (killed before the trace's header) leaves neither behind")
+    func regionBesideAnEmptyTrace() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = "\(directory)/t.ltrace"
+        let region = try RecorderRegion.create(
+            path: TraceRecovery.regionPath(forTrace: trace), layout: RegionLayout(ringCount: 2, ringCapacity: 1024))
+        region.setProducerPID(try Self.deadPID())
+        #expect(FileManager.default.createFile(atPath: trace, contents: Data()))
+        let outcome = try TraceRecovery.recover(tracePath: trace, codec: RawBlockCodec())
+        guard case .nothingToRecover = outcome else {
+            Issue.record("expected nothing to recover, got \(outcome)")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: TraceRecovery.regionPath(forTrace: trace)))
+        #expect(!FileManager.default.fileExists(atPath: trace))
+    }
 }

@@ -92,7 +92,7 @@ import Glibc
         let lock = try #require(Self.lockRegion(region))
         let refused = try Hostile.lifetrace(["recover", trace], in: directory)
         #expect(refused.status == 2, "\(refused.error)")
-        #expect(refused.error == "lifetrace: cannot recover a trace that another process is recovering \(trace): another process is recovering it\n")
+        #expect(refused.error == "lifetrace: cannot recover a trace that another process is recovering \(trace): run recover again once it has finished\n")
         #expect(Hostile.bytes(trace) == original)
         #expect(FileManager.default.fileExists(atPath: region))
         #expect(try Hostile.listing(directory) == ["t.ltrace", "t.ltrace.lifetrace-region"])

@@ -25,4 +25,11 @@ package enum FileFacts {
         guard fstat(descriptor, &info) == 0 else { return nil }
         return (info.st_mode & 0o7777, info.st_uid, info.st_gid)
     }
+
+    /// Whether the open file `descriptor` is a regular file (not a pipe, a device or a directory).
+    package static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        return info.st_mode & S_IFMT == S_IFREG
+    }
 }

@@ -78,7 +78,7 @@ public enum TraceRecovery {
         defer { close(lock) }
         while flock(lock, LOCK_EX | (waitingForOthers ? 0 : LOCK_NB)) != 0 {
             if errno == EINTR { continue }
-            throw RecoveryError(.beingRecovered, path: tracePath, detail: "another process is recovering it")
+            throw RecoveryError(.beingRecovered, path: tracePath, detail: "run recover again once it has finished")
         }
         // Locked: a recoverer that held the lock before has removed the region (or another file
         // took its name); either way this one is not the region to recover.
@@ -280,8 +280,11 @@ public enum TraceRecovery {
             writer.marksDataLost = !losses.isEmpty
             if lastTimestamp == .min {
                 guard !losses.isEmpty else {
-                    // Killed while the recorder started: nothing was recorded, there is nothing to seal.
+                    // Killed while the recorder started: nothing was recorded, there is nothing to
+                    // seal; an empty file the writer had just made (no header yet) goes with its
+                    // region rather than stay an input that is not a trace.
                     output.discard()
+                    if file >= 0 && size == 0 { _ = unlink(tracePath) }
                     return .nothingToRecover
                 }
             } else {

@@ -125,7 +125,10 @@ public struct GitHubAnnotations: Sendable {
 
     /// The workflow-command escaper. It walks Unicode scalars, not Characters: Swift reads `\r\n`
     /// as one Character, which a Character comparison with `\r` or `\n` would let through raw,
-    /// and a raw line break lets a trace's names start commands of their own.
+    /// and a raw line break lets a trace's names start commands of their own. Other control
+    /// characters (C0 but tab, DEL, C1) and the Unicode line and paragraph separators have no
+    /// escape in the grammar and would reach the log raw (a terminal escape sequence, a line
+    /// break for some readers): each is written as U+FFFD, as in the JUnit file.
     static func escape(_ text: String, property: Bool) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
@@ -135,6 +138,8 @@ public struct GitHubAnnotations: Sendable {
             case "\n": output += "%0A"
             case ":" where property: output += "%3A"
             case ",": output += property ? "%2C" : ","
+            case "\t": output.unicodeScalars.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}": output += "\u{FFFD}"
             default: output.unicodeScalars.append(scalar)
             }
         }
