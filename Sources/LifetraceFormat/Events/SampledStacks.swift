@@ -90,6 +90,9 @@ public struct SampledStacks: Sendable {
     public static let maxSamples = 1 << 20
     /// The most images kept.
     public static let maxImages = 4096
+    /// The most bytes of symbol text (functions and files) kept: 16 MiB. Each symbol record may
+    /// name 8 KiB, so the count limit alone would let a small trace claim gigabytes.
+    public static let maxSymbolBytes = 16 << 20
 
     /// One frame of the tree: its address, its caller's node (-1: outermost) and its depth.
     public struct Node: Hashable, Sendable {
@@ -119,6 +122,9 @@ public struct SampledStacks: Sendable {
     /// Symbols by address (`symbol` records written by `lifetrace symbolicate`), at most
     /// ``maxNodes``.
     public private(set) var symbols: [UInt64: FrameSymbol] = [:]
+    /// Symbols read and not kept, beyond ``maxNodes`` symbols or ``maxSymbolBytes`` of their text.
+    public private(set) var lostSymbols = 0
+    private var symbolBytes = 0
     private var children: [Key: Int32] = [:]
 
     /// No samples, no images.
@@ -179,9 +185,17 @@ public struct SampledStacks: Sendable {
         images.append(image)
     }
 
-    /// Adds the symbol of `address`, unless ``maxNodes`` symbols are kept already.
+    /// Adds the symbol of `address`, unless ``maxNodes`` symbols or ``maxSymbolBytes`` of their
+    /// text are kept already (it is then counted in ``lostSymbols``).
     public mutating func addSymbol(_ symbol: FrameSymbol, for address: UInt64) {
-        guard symbols.count < Self.maxNodes || symbols[address] != nil else { return }
+        let bytes = symbol.function.utf8.count + symbol.file.utf8.count
+        let existing = symbols[address]
+        let replaced = existing.map { $0.function.utf8.count + $0.file.utf8.count } ?? 0
+        guard existing != nil || symbols.count < Self.maxNodes, symbolBytes - replaced + bytes <= Self.maxSymbolBytes else {
+            lostSymbols += 1
+            return
+        }
+        symbolBytes += bytes - replaced
         symbols[address] = symbol
     }
 
@@ -202,6 +216,7 @@ public struct SampledStacks: Sendable {
         var parts: [String] = []
         if lostSamples > 0 { parts.append("\(lostSamples) stack samples") }
         if lostImages > 0 { parts.append("\(lostImages) images") }
+        if lostSymbols > 0 { parts.append("\(lostSymbols) symbols") }
         guard !parts.isEmpty else { return nil }
         return parts.joined(separator: " and ") + " beyond the reader's limits were not kept"
     }
