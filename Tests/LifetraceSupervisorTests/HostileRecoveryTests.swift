@@ -118,22 +118,13 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let leftover = TraceRecovery.regionPath(forTrace: directory + "/old.ltrace")
         try Self.hostileRegionFile(leftover, capacity: 1 << 25)
-        let counts = directory + "/counts"
-        let errors = directory + "/probe.err"
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
-        process.arguments = [counts, "1", "--standalone", directory + "/new.ltrace"]
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        try process.run()
-        // Records once its start-up (the recovery of leftovers) is over, or dies trying.
-        while process.isRunning && (CrashSafetyTests.readCounts(counts).first ?? 0) == 0 { usleep(5_000) }
+        let probe = try StandaloneProbe(in: directory)
+        let process = probe.process
         let started = process.isRunning
         // The leftovers are recovered on the recorder's own thread once it records: wait for its line.
         let deadline = Date().addingTimeInterval(300)  // a bound against a hang, not a measurement
         while process.isRunning && Date() < deadline
-            && !String(decoding: Self.bytes(errors) ?? Data(), as: UTF8.self).contains("cannot read the recorder region")
+            && !probe.errorText.contains("cannot read the recorder region")
         {
             usleep(5_000)
         }
@@ -141,7 +132,7 @@ import Glibc
         process.waitUntilExit()
         #expect(started, "the probe ended with status \(process.terminationStatus)")
         #expect(FileManager.default.fileExists(atPath: leftover))
-        let said = String(decoding: Self.bytes(errors) ?? Data(), as: UTF8.self)
+        let said = probe.errorText
         #expect(said.contains("lifetrace recorder: cannot read the recorder region \(leftover): not a recorder region"), "\(said)")
     }
 

@@ -40,21 +40,12 @@ import Glibc
         var lock = try #require(Self.lockRegion(region))
         defer { if lock >= 0 { close(lock) } }
 
-        let counts = directory + "/counts"
-        let errors = directory + "/probe.err"
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("RecorderProbe"))
-        process.arguments = [counts, "1", "--standalone", directory + "/new.ltrace"]
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        try process.run()
+        let probe = try StandaloneProbe(in: directory)
+        let process = probe.process
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        // Records once its start-up is over, or dies trying.
-        while process.isRunning && (CrashSafetyTests.readCounts(counts).first ?? 0) == 0 { usleep(5_000) }
         #expect(process.isRunning, "the probe ended with status \(process.terminationStatus)")
         // Recording, and the leftover not recovered yet: the start did not wait for it.
         #expect(FileManager.default.fileExists(atPath: region))
@@ -65,7 +56,7 @@ import Glibc
         lock = -1
         let deadline = Date().addingTimeInterval(300)  // a bound against a hang, not a measurement
         while process.isRunning && FileManager.default.fileExists(atPath: region) && Date() < deadline { usleep(5_000) }
-        #expect(!FileManager.default.fileExists(atPath: region), "\(String(decoding: Hostile.bytes(errors) ?? Data(), as: UTF8.self))")
+        #expect(!FileManager.default.fileExists(atPath: region), "\(probe.errorText)")
         #expect(process.isRunning)
         var reader = try BinaryTraceReader(path: old)
         var events = 0
