@@ -53,8 +53,8 @@ struct AnalysisArguments: ParsableArguments {
         static var backgroundCallbackLimit: String { DurationFormat.compact.string(options.backgroundCallbackLimit) }
     }
 
-    @Flag(name: .long, help: "Name the functions, files and lines of stack samples from the images' files when they are at hand (llvm-symbolizer or addr2line, swift-demangle).")
-    var symbolicate = false
+    @Flag(name: .long, inversion: .prefixedNo, help: "Name the functions, files and lines of stack samples from the images' files when they are at hand (llvm-symbolizer or addr2line, swift-demangle). (default: off)")
+    var symbolicate: Bool?
 
     /// The configuration file that applies, read, or nil.
     func configuration() throws -> ProjectConfiguration? {
@@ -72,7 +72,7 @@ struct AnalysisArguments: ParsableArguments {
         var options = AnalysisOptions(
             stallThreshold: stallThreshold?.nanoseconds ?? configuration?.stallThreshold,
             textbook: textbook ?? configuration?.textbook ?? false)
-        options.symbolicates = symbolicate
+        options.symbolicates = symbolicate ?? configuration?.symbolicate ?? false
         if let value = launchWatchdog?.nanoseconds ?? configuration?.launchWatchdog { options.launchWatchdog = value }
         if let value = backgroundLimit?.nanoseconds ?? configuration?.backgroundLimit { options.backgroundLimit = value }
         if let value = hangThreshold?.nanoseconds ?? configuration?.hangThreshold { options.hangThreshold = value }
@@ -152,7 +152,7 @@ struct ConfigurationArguments: ParsableArguments {
         let found = { ProjectConfiguration.find(from: FileManager.default.currentDirectoryPath).map { WorkingDirectoryPath.display($0) } }
         guard let path = path ?? found() else { return nil }
         do throws(ConfigurationError) {
-            return try ProjectConfiguration.load(path: path)
+            return try ProjectConfiguration.load(path: path, found: self.path == nil)
         } catch {
             throw ValidationError(error.description)
         }

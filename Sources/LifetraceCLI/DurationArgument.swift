@@ -36,6 +36,16 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible, Sendabl
         }
     }
 
+    /// Reads a moment, as every command prints it (`+1.500 s`, `-0.003 s`) or as a duration
+    /// since the trace's first event (`1.5s`) (``TraceClock/sinceStart(parsing:)``).
+    static func parseMoment(_ text: String) throws -> DurationArgument {
+        do throws(DurationError) {
+            return DurationArgument(nanoseconds: try TraceClock.sinceStart(parsing: text), text: text)
+        } catch {
+            throw Invalid(description: error.explanation)
+        }
+    }
+
     /// Reads a threshold or limit (`--stall-threshold`, `--hang-threshold`, `--launch-watchdog`,
     /// `--background-limit`, `--background-callback-limit`, and the same keys of the configuration
     /// file): a duration longer than zero, at most the 2^60 ns any duration can be

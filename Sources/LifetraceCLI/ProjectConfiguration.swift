@@ -29,6 +29,7 @@ struct ProjectConfiguration: Sendable {
         case backgroundLimit = "background-limit"
         case backgroundCallbackLimit = "background-callback-limit"
         case textbook
+        case symbolicate
         case rules
         case only
         case disable
@@ -49,6 +50,8 @@ struct ProjectConfiguration: Sendable {
     var backgroundLimit: Int64?
     var backgroundCallbackLimit: Int64?
     var textbook: Bool?
+    /// `--symbolicate`: name the stack samples' frames from the images' files.
+    var symbolicate: Bool?
     /// Rule files, relative to the working directory (the file's own paths resolved).
     var ruleFiles: [String]?
     /// The same, with where each is written, so that one that cannot be read is named there.
@@ -66,13 +69,16 @@ struct ProjectConfiguration: Sendable {
     var allowMoreViolations: Bool?
 
     /// The configuration file that applies in `directory`: `.lifetrace.yml` there or in the
-    /// nearest directory above it that has one, or nil.
+    /// nearest directory above it that has one, or nil. Whatever has that name is found, a
+    /// directory too: ``load(path:found:)`` refuses what is not a file, rather than reading a
+    /// configuration further up that the project did not mean.
     static func find(from directory: String) -> String? {
         var current = URL(fileURLWithPath: directory).standardizedFileURL
         while true {
             let candidate = current.appendingPathComponent(fileName).path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
+            // lstat, not stat: a symbolic link to nothing is found, and refused by `load`.
+            var status = stat()
+            if lstat(candidate, &status) == 0 {
                 return candidate
             }
             let parent = current.deletingLastPathComponent()
@@ -81,15 +87,23 @@ struct ProjectConfiguration: Sendable {
         }
     }
 
-    /// Reads the file at `path`.
-    static func load(path: String) throws(ConfigurationError) -> ProjectConfiguration {
+    /// Reads the file at `path`; `found` when it was found from the working directory upward
+    /// rather than given with `--config`, which its errors say.
+    static func load(path: String, found: Bool = false) throws(ConfigurationError) -> ProjectConfiguration {
         var isDirectory: ObjCBool = false
+        let remedy = "rename or remove it, or give --config FILE or --no-config"
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigurationError(file: path, line: 0, column: 0, "no such configuration file")
+            throw ConfigurationError(
+                file: path, line: 0, column: 0,
+                found ? "is a symbolic link to nothing, where the configuration file is looked for (\(remedy))"
+                    : "no such configuration file")
         }
         guard !isDirectory.boolValue else {
             throw ConfigurationError(
-                file: path, line: 0, column: 0, "is a directory, not a configuration file (give the file, such as \(fileName))")
+                file: path, line: 0, column: 0,
+                found ? "is a directory, not a configuration file; it stands where \(fileName) is looked for, "
+                    + "from the working directory upward (\(remedy))"
+                    : "is a directory, not a configuration file (give the file, such as \(fileName))")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(file: path, line: 0, column: 0, "cannot read the configuration file")
@@ -144,6 +158,7 @@ struct ProjectConfiguration: Sendable {
         case .backgroundLimit: backgroundLimit = try reader.threshold(value, what: name)
         case .backgroundCallbackLimit: backgroundCallbackLimit = try reader.threshold(value, what: name)
         case .textbook: textbook = try reader.bool(value, what: name)
+        case .symbolicate: symbolicate = try reader.bool(value, what: name)
         case .strict: strict = try reader.bool(value, what: name)
         case .allowMoreViolations: allowMoreViolations = try reader.bool(value, what: name)
         case .rules:

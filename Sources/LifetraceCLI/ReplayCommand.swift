@@ -10,9 +10,10 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Print each event with the system and app views before and after it.",
         discussion: """
-            Times are shown since the trace's first event, and --from and --to select events by that \
-            time, written either way (--from 1.5s, or as printed: --from '+1.500 s'); violations are \
-            printed under the event that revealed them. Exit status: 0 printed (violations do not \
+            Times are shown since the trace's first event, as every command shows a moment, and \
+            --from and --to select events by that time, written either way (--from 1.5s, or as \
+            printed: --from '+1.500 s', --to '-0.003 s'); violations are printed under the event \
+            that revealed them. Exit status: 0 printed (violations do not \
             change it), 2 bad input or usage, 7 the output could not be written (docs/CLI.md).
             """)
 
@@ -27,10 +28,10 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisArguments
 
-    /// A time as replay prints it (`+1.500 s`) or as a duration (`1.5s`).
+    /// A moment as every command prints it (`+1.500 s`, `-0.003 s`) or as a duration since the
+    /// first event (`1.5s`): ``TraceClock/sinceStart(parsing:)``.
     static func time(_ text: String) throws -> DurationArgument {
-        let printed = text.hasPrefix("+") ? String(text.dropFirst()) : text
-        return try DurationArgument.parse(printed.split(separator: " ").joined())
+        try DurationArgument.parseMoment(text)
     }
 
     func run() throws {
@@ -38,7 +39,7 @@ struct ReplayCommand: ParsableCommand {
         let output = StandardOutput()
         do {
             try ReplayTranscript.write(
-                path: path, options: options, from: from?.nanoseconds ?? 0, to: to?.nanoseconds ?? .max, show: output.line)
+                path: path, options: options, from: from?.nanoseconds ?? .min, to: to?.nanoseconds ?? .max, show: output.line)
             try output.finish()
         } catch let error as TraceError {
             printError(error.description)

@@ -87,9 +87,11 @@ struct CommandParsingTests {
         #expect(ProjectConfiguration.find(from: root + "/a") == root + "/a/.lifetrace.yml")
         _ = FileManager.default.createFile(atPath: root + "/a/b/.lifetrace.yml", contents: Data())
         #expect(ProjectConfiguration.find(from: root + "/a/b/c") == root + "/a/b/.lifetrace.yml")
-        // A directory of that name is not a configuration file.
+        // A directory of that name is found, and refused as not a configuration file, rather than
+        // reading one further up that the project did not mean.
         try FileManager.default.createDirectory(atPath: root + "/a/b/c/.lifetrace.yml", withIntermediateDirectories: true)
-        #expect(ProjectConfiguration.find(from: root + "/a/b/c") == root + "/a/b/.lifetrace.yml")
+        #expect(ProjectConfiguration.find(from: root + "/a/b/c") == root + "/a/b/c/.lifetrace.yml")
+        #expect(throws: ConfigurationError.self) { try ProjectConfiguration.load(path: root + "/a/b/c/.lifetrace.yml", found: true) }
         #expect(try ProjectConfiguration.load(path: root + "/a/.lifetrace.yml").hangThreshold == nil)
     }
 

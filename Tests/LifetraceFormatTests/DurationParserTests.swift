@@ -50,3 +50,35 @@ struct DurationParserPrintedFormTests {
         #expect(try DurationParser.nanoseconds(DurationFormat.fixed.string(nanoseconds)) == nanoseconds)
     }
 }
+
+struct DurationParserExponentTests {
+    @Test("a number with an exponent is a number: 1e308ms is out of range, not without a unit", arguments: [
+        "1e308ms", "1E308ms", "1e40s", "2e9s", "1e999999999999h", "1.5e+20 min",
+    ])
+    func outOfRange(text: String) {
+        #expect(throws: DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")) {
+            try DurationParser.nanoseconds(text)
+        }
+    }
+
+    @Test("exponents read exactly")
+    func exact() throws {
+        #expect(try DurationParser.nanoseconds("1e3ms") == 1_000_000_000)
+        #expect(try DurationParser.nanoseconds("1.5e3 ms") == 1_500_000_000)
+        #expect(try DurationParser.nanoseconds("2E-3s") == 2_000_000)
+        #expect(try DurationParser.nanoseconds("25e-1 s 1e2ms") == 2_600_000_000)
+        #expect(try DurationParser.nanoseconds("0e999999s") == 0)
+        #expect(try DurationParser.nanoseconds("1e-99s") == 0)
+        // 2^60 ns exactly, and one nanosecond more.
+        #expect(try DurationParser.nanoseconds("1152921504606846976e0ns") == 1 << 60)
+        #expect(throws: DurationError.self) { try DurationParser.nanoseconds("1152921504606846977e0ns") }
+    }
+
+    @Test("what is not an exponent stays an error of its own", arguments: [
+        ("1e", "it has no unit"), ("1es", "\"1e\" is not a non-negative number"), ("1.2e3.4s", "\"1.2e3.4\" is not a non-negative number"),
+        ("1e3", "it has no unit"),
+    ])
+    func notExponents(text: String, reason: String) {
+        #expect(throws: DurationError(text: text, reason: reason)) { try DurationParser.nanoseconds(text) }
+    }
+}

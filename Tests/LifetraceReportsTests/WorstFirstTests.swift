@@ -60,11 +60,30 @@ import Testing
         let expected = all.sorted { ($1.stall.duration, $0.number) < ($0.stall.duration, $1.number) }
             .prefix(TraceHTMLReport.zoomedStallLimit).map { "stall-\($0.number)" }
         #expect(stallViews == Array(expected))
-        let launchViews = report.canvas.windows.filter { $0.anchor.hasPrefix("launch-") }.map(\.anchor)
-        let slowest = analysis.lifetimes.filter { $0.launchWindow != nil }
-            .sorted { (WorstFirst.launchTime($1) ?? 0, $0.index) < (WorstFirst.launchTime($0) ?? 0, $1.index) }
-            .prefix(TraceHTMLReport.zoomedLaunchLimit).map { "launch-\($0.index + 1)" }
-        #expect(launchViews == Array(slowest))
+        // The launch views: the slowest of each kind in turn, listed by kind (cold first), each
+        // kind's slowest first; a kind is never ranked against another.
+        let launchViews = report.canvas.windows.filter { $0.anchor.hasPrefix("launch-") }
+        let kinds = LaunchKind.allCases.filter { kind in analysis.lifetimes.contains { $0.launchWindow != nil && $0.launch.kind == kind } }
+        #expect(kinds.count > 1, "the synthesized trace has several launch kinds")
+        var expectedViews: [String] = []
+        var perKind: [[LifetimeReport]] = kinds.map { kind in
+            analysis.lifetimes.filter { $0.launchWindow != nil && $0.launch.kind == kind }
+                .sorted { (WorstFirst.launchTime($1) ?? 0, $0.index) < (WorstFirst.launchTime($0) ?? 0, $1.index) }
+        }
+        var taken = kinds.map { _ in 0 }
+        for rank in 0..<TraceHTMLReport.zoomedLaunchLimit {
+            for index in kinds.indices where taken.reduce(0, +) < TraceHTMLReport.zoomedLaunchLimit && rank < perKind[index].count {
+                taken[index] += 1
+            }
+        }
+        for index in kinds.indices {
+            perKind[index] = Array(perKind[index].prefix(taken[index]))
+            expectedViews += perKind[index].map { "launch-\($0.index + 1)" }
+        }
+        #expect(launchViews.map(\.anchor) == expectedViews)
+        for (index, kind) in kinds.enumerated() where taken[index] > 0 {
+            #expect(launchViews.contains { $0.title.hasSuffix("(\(kind.rawValue))") }, "a view of the slowest \(kind.rawValue) launch")
+        }
         // Blamed work: by total stall time, and the shares add up to every stall.
         let work = WorstFirst.blamedWork(analysis)
         #expect(work.map(\.total) == work.map(\.total).sorted(by: >))

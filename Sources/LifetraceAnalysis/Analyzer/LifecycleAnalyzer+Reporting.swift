@@ -23,21 +23,20 @@ extension LifecycleAnalyzer {
         let since = launch.map { timestamp - $0 }
         var seen: Set<TraceEvent> = []
         let events = witnesses.compactMap { $0 }.filter { seen.insert($0).inserted }.map {
-            EventSummary($0, symbols: symbols, launch: launch)
+            EventSummary($0, symbols: symbols, launch: launch, origin: traceOrigin)
         }
         return Violation(
             rule: rule, timestamp: timestamp, sinceLaunch: since, lifetime: current.index,
-            message: message + (rule.reason.map { " Why: " + $0 } ?? ""), events: events)
+            message: message + (rule.reason.map { " Why: " + $0 } ?? ""), events: events,
+            sinceStart: traceOrigin.map { TraceTime.elapsed(from: $0, to: timestamp) })
     }
 
-    /// `+1.234 s` after the current launch, or the raw timestamp when there is no launch.
-    func when(_ timestamp: Int64) -> String { Self.when(timestamp, launch: inLifetime ? current.launchTime : nil) }
+    /// The moment `timestamp`, `+1.234 s` since the trace's first event (``TraceClock``).
+    func when(_ timestamp: Int64) -> String { Self.when(timestamp, origin: traceOrigin) }
 
-    /// `+1.234 s` after `launch`, or the raw timestamp without one: how every message writes a time.
-    static func when(_ timestamp: Int64, launch: Int64?) -> String {
-        if let launch { return DurationFormat.clock.signed(timestamp - launch) }
-        return "\(timestamp) ns"
-    }
+    /// The moment `timestamp` on the clock of a trace whose first event is at `origin`, or the
+    /// raw timestamp without one: how every message writes a moment (``TraceClock``).
+    static func when(_ timestamp: Int64, origin: Int64?) -> String { TraceClock.moment(timestamp, origin: origin) }
 
     /// A callback's name with its scene, for messages: `sceneDidBecomeActive (scene "main")`.
     func callbackText(_ name: Symbol, scene: Symbol, symbols: SymbolTable) -> String {

@@ -55,6 +55,8 @@ extension LifecycleAnalyzer {
     }
 
     private mutating func startLifetime(at timestamp: Int64) {
+        // The first event of a trace always starts its first lifetime.
+        if traceOrigin == nil { traceOrigin = timestamp }
         current = Lifetime(index: lifetimeCount, start: timestamp)
         lifetimeCount += 1
         inLifetime = true

@@ -57,6 +57,9 @@ public struct LifecycleAnalyzer {
     static let noEvent = TraceEvent(timestamp: .min, payload: .runloopWake, stream: .app)
     /// How many events were consumed.
     public internal(set) var eventCount = 0
+    /// The time of the trace's first event, from which every message counts its moments
+    /// (``TraceClock``); nil before the first event.
+    public internal(set) var traceOrigin: Int64?
     /// Called with each lifetime's report as the lifetime ends, with the violations kept since
     /// the previous call and those counted past the limit since then, by rule (each violation
     /// is handed over once). Lets a caller write a row per lifetime while the trace is read,

@@ -22,13 +22,15 @@ protocol ThresholdMonitor {
 struct MonitorContext {
     /// The limits and rules in force.
     let options: AnalysisOptions
-    /// The current lifetime's launch, from which messages count time; nil without one.
+    /// The current lifetime's launch; nil without one.
     let launch: Int64?
+    /// The trace's first event, from which messages count their moments (``TraceClock``).
+    let origin: Int64?
     /// The trace's symbols.
     let symbols: SymbolTable
 
-    /// `+1.234 s` after the launch, or the raw timestamp without one, as every message writes it.
-    func when(_ timestamp: Int64) -> String { LifecycleAnalyzer.when(timestamp, launch: launch) }
+    /// The moment `timestamp`, `+1.234 s` since the trace's first event, as every message writes it.
+    func when(_ timestamp: Int64) -> String { LifecycleAnalyzer.when(timestamp, origin: origin) }
 
     /// A duration as messages write it: `451 ms`, `5.000 s`.
     func duration(_ nanoseconds: Int64) -> String { DurationFormat.fixed.string(nanoseconds) }
@@ -45,7 +47,8 @@ struct MonitorContext {
 extension LifecycleAnalyzer {
     /// The context the threshold monitors judge in, now.
     func monitorContext(symbols: SymbolTable) -> MonitorContext {
-        MonitorContext(options: options, launch: inLifetime ? current.launchTime : nil, symbols: symbols)
+        MonitorContext(
+            options: options, launch: inLifetime ? current.launchTime : nil, origin: traceOrigin, symbols: symbols)
     }
 
     /// Lets a threshold monitor judge (`judge`) and records what it found.
@@ -56,7 +59,7 @@ extension LifecycleAnalyzer {
     }
 
     /// Records what a monitor found, a built-in threshold rule's or a rule file's, as violations
-    /// like the model's own: with the lifetime, the time since launch, the witnesses, and the
+    /// like the model's own: with the lifetime, its moment, the witnesses, and the
     /// violation limit (past it a finding is only counted). A built-in rule switched off is not
     /// recorded.
     mutating func record(_ findings: RuleFindings, symbols: SymbolTable) {

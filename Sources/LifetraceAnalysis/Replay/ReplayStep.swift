@@ -30,7 +30,7 @@ extension LifecycleAnalyzer {
         let launch: Int64? = current.launchTime
         let shown = inLifetime ? current.scenes.prefix(ReplayStep.sceneLimit).map { (symbols.shown($0.name) ?? "", $0.system, $0.app) } : []
         var step = ReplayStep(
-            event: EventSummary(event, symbols: symbols, launch: launch),
+            event: EventSummary(event, symbols: symbols, launch: launch, origin: traceOrigin),
             system: (systemBefore, systemState), app: (appBefore, effectiveAppState),
             scenes: shown, violations: Array(violations[found...]))
         if inLifetime { step.omittedScenes = current.scenes.count - shown.count }

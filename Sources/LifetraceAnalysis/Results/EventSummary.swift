@@ -6,6 +6,8 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
     public var timestamp: Int64
     /// The time since the lifetime's launch (ns), or nil when there is no launch.
     public var sinceLaunch: Int64?
+    /// The time since the trace's first event (ns), the moment it is shown at; nil when not known.
+    public var sinceStart: Int64?
     /// The stream the event is on.
     public var stream: TraceStream
     /// The thread the event is on.
@@ -21,10 +23,12 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
     /// Other fields in text form (`background`, `id`, `signal`, ...), in a stable order.
     public var fields: [(key: String, value: String)]
 
-    /// Summarises `event`, resolving its symbols in `symbols`; `launch` is the lifetime's launch time.
-    public init(_ event: TraceEvent, symbols: SymbolTable, launch: Int64?) {
+    /// Summarises `event`, resolving its symbols in `symbols`; `launch` is the lifetime's launch
+    /// time, `origin` the trace's first event's.
+    public init(_ event: TraceEvent, symbols: SymbolTable, launch: Int64?, origin: Int64? = nil) {
         timestamp = event.timestamp
         sinceLaunch = launch.map { event.timestamp - $0 }
+        sinceStart = origin.map { TraceTime.elapsed(from: $0, to: event.timestamp) }
         stream = event.stream
         thread = event.thread
         type = event.type
@@ -72,9 +76,10 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: " ")
     }
 
-    /// For example `callback.begin didEnterBackground scene=main at +1.234 s (thread 3)`.
+    /// For example `callback.begin didEnterBackground scene=main at +1.234 s (thread 3)`, the
+    /// moment since the trace's first event (``TraceClock``).
     public var description: String {
-        let when = sinceLaunch.map(DurationFormat.clock.signed) ?? "\(timestamp) ns"
+        let when = sinceStart.map(TraceClock.moment) ?? "\(timestamp) ns"
         var text = label + " at " + when
         if !thread.isMain { text += " (thread \(thread))" }
         return text

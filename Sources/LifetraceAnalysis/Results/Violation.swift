@@ -11,6 +11,9 @@ public struct Violation: Sendable, Hashable {
     public var timestamp: Int64
     /// The time since the lifetime's launch (ns), or nil when there is no launch event.
     public var sinceLaunch: Int64?
+    /// The time since the trace's first event (ns): the moment every output prints
+    /// (``TraceClock``); nil when not known.
+    public var sinceStart: Int64?
     /// The lifetime it happened in, counted from 0.
     public var lifetime: Int
     /// What happened, when, what was expected, and why.
@@ -22,11 +25,12 @@ public struct Violation: Sendable, Hashable {
     /// Creates a violation.
     public init(
         rule: Rule, timestamp: Int64, sinceLaunch: Int64?, lifetime: Int, message: String,
-        events: [EventSummary]
+        events: [EventSummary], sinceStart: Int64? = nil
     ) {
         self.rule = rule
         self.timestamp = timestamp
         self.sinceLaunch = sinceLaunch
+        self.sinceStart = sinceStart
         self.lifetime = lifetime
         self.message = message
         self.events = events
@@ -35,6 +39,7 @@ public struct Violation: Sendable, Hashable {
     /// The documented fact a built-in rule rests on; nil for a rule from a file.
     public var fact: LifecycleFact? { rule.fact }
 
-    /// The time as messages write it: `+1.234 s` after the launch, or the raw timestamp.
-    public var when: String { sinceLaunch.map(DurationFormat.clock.signed) ?? "\(timestamp) ns" }
+    /// Its moment with its origin, as it heads the violation in every output for people:
+    /// `+1.234 s into the trace` (``TraceClock``), or the raw timestamp when not known.
+    public var when: String { sinceStart.map(TraceClock.labelled) ?? "\(timestamp) ns" }
 }

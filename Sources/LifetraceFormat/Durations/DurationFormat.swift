@@ -7,7 +7,8 @@
 /// | --- | --- | --- |
 /// | ``fixed`` | `840 ns`, `999 µs`, `312 ms`, `1.500 s`, `1310.110 s` | messages (violations of built-in and rule-file rules, stall blame), the tables and lines of `report` (text, Markdown, HTML), the exports' stall annotations |
 /// | ``compact`` | `840 ns`, `1.5 ms`, `2 s`, `2 min 30 s`, `1 h 5 min` | the HTML timeline's axis labels, notes and hover titles, many-run summaries, `diff`, histogram edges |
-/// | ``clock`` | `+0.241 s`, `-0.003 s` | a time since the launch or the start of a trace, in messages, replays and reports; `info`'s time span (a reading of the trace's clock) |
+/// | ``clock`` | `+0.241 s`, `-0.003 s` | a moment: its time since the trace's first event (``TraceClock``), in messages, replays, reports and the page; `info`'s time span (a reading of the trace's clock) |
+/// | ``preciseClock`` | `+0.241250 s` | the same to the microsecond: `dump --format text` |
 ///
 /// Why two styles of duration:
 /// - ``fixed`` truncates toward zero and writes a fixed number of decimals per unit (whole
@@ -59,11 +60,16 @@ public struct DurationFormat: Sendable, Hashable {
         rounding: .toNearest, smallestUnit: .nanosecond, largestUnit: .hour,
         subsecondDecimals: 3, secondDecimals: 3, dropsTrailingZeros: true)
 
-    /// A time since the launch or a trace's start: seconds to the millisecond, truncated toward
-    /// zero; write it with ``signed(_:)``.
+    /// A moment, its time since the trace's first event (``TraceClock``): seconds to the
+    /// millisecond, truncated toward zero; write it with ``signed(_:)``.
     public static let clock = DurationFormat(
         rounding: .towardZero, smallestUnit: .second, largestUnit: .second,
         subsecondDecimals: 0, secondDecimals: 3, dropsTrailingZeros: false)
+
+    /// ``clock`` to the microsecond, for the event list of `dump --format text`.
+    public static let preciseClock = DurationFormat(
+        rounding: .towardZero, smallestUnit: .second, largestUnit: .second,
+        subsecondDecimals: 0, secondDecimals: 6, dropsTrailingZeros: false)
 
     /// `nanoseconds` in this style, `-` first when negative.
     public func string(_ nanoseconds: Int64) -> String {

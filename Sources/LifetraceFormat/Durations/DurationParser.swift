@@ -20,7 +20,8 @@ public struct DurationError: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// Reads durations written like `250ms`, `1.5s`, `20s`, `2m` into nanoseconds, and the way the
 /// tool prints them (``DurationFormat``): `250 ms`, `840 µs`, `1 min`, `2 min 30 s`, `1 h 5 min`.
-/// A duration of several terms is their sum; each term is a number and a unit.
+/// A duration of several terms is their sum; each term is a number and a unit. A number may
+/// have an exponent (`1.5e3ms`), as the other numbers the tool reads may.
 public enum DurationParser {
     /// The units, longest suffix first so that `ms` is not read as `s`.
     static let units: [(suffix: String, nanoseconds: Int64)] = [
@@ -51,7 +52,10 @@ public enum DurationParser {
         var afterUnit = false
         while index < text.endIndex {
             let character = text[index]
-            if afterUnit && (character.isASCII && character.isNumber) {
+            if isExponent(at: index, in: text) {
+                // `1e3ms`: the `e` of a number's exponent, not a unit.
+                afterUnit = false
+            } else if afterUnit && (character.isASCII && character.isNumber) {
                 terms.append(text[start..<index])
                 start = index
                 afterUnit = false
@@ -66,6 +70,43 @@ public enum DurationParser {
         return terms
     }
 
+    /// Whether the character at `index` is the `e` (or `E`) of an exponent: right after a digit
+    /// or a decimal point that follows one, and before a digit or a sign and a digit.
+    private static func isExponent(at index: String.Index, in text: String) -> Bool {
+        guard text[index] == "e" || text[index] == "E", index > text.startIndex else { return false }
+        let before = text[text.index(before: index)]
+        guard before.isASCII && (before.isNumber || before == ".") else { return false }
+        var next = text.index(after: index)
+        if next < text.endIndex, text[next] == "+" || text[next] == "-" { next = text.index(after: next) }
+        return next < text.endIndex && text[next].isASCII && text[next].isNumber
+    }
+
+    /// A number written with an exponent (`1.5e3`, `2E-3`) as plain decimals (`1500`, `0.002`),
+    /// exactly, so that the bound below holds the same for both spellings; `tooLong` when the
+    /// number has more than 40 digits before its point (past any bound), nil when it is not a
+    /// number.
+    private static func plainDecimal(_ number: String) -> (text: String, tooLong: Bool)? {
+        let parts = number.split(omittingEmptySubsequences: false) { $0 == "e" || $0 == "E" }
+        guard parts.count == 2 else { return nil }
+        let mantissa = parts[0]
+        var exponentText = Substring(parts[1])
+        let negative = exponentText.first == "-"
+        if exponentText.first == "+" || exponentText.first == "-" { exponentText = exponentText.dropFirst() }
+        let pieces = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        guard !exponentText.isEmpty, exponentText.allSatisfy({ $0.isASCII && $0.isNumber }), pieces.count <= 2,
+            pieces.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), pieces.contains(where: { !$0.isEmpty })
+        else { return nil }
+        let digits = Array(pieces.joined())
+        guard digits.contains(where: { $0 != "0" }) else { return ("0", false) }
+        // Exponents past a few digits are either past every bound or below a nanosecond.
+        let magnitude = exponentText.drop { $0 == "0" }.count > 6 ? 10_000_000 : Int(exponentText) ?? 0
+        let point = pieces[0].count + (negative ? -magnitude : magnitude)
+        if point > 40 { return ("", true) }
+        if point <= 0 { return (point < -40 ? "0" : "0." + String(repeating: "0", count: -point) + String(digits), false) }
+        if point >= digits.count { return (String(digits) + String(repeating: "0", count: point - digits.count), false) }
+        return (String(digits[..<point]) + "." + String(digits[point...]), false)
+    }
+
     /// The nanoseconds of one term, a number and a unit; errors name the whole `text`.
     private static func nanoseconds(term: Substring, of text: String) throws(DurationError) -> Int64 {
         let trimmed = String(term).trimmingWhitespace()
@@ -73,7 +114,12 @@ public enum DurationParser {
         guard let unit = match else {
             throw DurationError(text: text, reason: "it has no unit")
         }
-        let number = String(trimmed.dropLast(unit.suffix.count)).trimmingWhitespace()
+        var number = String(trimmed.dropLast(unit.suffix.count)).trimmingWhitespace()
+        let tooLong = DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")
+        if number.contains(where: { $0 == "e" || $0 == "E" }), let plain = plainDecimal(number) {
+            if plain.tooLong { throw tooLong }
+            number = plain.text
+        }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             Double(number) != nil
         else {
@@ -83,7 +129,6 @@ public enum DurationParser {
         // every unit (a Double would round 2^60 + 1 ns down to 2^60 and take it); the fraction,
         // less than one unit, in floating point.
         let parts = number.split(separator: ".", omittingEmptySubsequences: false)
-        let tooLong = DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")
         let digits = parts[0].drop { $0 == "0" }
         guard digits.count <= 19, let whole = digits.isEmpty ? 0 : Int64(digits) else { throw tooLong }
         let (wholeNanoseconds, overflow) = whole.multipliedReportingOverflow(by: unit.nanoseconds)

@@ -33,7 +33,7 @@ public final class TextTraceWriter {
 
     private func start(_ metadata: TraceMetadata) throws(TraceError) {
         for field in metadata.fields { try output.write("# \(TerminalText.escaped(field.key)): \(TerminalText.escaped(field.value))\n") }
-        try output.write("# time: since the trace's first event\n")
+        try output.write("# time: \(TraceClock.origin)\n")
     }
 
     /// Writes one event; the first event written sets time zero.
@@ -119,9 +119,7 @@ public final class TextTraceWriter {
     }
 
     /// `+s.uuuuuu s`: seconds with six decimals, truncated toward zero, always signed.
-    static func seconds(_ nanoseconds: Int64) -> String {
-        (nanoseconds < 0 ? "-" : "+") + DecimalText.string(scaled: (nanoseconds / 1000).magnitude, decimals: 6) + " s"
-    }
+    static func seconds(_ nanoseconds: Int64) -> String { TraceClock.preciseMoment(nanoseconds) }
 
     /// `string` as is when it is plain; otherwise quoted as JSON quotes it, with what JSON leaves
     /// raw (C1 controls, bidirectional controls) escaped by ``TerminalText``.

@@ -63,6 +63,7 @@ public struct CheckJSONDocument: Sendable {
             case .success(let analysis):
                 json.member("complete", !analysis.isIncomplete(strict: strict))
                 json.member("events", Int64(analysis.eventCount))
+                json.member("origin", analysis.origin)
                 json.key("metadata")
                 json.value(analysis.metadata.json)
                 json.member("issues", strings: analysis.issues.lazy.map(\.description))

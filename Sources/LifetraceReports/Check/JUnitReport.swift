@@ -92,7 +92,7 @@ public struct JUnitReport: Sendable {
                     body += "\(omitted) more violations of this rule are not listed. \(note).\n"
                 }
                 if fails(rule) {
-                    let message = found.first?.message ?? "\(omitted) violations, not listed"
+                    let message = found.first?.statement ?? "\(omitted) violations, not listed"
                     suite += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
                         + "message=\"\(escape(message))\">\(escape(body))</failure>\n    </testcase>\n"
                 } else {

@@ -55,17 +55,18 @@ public struct TraceHTMLReport {
             StallSamplePass.profileStalls(&analysis, stacks: first.sampledStacks, options: options)
             return (analysis, range)
         }()
+        // Every view counts its moments from the trace's first event (docs/REPORTS.md, "One clock").
+        let origin = analysis.origin ?? ([range.start].compactMap { $0 } + analysis.lifetimes.compactMap(\.launch.timestamp)).min()
         let strips = analysis.lifetimes.count > 1
             ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
-        var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets), strips: strips)
+        var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets, origin: origin), strips: strips)
         var second = try TraceFile.open(path: path)
         // The second pass only fills the buckets: its own lifetime reports are not kept.
         var filling = options
         filling.keepsLifetimes = false
         _ = try LifecycleTimeline.analyze(&second, path: path, options: filling, into: &canvas)
         return TraceHTMLReport(
-            analysis: analysis, canvas: canvas, symbols: second.symbols, options: options,
-            origin: ([range.start].compactMap { $0 } + analysis.lifetimes.compactMap(\.launch.timestamp)).min())
+            analysis: analysis, canvas: canvas, symbols: second.symbols, options: options, origin: origin)
     }
 
     /// The time the page's relative times count from: the trace's first event.
@@ -90,7 +91,11 @@ public struct TraceHTMLReport {
 
     /// The windows of `analysis`, the worst first: the whole trace, the slowest launches
     /// (``zoomedLaunchLimit``), the longest stalls (``zoomedStallLimit``), each with margins.
-    public static func windows(for analysis: TraceAnalysis, range: TimelineRange, buckets: Int) -> [TimelineWindow] {
+    /// Every window counts its moments from `origin` (the trace's first event; by default
+    /// ``TraceAnalysis/origin``, else the start of the whole trace's window).
+    public static func windows(
+        for analysis: TraceAnalysis, range: TimelineRange, buckets: Int, origin: Int64? = nil
+    ) -> [TimelineWindow] {
         var start = range.start
         var end = range.end
         for lifetime in analysis.lifetimes {
@@ -100,17 +105,18 @@ public struct TraceHTMLReport {
             }
         }
         guard let start, let end else { return [] }
-        var whole = TimelineWindow(title: "Whole trace", anchor: "timeline", start: start, end: end, origin: start, buckets: buckets)
+        let origin = origin ?? analysis.origin ?? start
+        var whole = TimelineWindow(title: "Whole trace", anchor: "timeline", start: start, end: end, origin: origin, buckets: buckets)
         whole.spanLimit = detailSpanLimit
         var windows = [whole]
         if analysis.lifetimeCount > wholeTraceLifetimeLimit { windows.removeAll() }
-        for lifetime in WorstFirst.slowestLaunches(analysis, limit: zoomedLaunchLimit) {
+        for lifetime in WorstFirst.zoomedLaunches(analysis, limit: zoomedLaunchLimit) {
             guard let window = lifetime.launchWindow else { continue }
             let (launch, close) = (window.start, window.end)
             let margin = max(1_000_000, (close - launch) / 20)
             var view = TimelineWindow(
-                title: "Launch of lifetime \(lifetime.index + 1)", anchor: HTMLText.anchor("launch", lifetime.index + 1),
-                start: launch - margin, end: close + margin, origin: launch, buckets: buckets)
+                title: "Launch of lifetime \(lifetime.index + 1) (\(lifetime.launch.kind.rawValue))", anchor: HTMLText.anchor("launch", lifetime.index + 1),
+                start: launch - margin, end: close + margin, origin: origin, buckets: buckets)
             view.spanLimit = detailSpanLimit
             windows.append(view)
         }
@@ -118,13 +124,13 @@ public struct TraceHTMLReport {
             let (stall, lifetime) = (entry.stall, entry.lifetime)
             let margin = max(1_000_000, stall.duration / 5)
             var view = TimelineWindow(
-                title: "Stall \(entry.number): lifetime \(lifetime.index + 1), "
-                    + (stall.sinceLaunch.map { "\(DurationFormat.clock.signed($0)) after its launch, " } ?? "")
-                    + "\(DurationFormat.fixed.string(stall.duration))"
+                title: "Stall \(entry.number): lifetime \(lifetime.index + 1), at \(TraceClock.labelled(stall.start - origin))"
+                    + (stall.sinceLaunch.map { " (\(DurationFormat.fixed.string($0)) after its launch)" } ?? "")
+                    + ", \(DurationFormat.fixed.string(stall.duration))"
                     + (stall.work.map { " in \($0.chainText)" } ?? ""),
                 anchor: HTMLText.anchor("stall", entry.number),
                 start: stall.start - margin, end: stall.start + stall.duration + margin,
-                origin: lifetime.launch.timestamp ?? stall.start, buckets: buckets)
+                origin: origin, buckets: buckets)
             view.spanLimit = detailSpanLimit
             windows.append(view)
         }
@@ -141,6 +147,7 @@ public struct TraceHTMLReport {
         out += "<h1>Lifetrace report: <code>\(HTMLText.escape(analysis.path))</code></h1>\n"
         out += "<p>\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).</p>\n"
+        out += "<p class=\"axis-note\">\(HTMLText.escape(TraceReport.timesNote)).</p>\n"
         if !analysis.metadata.isEmpty {
             out += "<table class=\"meta\">\n"
             for field in analysis.metadata.fields {
@@ -162,11 +169,11 @@ public struct TraceHTMLReport {
             let kind = window.anchor.hasPrefix("launch") ? "launch" : window.anchor.hasPrefix("stall") ? "stall" : ""
             if !kind.isEmpty, headed.insert(kind).inserted, analysis.lifetimeCount > 1 || kind == "stall" {
                 out += kind == "launch"
-                    ? "<h2 id=\"launch-views\">Launches, the slowest first</h2>\n"
+                    ? "<h2 id=\"launch-views\">Launches, the slowest of each kind first</h2>\n"
                     : "<h2 id=\"stall-views\">Stalls, the longest first</h2>\n"
             }
             let level = whole ? "h2" : "h3"
-            let origin = whole ? "time since the first event" : "time since the launch"
+            let origin = "time \(TraceClock.origin)"
             out += "<\(level) id=\"\(window.anchor)\">\(HTMLText.escape(window.title))</\(level)>\n"
             out += "<p class=\"axis-note\">\(DurationFormat.compact.string(window.end - window.start)) shown, "
                 + "\(DurationFormat.compact.string(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
@@ -217,7 +224,7 @@ public struct TraceHTMLReport {
     /// when the zoomed views alone name more), in lifetime order.
     var detailedLifetimes: Set<Int> {
         let zoomed = Set(canvas.windows.map(\.anchor))
-        var chosen = Set(WorstFirst.slowestLaunches(analysis, limit: Self.zoomedLaunchLimit).map(\.index))
+        var chosen = Set(WorstFirst.zoomedLaunches(analysis, limit: Self.zoomedLaunchLimit).map(\.index))
         for entry in WorstFirst.longestStalls(analysis, limit: Self.zoomedStallLimit)
         where zoomed.contains(HTMLText.anchor("stall", entry.number)) {
             chosen.insert(entry.lifetime.index)
@@ -251,7 +258,7 @@ public struct TraceHTMLReport {
             if lifetime.stallCount == 0 {
                 out += "<p>None.</p>\n"
             } else {
-                out += "<table class=\"sortable\">\n<tr><th>#</th><th>after its launch</th><th>duration</th><th>blame</th></tr>\n"
+                out += "<table class=\"sortable\">\n<tr><th>#</th><th>starts</th><th>duration</th><th>blame</th></tr>\n"
                 for stall in lifetime.stalls {
                     stallNumber += 1
                     let number = zoomed.contains(HTMLText.anchor("stall", stallNumber))
@@ -296,7 +303,7 @@ public struct TraceHTMLReport {
             + "<th>launch</th><th>launch time</th><th>stalls</th><th>violations</th><th>end</th></tr>\n"
         for lifetime in analysis.lifetimes.prefix(Self.summarisedLifetimeLimit + Self.detailedLifetimeLimit) {
             let number = lifetime.index + 1
-            let starts = lifetime.launch.timestamp.map { "<span title=\"\($0) ns on the trace's clock\">\(DurationFormat.clock.signed($0 - origin))</span>" } ?? "-"
+            let starts = lifetime.launch.timestamp.map { "<span title=\"\($0) ns on the trace's clock\">\(TraceClock.moment($0 - origin))</span>" } ?? "-"
             let launchAnchor = HTMLText.anchor("launch", number)
             let launch = "\(lifetime.launch.kind.rawValue)"
                 + (zoomed.contains(launchAnchor) ? " (<a href=\"#\(launchAnchor)\">view</a>)" : "")

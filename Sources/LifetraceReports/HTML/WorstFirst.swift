@@ -52,13 +52,39 @@ public enum WorstFirst {
         lifetime.launch.duration ?? lifetime.launchWindow.map { $0.end - $0.start }
     }
 
-    /// The `limit` lifetimes with the slowest launches, slowest first (a launch that never
-    /// finished by the window it was seen for; the earlier first among equals).
-    public static func slowestLaunches(_ analysis: TraceAnalysis, limit: Int) -> [LifetimeReport] {
-        let launched = analysis.lifetimes.filter { $0.launchWindow != nil }
+    /// The launch kinds of `analysis` that have a launch window, cold first (in the order of
+    /// ``LaunchKind``): launches are ranked within their kind, never across kinds. A cold launch
+    /// builds the process and its first scene; a prewarmed one is timed from its resume, a
+    /// background one to the end of didFinishLaunching. Xcode Organizer likewise gives launch
+    /// time for cold launches and resumes apart.
+    public static func launchKinds(_ analysis: TraceAnalysis) -> [LaunchKind] {
+        let present = Set(analysis.lifetimes.filter { $0.launchWindow != nil }.map(\.launch.kind))
+        return LaunchKind.allCases.filter(present.contains)
+    }
+
+    /// The `limit` lifetimes of launch kind `kind` with the slowest launches, slowest first (a
+    /// launch that never finished by the window it was seen for; the earlier first among equals).
+    public static func slowestLaunches(_ analysis: TraceAnalysis, kind: LaunchKind, limit: Int) -> [LifetimeReport] {
+        let launched = analysis.lifetimes.filter { $0.launchWindow != nil && $0.launch.kind == kind }
         return Array(launched.sorted {
             (launchTime($1) ?? 0, $0.index) < (launchTime($0) ?? 0, $1.index)
         }.prefix(limit))
+    }
+
+    /// The launches the page zooms into, at most `limit`: the slowest of each kind in turn (the
+    /// slowest cold launch, the slowest prewarmed, ..., then the second slowest of each), so
+    /// that every kind's worst is drawn; listed by kind, cold first, the slowest first in each.
+    public static func zoomedLaunches(_ analysis: TraceAnalysis, limit: Int) -> [LifetimeReport] {
+        let ranked = launchKinds(analysis).map { slowestLaunches(analysis, kind: $0, limit: limit) }
+        var taken = ranked.map { _ in 0 }
+        var count = 0
+        for rank in 0..<limit {
+            for (kind, list) in ranked.enumerated() where count < limit && rank < list.count {
+                taken[kind] += 1
+                count += 1
+            }
+        }
+        return zip(ranked, taken).flatMap { $0.0.prefix($0.1) }
     }
 
     /// The work the stalls are blamed on, by total stall time, largest first (the most stalls
@@ -85,9 +111,9 @@ public enum WorstFirst {
     /// The section: three sortable tables, every row linking to its lifetime and, where the page
     /// zoomed into it, its view. Empty for a trace with neither a finished launch nor a stall.
     static func section(_ analysis: TraceAnalysis, zoomed: Set<String>) -> String {
-        let launches = slowestLaunches(analysis, limit: tableRows)
+        let kinds = launchKinds(analysis)
         let all = stalls(analysis)
-        guard !launches.isEmpty || !all.isEmpty else { return "" }
+        guard !kinds.isEmpty || !all.isEmpty else { return "" }
         func lifetimeLink(_ lifetime: LifetimeReport) -> String {
             "<a href=\"#lifetime-\(lifetime.index + 1)\">lifetime \(lifetime.index + 1)</a>"
         }
@@ -99,17 +125,22 @@ public enum WorstFirst {
             return zoomed.contains(anchor) ? "<a href=\"#\(anchor)\">stall \(entry.number)</a>" : "stall \(entry.number)"
         }
         var out = "<h2 id=\"worst\">The worst first</h2>\n<p class=\"axis-note\">Click a column's title to sort by it. "
-            + "The views below zoom into the \(TraceHTMLReport.zoomedLaunchLimit) slowest launches and the "
+            + "Launches are ranked within their kind (cold, prewarmed, background). "
+            + "The views below zoom into the \(TraceHTMLReport.zoomedLaunchLimit) slowest launches (the slowest of each kind in turn) and the "
             + "\(TraceHTMLReport.zoomedStallLimit) longest stalls, in this order.</p>\n"
-        if !launches.isEmpty {
-            let launched = analysis.lifetimes.count { $0.launchWindow != nil }
-            out += "<h3 id=\"slowest-launches\">Slowest launches (\(launches.count) of \(launched))</h3>\n"
+        // A table per launch kind, ranked within it: a cold launch is never ranked against a
+        // prewarmed or background one.
+        for kind in kinds {
+            let launches = slowestLaunches(analysis, kind: kind, limit: tableRows)
+            let launched = analysis.lifetimes.count { $0.launchWindow != nil && $0.launch.kind == kind }
+            let id = kind == kinds.first ? "slowest-launches" : "slowest-\(kind.rawValue)-launches"
+            out += "<h3 id=\"\(id)\">Slowest \(kind.rawValue) launches (\(launches.count) of \(launched))</h3>\n"
                 + "<table class=\"sortable\">\n<tr><th>rank</th><th>lifetime</th><th>kind</th><th>launch time</th>"
                 + "<th>busy in window</th><th>stalls</th><th>view</th></tr>\n"
             for (rank, lifetime) in launches.enumerated() {
                 let anchor = HTMLText.anchor("launch", lifetime.index + 1)
                 out += "<tr><td class=\"num\">\(rank + 1)</td><td data-v=\"\(lifetime.index + 1)\">\(lifetimeLink(lifetime))</td>"
-                    + "<td>\(lifetime.launch.kind.rawValue)</td>"
+                    + "<td>\(kind.rawValue)</td>"
                     + (lifetime.launch.duration == nil
                         ? "<td class=\"num\" data-v=\"\(launchTime(lifetime) ?? 0)\">unfinished after \(DurationFormat.fixed.string(launchTime(lifetime) ?? 0))</td>"
                         : cell(lifetime.launch.duration ?? 0))
@@ -121,12 +152,14 @@ public enum WorstFirst {
         guard !all.isEmpty else { return out }
         let longest = longestStalls(analysis, limit: tableRows)
         out += "<h3 id=\"longest-stalls\">Longest stalls (\(longest.count) of \(all.count))</h3>\n"
-            + "<table class=\"sortable\">\n<tr><th>rank</th><th>stall</th><th>lifetime</th><th>after its launch</th>"
+            + "<table class=\"sortable\">\n<tr><th>rank</th><th>stall</th><th>lifetime</th><th>starts</th><th>after its launch</th>"
             + "<th>duration</th><th>work</th></tr>\n"
         for (rank, entry) in longest.enumerated() {
-            let since = entry.stall.sinceLaunch.map { "<td class=\"num\" data-v=\"\($0)\">\(DurationFormat.clock.signed($0))</td>" } ?? "<td>-</td>"
+            // The moment on the one clock, and the length since the launch as a duration.
+            let starts = "<td class=\"num\" data-v=\"\(entry.stall.start)\">\(TraceClock.moment(entry.stall.start, origin: analysis.origin))</td>"
+            let since = entry.stall.sinceLaunch.map(cell) ?? "<td>-</td>"
             out += "<tr><td class=\"num\">\(rank + 1)</td><td data-v=\"\(entry.number)\">\(stallLink(entry))</td>"
-                + "<td data-v=\"\(entry.lifetime.index + 1)\">\(lifetimeLink(entry.lifetime))</td>\(since)\(cell(entry.stall.duration))"
+                + "<td data-v=\"\(entry.lifetime.index + 1)\">\(lifetimeLink(entry.lifetime))</td>\(starts)\(since)\(cell(entry.stall.duration))"
                 + "<td>\(HTMLText.escape(entry.stall.work?.chainText ?? "-"))</td></tr>\n"
         }
         out += "</table>\n"

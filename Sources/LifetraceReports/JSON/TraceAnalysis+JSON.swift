@@ -10,6 +10,7 @@ extension Violation {
             json.member("severity", severity.rawValue)
             json.member("ts", timestamp)
             json.member("sinceLaunch", sinceLaunch)
+            json.member("sinceStart", sinceStart)
             json.member("lifetime", Int64(lifetime))
             json.member("message", message)
             if let fact {

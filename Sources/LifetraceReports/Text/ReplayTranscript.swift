@@ -7,7 +7,7 @@ import LifetraceZstd
 /// and after it, each violation under the event that revealed it, then those found at the end.
 public enum ReplayTranscript {
     /// The first line: what the times count from.
-    public static let header = "time since the trace's first event (as --from and --to take it), event, views"
+    public static let header = "time \(TraceClock.origin) (as --from and --to take it), event, views"
 
     /// Replays the trace at `path` and hands `show` each line, without its newline: the
     /// ``header``, then each event with its time since the trace's first event, the clock
@@ -17,7 +17,7 @@ public enum ReplayTranscript {
     /// Throws the ``TraceError`` that stopped the reading (what was read before it is shown), or
     /// what `show` throws.
     public static func write(
-        path: String, options: AnalysisOptions, from: Int64 = 0, to: Int64 = .max, show: (String) throws -> Void
+        path: String, options: AnalysisOptions, from: Int64 = .min, to: Int64 = .max, show: (String) throws -> Void
     ) throws {
         func line(_ text: String) throws { try show(TerminalText.escaped(text)) }
         var source = try TraceFile.open(path: path)
@@ -54,7 +54,7 @@ extension ReplayStep {
     /// One line: the time since `origin` (the trace's first event), the event, then the views
     /// (`a -> b` where they changed).
     public func line(origin: Int64) -> String {
-        let time = DurationFormat.clock.signed(event.timestamp &- origin)
+        let time = TraceClock.moment(event.timestamp &- origin)
         var parts = [event.label]
         if !event.thread.isMain { parts[0] += " (thread \(event.thread))" }
         // Outside a lifetime (before a launch, after an exit) both views are Not running.

@@ -38,6 +38,7 @@ public struct TraceReport: Sendable {
     /// The text form.
     public var text: String {
         var lines = ["Trace \(analysis.path): \(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime"))"]
+        lines.append(Self.timesNote)
         if !analysis.metadata.isEmpty {
             lines.append("Metadata: " + analysis.metadata.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
         }
@@ -82,6 +83,7 @@ public struct TraceReport: Sendable {
         var lines = ["# Lifetrace report: \(MarkdownText.code(analysis.path, inTable: false))", ""]
         lines.append("\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).")
+        lines += ["", Self.timesNote + "."]
         if let note = analysis.omittedNote { lines += ["", MarkdownText.prose(note) + "."] }
         for note in analysis.capNotes { lines += ["", MarkdownText.prose(note) + "."] }
         for lifetime in analysis.lifetimes {
@@ -113,6 +115,9 @@ public struct TraceReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// What the report's times count from, said once at its top (docs/REPORTS.md, "One clock").
+    public static let timesNote = "Times are \(TraceClock.origin) (+0.000 s); durations after a launch say so"
+
     /// The line under a lifetime's stalls when it has more than it lists.
     func omittedStallsText(_ lifetime: LifetimeReport) -> String {
         "\(lifetime.omittedStalls) more stall\(lifetime.omittedStalls == 1 ? "" : "s") not listed (\(lifetime.stallCount) in all)"
@@ -126,7 +131,7 @@ public struct TraceReport: Sendable {
         if let reason = launch.reason { details.append("reason \(reason)") }
         if let pid = launch.pid { details.append("pid \(pid)") }
         if let timestamp = launch.timestamp {
-            let at = origin.map { "at \(DurationFormat.clock.signed(timestamp - $0)) into the trace" } ?? "at \(timestamp) ns"
+            let at = origin.map { "at \(TraceClock.labelled(timestamp - $0))" } ?? "at \(timestamp) ns"
             details.append(launch.inferred ? "\(at), inferred: no launch event, the first event's time" : at)
         }
         if !details.isEmpty { title += " (" + details.joined(separator: ", ") + ")" }
@@ -149,14 +154,15 @@ public struct TraceReport: Sendable {
             ("didFinishLaunching returned", milestones.didFinishLaunchingEnd),
             ("first active", milestones.firstActive), ("first frame", milestones.firstFrame),
         ]
-        let reached = marks.compactMap { mark in mark.1.map { "\(mark.0) \(DurationFormat.clock.signed($0))" } }
+        // Milestones are lengths after the launch, not moments (docs/REPORTS.md, "One clock").
+        let reached = marks.compactMap { mark in mark.1.map { "\(mark.0) \(DurationFormat.fixed.string($0))" } }
         var rows = [
             ("Launch", (launch.duration.map(DurationFormat.fixed.string) ?? "unfinished") + " (\(window))"),
-            ("Milestones", reached.isEmpty ? "none" : reached.joined(separator: ", ")),
+            ("Milestones", reached.isEmpty ? "none" : reached.joined(separator: ", ") + " after the launch"),
             ("Main thread busy in window", DurationFormat.fixed.string(launch.busyInWindow) + " (from \(lifetime.busySource.rawValue))"),
         ]
         if let left = launch.abandonedAfter {
-            rows.append(("Abandoned", "the user left at \(DurationFormat.clock.signed(left)), before the first activation; not judged by its length"))
+            rows.append(("Abandoned", "the user left \(DurationFormat.fixed.string(left)) after the launch, before the first activation; not judged by its length"))
         }
         if let prewarm = launch.prewarm {
             let how = prewarm.resumeFoundBy == .state ? "a state event" : "the first event after a pause"
@@ -168,9 +174,9 @@ public struct TraceReport: Sendable {
         return rows
     }
 
-    /// When a stall started, relative to the launch when there is one.
+    /// When a stall started: its moment since the trace's first event (``TraceClock``).
     public func stallStart(_ stall: Stall) -> String {
-        stall.sinceLaunch.map(DurationFormat.clock.signed) ?? "\(stall.start) ns"
+        TraceClock.moment(stall.start, origin: analysis.origin)
     }
 
     /// A stall's blame in one line: the work it is blamed on with its chain, then the other

@@ -8,6 +8,7 @@ extension RuleCheck {
         switch step {
         case .lifetimeBegan(let timestamp):
             lifetimeStart = timestamp
+            if traceStart == nil { traceStart = timestamp }
             open = nil
             previous = nil
             intervals.removeAll()

@@ -15,8 +15,11 @@ struct RuleCheck {
     var intervals: [OpenInterval] = []
     /// `max-duration` of `launch` or `state`: the begin of the one interval open.
     var spanBegin: (timestamp: Int64, event: TraceEvent?)?
-    /// The lifetime's start, for messages (`+1.234 s`).
+    /// The lifetime's start.
     var lifetimeStart: Int64 = 0
+    /// The trace's first event (the first lifetime's start), from which messages count their
+    /// moments (`+1.234 s`, ``TraceClock``).
+    var traceStart: Int64?
     /// Whether the lifetime's launch window is still open.
     var inLaunch = false
     /// The ids in the monitor's ``NameIndex`` of the names of its selectors, per slot: 0 and 1
@@ -54,7 +57,7 @@ struct RuleCheck {
         return "\(text) (\(location))"
     }
 
-    func when(_ timestamp: Int64) -> String { DurationFormat.clock.signed(timestamp - lifetimeStart) }
+    func when(_ timestamp: Int64) -> String { TraceClock.moment(timestamp, origin: traceStart ?? lifetimeStart) }
 
     /// The stretch, in words: `the active stretch from +1.000 s`.
     func stretchText(_ stretch: Stretch) -> String {
