@@ -19,7 +19,7 @@ struct CheckOutputTests {
         let text = try Self.output(["launch-stall.fail.jsonl", "launch-stall.pass.jsonl"]).rendered(.text)
         #expect(text == """
             launch-stall.fail.jsonl: 1 error, 0 warnings
-              error[launch-stall] +0.010 s: The main thread was busy for 400 ms from +0.010 s, inside the \
+              error[launch-stall] +0.010 s into the trace: The main thread was busy for 400 ms from +0.010 s, inside the \
             launch window (which ends at the first frame); the work on the main thread during it was \
             signpost "loadDatabase" (370 ms, in didFinishLaunching > loadDatabase); expected no main-thread \
             stall of 400 ms or more during launch. Why: "Only tasks that contribute to setting up the user \
@@ -91,9 +91,9 @@ struct CheckOutputTests {
         let text = try Self.output(["background-time.fail.jsonl", "launch-sequence.fail.jsonl"]).rendered(.github)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("::error title=launch-sequence in launch-sequence.fail.jsonl::+0.010 s: didFinishLaunching began"))
+        #expect(lines[0].hasPrefix("::error title=launch-sequence in launch-sequence.fail.jsonl::+0.010 s into the trace: didFinishLaunching began"))
         #expect(lines[0].contains("%0A  callback.begin didFinishLaunching at +0.010 s"))
-        #expect(lines[1].hasPrefix("::warning title=background-time in background-time.fail.jsonl::+31.000 s: The system expired"))
+        #expect(lines[1].hasPrefix("::warning title=background-time in background-time.fail.jsonl::+31.000 s into the trace: The system expired"))
     }
 
     @Test("strict: warnings fail the check")

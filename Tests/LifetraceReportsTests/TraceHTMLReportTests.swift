@@ -77,8 +77,8 @@ import Testing
         // The stall is drawn on the busy row, linked to its zoomed view.
         #expect(html.contains("<a href=\"#stall-1\"><rect class=\"stall\""))
         #expect(html.contains(
-            "<h3 id=\"stall-1\">Stall 1: lifetime 1, +0.010 s after its launch, 400 ms in didFinishLaunching &gt; loadDatabase</h3>"))
-        #expect(html.contains("<h3 id=\"launch-1\">Launch of lifetime 1</h3>"))
+            "<h3 id=\"stall-1\">Stall 1: lifetime 1, at +0.010 s into the trace (10 ms after its launch), 400 ms in didFinishLaunching &gt; loadDatabase</h3>"))
+        #expect(html.contains("<h3 id=\"launch-1\">Launch of lifetime 1 (cold)</h3>"))
     }
 
     @Test("each listed violation says why once: on its fact line, not also inside its message")

@@ -12,11 +12,12 @@ struct TraceReportTests {
         let text = TraceReport(analysis: analysis, options: AnalysisOptions()).rendered(.text)
         #expect(text == """
             Trace nothing-after-terminate.pass.jsonl: 18 events, 1 lifetime
+            Times are since the trace's first event (+0.000 s); durations after a launch say so
             Metadata: app=com.example.sample, rule=nothing-after-terminate, expect=pass
 
             Lifetime 1: cold launch (reason user, at +0.000 s into the trace)
               Launch: 80 ms (to the first frame)
-              Milestones: willFinishLaunching +0.001 s, didFinishLaunching returned +0.050 s, first active +0.062 s, first frame +0.080 s
+              Milestones: willFinishLaunching 1 ms, didFinishLaunching returned 50 ms, first active 62 ms, first frame 80 ms after the launch
               Main thread busy in window: 47 ms (from callbacks)
               Stalls (>= 250 ms): none
               Time in states (system view): inactive 65 ms, active 940 ms, background 105 ms
@@ -37,7 +38,7 @@ struct TraceReportTests {
         #expect(markdown.contains(
             "| +0.010 s | 400 ms | signpost \"loadDatabase\" (370 ms, in didFinishLaunching > loadDatabase); "
                 + "also callback didFinishLaunching 400 ms |"))
-        #expect(markdown.contains("- **error** `launch-stall` at +0.010 s: The main thread was busy"))
+        #expect(markdown.contains("- **error** `launch-stall` at +0.010 s into the trace: The main thread was busy"))
     }
 
     @Test("replay shows both views before and after each event")

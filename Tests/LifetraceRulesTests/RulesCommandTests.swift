@@ -33,7 +33,7 @@ struct RulesCommandTests {
         let failing = Self.trace("save-state-before-suspension.fail.jsonl")
         let result = try LifetraceCommand.run(["check", "--rules", Self.team, failing])
         #expect(result.status == 1)
-        #expect(result.output.contains("  error[save-state-before-suspension] +1.800 s: The drafts are saved"))
+        #expect(result.output.contains("  error[save-state-before-suspension] +1.800 s into the trace: The drafts are saved"))
         #expect(result.output.contains("(\(Self.team):5)"))
         #expect(try LifetraceCommand.run(["check", "--rules", Self.team, Self.trace("save-state-before-suspension.pass.jsonl")]).status == 0)
         // --disable and --only take the file's ids.
