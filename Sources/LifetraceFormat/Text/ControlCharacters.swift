@@ -1,9 +1,10 @@
 /// The one rule for control characters in what Lifetrace writes.
 ///
-/// A trace's names, scenes, metadata and paths are data and may hold any Unicode scalar: the
-/// text form takes JSON escapes such as `\u0007`, and a binary trace's strings are read as UTF-8
-/// with every invalid sequence as U+FFFD (so no output ever sees invalid UTF-8, and a Swift string
-/// holds no lone surrogate). Every output escaper decides the same way, grammar by grammar:
+/// A trace's names, scenes, metadata and paths are data and may hold any Unicode scalar (the text
+/// form takes JSON escapes such as `\u0007`), but never invalid UTF-8 nor a lone surrogate: the
+/// text reader refuses a line that is not UTF-8 or that escapes half a surrogate pair, and the
+/// binary reader a string definition that is not UTF-8 (`TraceTextEscapingTests`). Every output
+/// escaper decides the same way, grammar by grammar:
 ///
 /// - **Tab, line feed and carriage return** are written as the grammar's escape for them where
 ///   raw they would change the meaning (a markup attribute, a JSON string, a workflow command, a
