@@ -22,7 +22,7 @@ traces=$(ls Samples/runs/*.jsonl Samples/real/*.jsonl Samples/traces/*.jsonl Sam
     Samples/rules/traces/*.jsonl Samples/launches/*/*.jsonl Samples/golden/v1-golden.ltrace)
 for trace in $traces; do
     base=$(echo "$trace" | sed 's|^Samples/||; s|/|_|g')
-    for format in text json junit github; do
+    for format in text json junit github markdown sarif; do
         run "$base.check.$format" "$bin" check "$trace" --format "$format"
         run "$base.check-rules.$format" "$bin" check "$trace" --format "$format" --rules Samples/rules/team.yml
     done

@@ -24,15 +24,15 @@ import Testing
             CheckMarkdownSummary(CheckOutput(analyses: try names.map { try SampleTraces.analyze($0) }, rules: .all, strict: strict))
         }
         let pass = try summary(["hang.pass.jsonl"])
-        #expect(pass.exitStatus == 0 && pass.markdown.hasPrefix("## Lifetrace check: passed\n"))
+        #expect(pass.exitStatus == 0 && pass.document.hasPrefix("## Lifetrace check: passed\n"))
         let warned = try summary(["hang.fail.jsonl"])
-        #expect(warned.exitStatus == 0 && warned.markdown.hasPrefix("## Lifetrace check: passed, with warnings\n"))
+        #expect(warned.exitStatus == 0 && warned.document.hasPrefix("## Lifetrace check: passed, with warnings\n"))
         let strict = try summary(["hang.fail.jsonl"], strict: true)
-        #expect(strict.exitStatus == 1 && strict.markdown.hasPrefix("## Lifetrace check: failed\n"))
+        #expect(strict.exitStatus == 1 && strict.document.hasPrefix("## Lifetrace check: failed\n"))
         let failed = try summary(["launch-stall.fail.jsonl", "hang.fail.jsonl"])
         #expect(failed.exitStatus == 1)
         // Errors first in the table of rules, each with its source by title.
-        #expect(failed.markdown.contains("""
+        #expect(failed.document.contains("""
             | `launch-stall` | error | 1 | 1 | Apple, App Programming Guide for iOS: The App Life Cycle, "Threads and Concurrency" |
             | `hang` | warning | 1 | 1 | Apple, App Programming Guide for iOS: The App Life Cycle, "Threads and Concurrency" |
             """))

@@ -22,6 +22,10 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
     public var state: LifecycleState?
     /// Other fields in text form (`background`, `id`, `signal`, ...), in a stable order.
     public var fields: [(key: String, value: String)]
+    /// The line of the text trace the event was read from (``TraceEvent/line``), nil for a
+    /// binary trace: where GitHub annotations and SARIF results point. Not part of the summary's
+    /// value (equality and hashing leave it out), like the event's own line.
+    public var line: Int?
 
     /// Summarises `event`, resolving its symbols in `symbols`; `launch` is the lifetime's launch
     /// time, `origin` the trace's first event's.
@@ -32,6 +36,7 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
         stream = event.stream
         thread = event.thread
         type = event.type
+        line = event.line
         fields = []
         switch event.payload {
         case .launch(let reason, let background, let prewarm, let pid):

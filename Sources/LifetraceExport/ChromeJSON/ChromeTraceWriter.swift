@@ -8,11 +8,15 @@ import LifetraceFormat
 /// (`thread_name`) event and ordered by `thread_sort_index`; slices are `B`/`E` pairs, or `X`
 /// with a duration for the analysis's stalls and launch windows; instants are `i` with thread
 /// scope. Times are microseconds with three decimals, so nanoseconds survive.
+///
+/// The document is streamed: each event is written by the package's one JSON writer
+/// (`JSONOutput`, compact, strings escaped as the trace's text form escapes them) into a line
+/// buffer that goes out before the next, so memory does not grow with the number of events.
 public struct ChromeTraceWriter: TimelineRecordWriter {
     private let output: ExportOutputFile
     private var line: [UInt8] = []
     private var escapedNames: [[UInt8]?] = []
-    private var categoryLiterals: [[UInt8]] = TimelineCategory.allCases.map { JSONBytes.quoted($0.name) }
+    private var categoryLiterals: [[UInt8]] = TimelineCategory.allCases.map { Self.quoted($0.name) }
     private var pid: Int64 = 1
     private var eventCount = 0
     /// How many objects were written to `traceEvents`.
@@ -26,14 +30,16 @@ public struct ChromeTraceWriter: TimelineRecordWriter {
 
     /// Writes the object's head, with the metadata as `otherData`.
     public mutating func start(metadata: TraceMetadata) throws(ExportError) {
-        var head: [UInt8] = Array("{\"displayTimeUnit\":\"ns\",\"otherData\":{".utf8)
-        for (index, field) in metadata.fields.enumerated() {
-            if index > 0 { head.append(UInt8(ascii: ",")) }
-            head += JSONBytes.quoted(field.key)
-            head.append(UInt8(ascii: ":"))
-            head += JSONBytes.quoted(field.value)
+        var head: [UInt8] = Array("{\"displayTimeUnit\":\"ns\",\"otherData\":".utf8)
+        JSONOutput.write(to: &head, lineSeparators: false) { json in
+            json.object { json in
+                for field in metadata.fields {
+                    json.key(escaping: field.key)
+                    json.value(field.value)
+                }
+            }
         }
-        head += Array("},\n\"traceEvents\":[\n".utf8)
+        head += Array(",\n\"traceEvents\":[\n".utf8)
         try output.write(head)
     }
 
@@ -42,52 +48,48 @@ public struct ChromeTraceWriter: TimelineRecordWriter {
         switch track.kind {
         case .process(let pid):
             self.pid = pid
-            try metadataEvent(tid: 0, name: "process_name", argument: "name", value: JSONBytes.quoted(track.name))
+            try metadataEvent(tid: 0, name: "process_name") { $0.member("name", track.name) }
         case .thread, .lane:
-            try metadataEvent(tid: track.index, name: "thread_name", argument: "name", value: JSONBytes.quoted(track.name))
-            var rank: [UInt8] = []
-            JSONBytes.appendInteger(Int64(track.index), to: &rank)
-            try metadataEvent(tid: track.index, name: "thread_sort_index", argument: "sort_index", value: rank)
+            try metadataEvent(tid: track.index, name: "thread_name") { $0.member("name", track.name) }
+            try metadataEvent(tid: track.index, name: "thread_sort_index") { $0.member("sort_index", Int64(track.index)) }
         }
     }
 
     /// Writes one event object.
     public mutating func write(_ record: TimelineRecord, names: SymbolTable) throws(ExportError) {
-        line.removeAll(keepingCapacity: true)
-        beginEvent(tid: record.track)
-        switch record.phase {
-        case .begin: append("\"ph\":\"B\",\"ts\":")
-        case .end: append("\"ph\":\"E\",\"ts\":")
-        case .instant: append("\"ph\":\"i\",\"s\":\"t\",\"ts\":")
-        case .complete(let duration):
-            append("\"ph\":\"X\",\"dur\":")
-            JSONBytes.appendMicroseconds(duration, to: &line)
-            append(",\"ts\":")
-        }
-        JSONBytes.appendMicroseconds(record.timestamp, to: &line)
-        if record.phase != .end {
-            append(",\"cat\":")
-            line += categoryLiterals[Int(record.category.rawValue)]
-            append(",\"name\":")
-            appendName(record.name, names: names)
-            if !record.args.isEmpty {
-                append(",\"args\":{")
+        try event(tid: record.track) { json, writer in
+            switch record.phase {
+            case .begin: json.member("ph", "B")
+            case .end: json.member("ph", "E")
+            case .instant:
+                json.member("ph", "i")
+                json.member("s", "t")
+            case .complete(let duration):
+                json.member("ph", "X")
+                json.key("dur")
+                json.value(scaled: duration, decimals: 3)
+            }
+            json.key("ts")
+            json.value(scaled: record.timestamp, decimals: 3)
+            guard record.phase != .end else { return }
+            json.key("cat")
+            json.value(quoted: writer.categoryLiterals[Int(record.category.rawValue)])
+            json.key("name")
+            json.value(quoted: writer.quoted(record.name, names: names))
+            guard !record.args.isEmpty else { return }
+            json.key("args")
+            json.object { json in
                 for index in 0..<record.args.count {
                     let arg = record.args[index]
-                    if index > 0 { append(",") }
-                    appendName(arg.key, names: names)
-                    append(":")
+                    json.key(quoted: writer.quoted(arg.key, names: names))
                     switch arg.value {
-                    case .int(let value): JSONBytes.appendInteger(value, to: &line)
-                    case .name(let symbol): appendName(symbol, names: names)
-                    case .text(let text): line += JSONBytes.quoted(text)
+                    case .int(let value): json.value(value)
+                    case .name(let symbol): json.value(quoted: writer.quoted(symbol, names: names))
+                    case .text(let text): json.value(text)
                     }
                 }
-                append("}")
             }
         }
-        append("}")
-        try flushLine()
     }
 
     /// Closes the array and the object, and commits the file.
@@ -98,44 +100,49 @@ public struct ChromeTraceWriter: TimelineRecordWriter {
 
     // MARK: - Pieces
 
-    private mutating func metadataEvent(tid: Int, name: String, argument: String, value: [UInt8]) throws(ExportError) {
+    /// A metadata (`M`) event named `name`, whose `args` members `args` writes.
+    private mutating func metadataEvent(tid: Int, name: StaticString, args: (inout JSONOutput) -> Void) throws(ExportError) {
+        try event(tid: tid) { json, _ in
+            json.member("ph", "M")
+            json.key("name")
+            json.value(name.description)
+            json.member("args", object: args)
+        }
+    }
+
+    /// One event object on a line of its own: `pid` and `tid`, then the members `body` writes.
+    private mutating func event(tid: Int, _ body: (inout JSONOutput, inout ChromeTraceWriter) -> Void) throws(ExportError) {
         line.removeAll(keepingCapacity: true)
-        beginEvent(tid: tid)
-        append("\"ph\":\"M\",\"name\":\"\(name)\",\"args\":{\"\(argument)\":")
-        line += value
-        append("}}")
-        try flushLine()
-    }
-
-    private mutating func beginEvent(tid: Int) {
-        if eventCount > 0 { append(",\n") }
-        append("{\"pid\":")
-        JSONBytes.appendInteger(pid, to: &line)
-        append(",\"tid\":")
-        JSONBytes.appendInteger(Int64(tid), to: &line)
-        append(",")
-    }
-
-    private mutating func flushLine() throws(ExportError) {
+        if eventCount > 0 { line.append(contentsOf: ",\n".utf8) }
+        let pid = pid
+        // The line moves into the closure's writer and back, so that `body` may fill the names'
+        // cache of this writer meanwhile.
+        var bytes: [UInt8] = []
+        swap(&bytes, &line)
+        JSONOutput.write(to: &bytes, lineSeparators: false) { json in
+            json.object { json in
+                json.member("pid", pid)
+                json.member("tid", Int64(tid))
+                body(&json, &self)
+            }
+        }
+        swap(&bytes, &line)
         eventCount += 1
         try output.write(line)
     }
 
-    private mutating func appendName(_ symbol: Symbol, names: SymbolTable) {
+    /// The name behind `symbol` as a JSON string, escaped once per name.
+    private mutating func quoted(_ symbol: Symbol, names: SymbolTable) -> [UInt8] {
         let index = Int(symbol.rawValue)
         if index >= escapedNames.count {
             escapedNames.append(contentsOf: repeatElement(nil, count: index + 1 - escapedNames.count))
         }
-        if let escaped = escapedNames[index] {
-            line += escaped
-            return
-        }
-        let escaped = JSONBytes.quoted(names[symbol])
+        if let escaped = escapedNames[index] { return escaped }
+        let escaped = Self.quoted(names[symbol])
         escapedNames[index] = escaped
-        line += escaped
+        return escaped
     }
 
-    private mutating func append(_ text: String) {
-        line.append(contentsOf: text.utf8)
-    }
+    /// `string` as a JSON string, escaped as the trace's text form escapes it.
+    private static func quoted(_ string: String) -> [UInt8] { JSONOutput.quoted(string, lineSeparators: false) }
 }

@@ -12,6 +12,10 @@ public struct TraceEvent: Hashable, Sendable {
     public var payload: EventPayload
     /// The stream the event is on.
     public var stream: TraceStream
+    /// ``line`` as stored: 0 for none. Four bytes that fit in the padding after ``stream``, so
+    /// the event stays 40 bytes (`TraceEventLayoutTests`): knowing the line costs no memory.
+    @usableFromInline
+    var storedLine: UInt32 = 0
 
     /// Creates an event; `stream` defaults to the type's default stream.
     @inlinable
@@ -27,6 +31,32 @@ public struct TraceEvent: Hashable, Sendable {
     /// The event's type.
     @inlinable
     public var type: EventType { payload.type }
+
+    /// The line of the text (JSONL) trace the event was read from, counted from 1 as an editor
+    /// counts (blank lines included); both events of a `callback` shorthand have its line. Nil
+    /// for an event of a binary trace, one made in memory, or one past line 4,294,967,295.
+    ///
+    /// Where the event was read is not what it says: two events are equal, and hash alike,
+    /// whatever their lines. Outputs that point at an event (GitHub annotations, SARIF regions)
+    /// read it from the witnesses that keep it (`EventSummary.line`), never from the file again.
+    @inlinable
+    public var line: Int? {
+        get { storedLine == 0 ? nil : Int(storedLine) }
+        set { storedLine = newValue.flatMap(UInt32.init(exactly:)) ?? 0 }
+    }
+
+    @inlinable
+    public static func == (lhs: TraceEvent, rhs: TraceEvent) -> Bool {
+        lhs.timestamp == rhs.timestamp && lhs.thread == rhs.thread && lhs.payload == rhs.payload && lhs.stream == rhs.stream
+    }
+
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(timestamp)
+        hasher.combine(thread)
+        hasher.combine(payload)
+        hasher.combine(stream)
+    }
 }
 
 /// The fields of an event, by type. See the text form in `docs/FORMAT.md` for their meaning.

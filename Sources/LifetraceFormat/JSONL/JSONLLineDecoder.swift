@@ -79,9 +79,11 @@ struct JSONLLineDecoder {
     private func event(_ payload: EventPayload, at timestamp: Int64, fields: JSONLFields) throws(TraceError)
         -> TraceEvent
     {
-        TraceEvent(
+        var event = TraceEvent(
             timestamp: timestamp, payload: payload, stream: try fields.stream(default: payload.type.defaultStream),
             thread: try fields.thread())
+        event.line = fields.line
+        return event
     }
 
     private static func payload(

@@ -24,7 +24,8 @@ public struct JSONLTraceReader: TraceEventSource {
     public var name: String { lines.name }
 
     /// The number of the line read last (1-based): the line of the event ``next()`` returned
-    /// last, unless that was the end of a `callback` shorthand.
+    /// last, unless that was the end of a `callback` shorthand. Each event carries its own line
+    /// (``TraceEvent/line``; a shorthand's end has the shorthand's).
     public var lineNumber: Int { lines.lineNumber }
 
     private var lines: JSONLLineReader
@@ -84,10 +85,10 @@ public struct JSONLTraceReader: TraceEventSource {
                     "more than \(PendingCallbackEnds.limit) callback shorthands still open")
             }
             guard case .callbackBegin(let name, let scene) = begin.payload else { preconditionFailure() }
-            pendingEnds.insert(
-                TraceEvent(
-                    timestamp: endTimestamp, payload: .callbackEnd(name: name, scene: scene),
-                    stream: begin.stream, thread: begin.thread))
+            var end = TraceEvent(
+                timestamp: endTimestamp, payload: .callbackEnd(name: name, scene: scene), stream: begin.stream, thread: begin.thread)
+            end.line = begin.line
+            pendingEnds.insert(end)
         }
         lookahead = nil
         return upcoming

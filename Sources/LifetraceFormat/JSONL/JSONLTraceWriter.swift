@@ -61,9 +61,9 @@ public final class JSONLTraceWriter {
         bytes.append(contentsOf: #"{"type":"meta""#.utf8)
         for field in metadata.fields {
             bytes.append(UInt8(ascii: ","))
-            appendQuoted(field.key, to: &bytes)
+            JSONOutput.appendString(field.key, lineSeparators: false, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            appendQuoted(field.value, to: &bytes)
+            JSONOutput.appendString(field.value, lineSeparators: false, to: &bytes)
         }
         bytes.append(contentsOf: "}\n".utf8)
     }
@@ -117,60 +117,6 @@ public final class JSONLTraceWriter {
         fields.bytes.append(contentsOf: "}\n".utf8)
         swap(&bytes, &fields.bytes)
     }
-
-    /// Appends `string` as a JSON string in canonical escaping: the one JSON string escaper of
-    /// the package, also used by the JSON reports and the Chrome JSON export. Escapes `"`, `\`
-    /// and the control characters U+0000 to U+001F, nothing else (not `/`, not non-ASCII).
-    ///
-    /// With `lineSeparators`, also U+0085 NEXT LINE, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH
-    /// SEPARATOR, as `\u0085`, `\u2028`, `\u2029`: the JSON reports and rows do, because readers
-    /// that split text into lines (Python's `str.splitlines()`, JavaScript before ES2019) break a
-    /// line at them; the trace's own text form does not, so that `import` and `dump` give canonical
-    /// text back byte for byte (docs/JSONL.md).
-    package static func appendQuoted(_ string: String, lineSeparators: Bool = false, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        // 0xC2 and 0xE2 lead the UTF-8 of U+0085 and of U+2028/U+2029.
-        if !utf8.contains(where: {
-            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (lineSeparators && ($0 == 0xC2 || $0 == 0xE2))
-        }) {
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        let hex = Array("0123456789abcdef".utf8)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            utf8.formIndex(after: &index)
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
-            case 0..<0x20:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            case 0xC2 where lineSeparators && index != utf8.endIndex && utf8[index] == 0x85:
-                utf8.formIndex(after: &index)
-                bytes.append(contentsOf: #"\u0085"#.utf8)
-            case 0xE2 where lineSeparators && index != utf8.endIndex && utf8[index] == 0x80:
-                let second = utf8.index(after: index)
-                if second != utf8.endIndex, utf8[second] == 0xA8 || utf8[second] == 0xA9 {
-                    bytes.append(contentsOf: (utf8[second] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
-                    index = utf8.index(after: second)
-                } else {
-                    bytes.append(byte)
-                }
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
 }
 
 /// Appends `,"key":value` members to a line being built.
@@ -186,7 +132,7 @@ private struct JSONLFieldWriter {
     }
 
     mutating func appendQuoted(_ string: String) {
-        JSONLTraceWriter.appendQuoted(string, to: &bytes)
+        JSONOutput.appendString(string, lineSeparators: false, to: &bytes)
     }
 
     mutating func appendNumber(_ value: Int64) {

@@ -128,7 +128,7 @@ public final class TextTraceWriter {
             && !string.unicodeScalars.contains(where: TerminalText.needsEscape)
         if plain { return string }
         var bytes: [UInt8] = []
-        JSONLTraceWriter.appendQuoted(string, to: &bytes)
+        JSONOutput.appendString(string, lineSeparators: false, to: &bytes)
         return TerminalText.escaped(String(decoding: bytes, as: UTF8.self))
     }
 

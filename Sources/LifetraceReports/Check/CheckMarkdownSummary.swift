@@ -9,7 +9,7 @@ import LifetraceFormat
 /// GitHub takes at most 1 MiB of summary per step (its documentation of job summaries), so the
 /// document is cut at a line boundary before ``byteLimit`` bytes with a line saying so; the JSON
 /// and JUnit outputs keep everything.
-public struct CheckMarkdownSummary: Sendable {
+public struct CheckMarkdownSummary: CheckRenderer {
     /// The most violations listed one by one.
     public static let violationLimit = 500
     /// The most traces given a row of their own.
@@ -30,7 +30,7 @@ public struct CheckMarkdownSummary: Sendable {
     }
 
     /// The Markdown document, ending with a newline.
-    public var markdown: String {
+    public var document: String {
         let analyses = output.analyses
         let strict = output.strict
         let errors = analyses.reduce(0) { $0 + $1.errorCount }

@@ -50,52 +50,9 @@ public struct CheckOutput: Sendable {
     /// The number of traces read only in part (their problems are listed with them).
     public var incomplete: Int { analyses.count { $0.isIncomplete(strict: strict) } }
 
-    /// The output in `format`, ending with a newline.
-    public func rendered(_ format: Format) -> String {
-        switch format {
-        case .text: text
-        case .json: CheckJSONDocument.rendered(analyses, strict: strict)
-        case .junit: JUnitReport(analyses: analyses, rules: rules, userRules: userRules, strict: strict, unreadable: unreadable).xml
-        case .github: GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable).text
-        case .markdown: CheckMarkdownSummary(self).markdown
-        case .sarif: SARIFReport(self).json
-        }
-    }
+    /// The output in `format`, ending with a newline: the format's ``CheckRenderer``'s document.
+    public func rendered(_ format: Format) -> String { format.renderer.init(self).document }
 
-    /// The text form: per trace its verdict and violations with their witnesses, then a summary.
-    public var text: String {
-        var output = ""
-        // Every line goes through the terminal escaper: a trace's names cannot forge lines.
-        func line(_ text: String) { output += TerminalText.escaped(text) + "\n" }
-        for analysis in analyses {
-            if analysis.isIncomplete(strict: strict) {
-                line("\(analysis.path): not read whole (\(analysis.eventCount) events read), "
-                    + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning"))")
-            } else if analysis.violationCount == 0 {
-                line("\(analysis.path): ok (\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")))")
-            } else {
-                line("\(analysis.path): \(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning"))")
-            }
-            let problem = analysis.isIncomplete(strict: strict) ? "error" : "note"
-            for issue in analysis.issues { line("  \(problem): \(issue.description)") }
-            if analysis.isIncomplete(strict: strict) {
-                line("  error: not read whole, so not checked whole" + (strict ? " (strict)" : ""))
-            }
-            for violation in analysis.violations {
-                line("  " + violation.line(namingLifetime: analysis.lifetimeCount > 1))
-                for event in violation.events { line("      \(event)") }
-            }
-            if let note = analysis.omittedNote { line("  note: \(note)") }
-            for note in analysis.capNotes { line("  note: \(note)") }
-        }
-        let errors = analyses.reduce(0) { $0 + $1.errorCount }
-        let warnings = analyses.reduce(0) { $0 + $1.warningCount }
-        let failed = analyses.filter { $0.fails(strict: strict) }.count
-        output += "\(plural(analyses.count, "trace")) checked, \(failed) failed: "
-            + "\(plural(errors, "error")), \(plural(warnings, "warning"))"
-            + (strict ? " (strict: warnings fail)" : "")
-            + (unreadable.isEmpty ? "" : "; \(plural(unreadable.count, "trace")) could not be read")
-            + (incomplete > 0 ? "; \(plural(incomplete, "trace")) not read whole" : "") + "\n"
-        return output
-    }
+    /// The text form (``CheckTextReport``).
+    public var text: String { CheckTextReport(self).document }
 }

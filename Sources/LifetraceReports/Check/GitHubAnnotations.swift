@@ -15,7 +15,7 @@ import LifetraceFormat
 /// an annotation with a file GitHub cannot find in the commit is attached to nothing. The rule
 /// and the trace are in the `title=` instead (`hang in runs/a.jsonl line 12`, with the offending
 /// event's line in a text trace); the annotation is shown on the run's summary page.
-public struct GitHubAnnotations: Sendable {
+public struct GitHubAnnotations: CheckRenderer {
     /// The most annotations of one kind (error, warning, notice) written: GitHub's limit per step.
     public static let perKind = 10
 
@@ -26,11 +26,11 @@ public struct GitHubAnnotations: Sendable {
     /// The traces that could not be read.
     public var unreadable: [TraceError]
 
-    /// Creates the annotations.
-    public init(analyses: [TraceAnalysis], strict: Bool = false, unreadable: [TraceError] = []) {
-        self.analyses = analyses
-        self.strict = strict
-        self.unreadable = unreadable
+    /// The annotations of `check`.
+    public init(_ check: CheckOutput) {
+        analyses = check.analyses
+        strict = check.strict
+        unreadable = check.unreadable
     }
 
     /// One annotation, before it is written.
@@ -62,11 +62,10 @@ public struct GitHubAnnotations: Sendable {
                     command: "error", title: "trace not read whole: \(analysis.path)",
                     message: "not read whole, so not checked whole:\n\(problems)"))
             }
-            let lines = Self.eventLines(analysis)
             for violation in analysis.violations {
                 // With --strict a warning fails the check, so it is written as an error.
                 let failing = violation.severity == .error || strict
-                let line = violation.events.last.flatMap { lines?[Self.key($0)] }.map { " line \($0)" } ?? ""
+                let line = violation.offendingLine.map { " line \($0)" } ?? ""
                 let annotation = Annotation(
                     command: failing ? "error" : "warning", title: "\(violation.rule.id) in \(analysis.path)\(line)",
                     message: violation.statement + violation.events.map { "\n  \($0)" }.joined())
@@ -86,7 +85,7 @@ public struct GitHubAnnotations: Sendable {
     }
 
     /// At most ``perKind`` annotations of each kind, then a plain line on what was left out.
-    public var text: String {
+    public var document: String {
         var output = ""
         var written: [String: Int] = [:]
         var left: [String: Int] = [:]
@@ -106,17 +105,6 @@ public struct GitHubAnnotations: Sendable {
         return output
     }
 
-    /// The lines of the offending events (each violation's last witness), for a text trace;
-    /// nil for a binary one. SARIF's regions use them too.
-    static func eventLines(_ analysis: TraceAnalysis) -> [JSONLEventLines.Key: Int]? {
-        let keys = Set(analysis.violations.compactMap { $0.events.last.map(Self.key) })
-        return JSONLEventLines.lines(in: analysis.path, of: keys)
-    }
-
-    static func key(_ event: EventSummary) -> JSONLEventLines.Key {
-        JSONLEventLines.Key(timestamp: event.timestamp, type: event.type, thread: event.thread, name: event.name)
-    }
-
     /// Escapes a command's message (`%`, CR, LF), as GitHub's runner unescapes it.
     func data(_ text: String) -> String { Self.escape(text, property: false) }
 
@@ -125,10 +113,12 @@ public struct GitHubAnnotations: Sendable {
 
     /// The workflow-command escaper. It walks Unicode scalars, not Characters: Swift reads `\r\n`
     /// as one Character, which a Character comparison with `\r` or `\n` would let through raw,
-    /// and a raw line break lets a trace's names start commands of their own. Other control
-    /// characters (C0 but tab, DEL, C1) and the Unicode line and paragraph separators have no
+    /// and a raw line break lets a trace's names start commands of their own. Control characters
+    /// follow the package's one rule (``ControlCharacters``): the other controls and noncharacters
+    /// (C0 but tab, DEL, C1, ``ControlCharacters/isUnwritable(_:)``) and the other line breaks
+    /// (vertical tab, form feed, U+2028, U+2029, ``ControlCharacters/breaksLines(_:)``) have no
     /// escape in the grammar and would reach the log raw (a terminal escape sequence, a line
-    /// break for some readers): each is written as U+FFFD, as in the JUnit file.
+    /// break for some readers): each is written as U+FFFD, as in the JUnit file and the page.
     static func escape(_ text: String, property: Bool) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
@@ -138,8 +128,8 @@ public struct GitHubAnnotations: Sendable {
             case "\n": output += "%0A"
             case ":" where property: output += "%3A"
             case ",": output += property ? "%2C" : ","
-            case "\t": output.unicodeScalars.append(scalar)
-            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}": output += "\u{FFFD}"
+            case _ where ControlCharacters.isUnwritable(scalar) || ControlCharacters.breaksLines(scalar):
+                output.unicodeScalars.append("\u{FFFD}")
             default: output.unicodeScalars.append(scalar)
             }
         }

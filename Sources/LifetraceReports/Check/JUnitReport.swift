@@ -10,7 +10,7 @@ import LifetraceFormat
 /// Times (`time`, seconds) are the trace's read-and-check time; its rules are checked in one pass
 /// over the events and cannot be timed apart, so each test case carries the suite's time divided
 /// evenly among them, and the test cases add up to the suite.
-public struct JUnitReport: Sendable {
+public struct JUnitReport: CheckRenderer {
     /// The analyses.
     public var analyses: [TraceAnalysis]
     /// The rules that were checked.
@@ -22,15 +22,13 @@ public struct JUnitReport: Sendable {
     /// The traces that could not be read.
     public var unreadable: [TraceError]
 
-    /// Creates the report.
-    public init(
-        analyses: [TraceAnalysis], rules: RuleSet, userRules: UserRules? = nil, strict: Bool = false, unreadable: [TraceError] = []
-    ) {
-        self.analyses = analyses
-        self.rules = rules
-        self.userRules = userRules
-        self.strict = strict
-        self.unreadable = unreadable
+    /// The report of `check`.
+    public init(_ check: CheckOutput) {
+        analyses = check.analyses
+        rules = check.rules
+        userRules = check.userRules
+        strict = check.strict
+        unreadable = check.unreadable
     }
 
     /// The rules that ran, built-in ones first, in table order.
@@ -41,8 +39,8 @@ public struct JUnitReport: Sendable {
     /// Whether `rule`'s violations in `analysis` fail the check.
     func fails(_ rule: Rule) -> Bool { strict || rule.severity == .error }
 
-    /// The XML document.
-    public var xml: String {
+    /// The XML document, ending with a newline.
+    public var document: String {
         let ran = checkedRules
         var tests = unreadable.count
         var failures = 0
@@ -132,28 +130,5 @@ public struct JUnitReport: Sendable {
     /// Seconds with six decimals (microseconds), as JUnit's `time` attribute takes them.
     static func time(_ seconds: Double) -> String { DecimalText.string(seconds, decimals: 6) }
 
-    /// Escapes text for XML attributes and content: the markup characters as entities, line
-    /// breaks and tabs as character references (an attribute would turn them into spaces), and
-    /// every character XML 1.0 cannot hold at all, not even as a reference (the C0 controls but
-    /// tab, LF and CR; U+FFFE; U+FFFF), as U+FFFD REPLACEMENT CHARACTER. Lone surrogates cannot
-    /// occur in a Swift string. The one XML escaper of the package.
-    static func escape(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x26: output += "&amp;"
-            case 0x3C: output += "&lt;"
-            case 0x3E: output += "&gt;"
-            case 0x22: output += "&quot;"
-            case 0x0A: output += "&#10;"
-            case 0x0D: output += "&#13;"
-            case 0x09: output += "&#9;"
-            case 0..<0x20, 0xFFFE, 0xFFFF: output.unicodeScalars.append("\u{FFFD}")
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
-    }
-
-    func escape(_ text: String) -> String { Self.escape(text) }
+    func escape(_ text: String) -> String { XMLText.escape(text) }
 }

@@ -13,7 +13,7 @@ import LifetraceFormat
 /// statement, and the trace as its location (the line of the offending event in a text trace).
 /// Traces that could not be read, or not read whole, are error notifications of the invocation,
 /// whose `executionSuccessful` is then false: a dashboard never shows them as clean.
-public struct SARIFReport: Sendable {
+public struct SARIFReport: CheckRenderer {
     /// The SARIF version written.
     public static let version = "2.1.0"
     /// The schema the log names: the OASIS standard's, errata 01.
@@ -30,16 +30,21 @@ public struct SARIFReport: Sendable {
     public var workingDirectory: String
 
     /// Creates the log of `output`, with paths relative to `workingDirectory`.
-    public init(_ output: CheckOutput, workingDirectory: String = FileManager.default.currentDirectoryPath) {
+    public init(_ output: CheckOutput, workingDirectory: String) {
         self.output = output
         self.workingDirectory = workingDirectory
+    }
+
+    /// Creates the log of `output`, with paths relative to the current directory.
+    public init(_ output: CheckOutput) {
+        self.init(output, workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
     /// Every rule the log describes, in catalog order.
     var rules: [Rule] { Rule.allCases + (output.userRules?.rules ?? []) }
 
     /// The SARIF document, ending with a newline.
-    public var json: String {
+    public var document: String {
         let rules = rules
         var index: [Rule: Int] = [:]
         for (position, rule) in rules.enumerated() { index[rule] = position }
@@ -53,10 +58,9 @@ public struct SARIFReport: Sendable {
                 let problems = analysis.issues.map(\.description).joined(separator: "; ")
                 notifications.append(notification("\(analysis.path): not read whole, so not checked whole: \(problems)", uri: analysis.path))
             }
-            let lines = GitHubAnnotations.eventLines(analysis)
             for violation in analysis.violations {
                 var location: [JSONMember] = [JSONMember("artifactLocation", artifactLocation(analysis.path))]
-                if let line = violation.events.last.flatMap({ lines?[Self.key($0)] }) {
+                if let line = violation.offendingLine {
                     location.append(JSONMember("region", .object([JSONMember("startLine", .int(Int64(line)))])))
                 }
                 let witnesses = violation.events.map { "\n  \($0)" }.joined()
@@ -163,5 +167,4 @@ public struct SARIFReport: Sendable {
     static func directoryURI(_ directory: String) -> String {
         URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL.absoluteString
     }
-
-    private static func key(_ event: EventSummary) -> JSONLEventLines.Key { GitHubAnnotations.key(event) }}
+}

@@ -1,7 +1,9 @@
 import LifetraceAnalysis
 import LifetraceFormat
 
-/// A small JSON builder: values are written in the order given, strings escaped per RFC 8259.
+/// A JSON value built as a tree, for the small documents (SARIF, summaries, rows): written by the
+/// package's one JSON writer (`JSONOutput`), in the order given, strings escaped per RFC 8259
+/// with U+0085, U+2028 and U+2029 escaped too: the rows are read line by line (docs/JSON.md).
 ///
 /// Output is compact unless `indent` is set; keys keep their insertion order so that reports
 /// are stable and diff well.
@@ -42,11 +44,32 @@ public indirect enum JSONValue: Sendable, Hashable {
     public func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0) {
         JSONOutput.write(to: &output, indent: indent, level: level) { $0.value(self) }
     }
+}
 
-    /// Writes `string` as a JSON string literal (RFC 8259), with the trace writer's escaper,
-    /// U+0085, U+2028 and U+2029 escaped too: the rows are read line by line (docs/JSON.md).
-    static func writeString(_ string: String, to output: inout [UInt8]) {
-        JSONLTraceWriter.appendQuoted(string, lineSeparators: true, to: &output)
+extension JSONOutput {
+    /// Writes a value built as a tree.
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let value): self.value(value)
+        case .int(let value): self.value(value)
+        case .number(let value): self.value(value)
+        case .string(let value): self.value(value)
+        case .array(let values):
+            array { json in
+                for value in values {
+                    json.separate()
+                    json.value(value)
+                }
+            }
+        case .object(let members):
+            object { json in
+                for member in members {
+                    json.key(escaping: member.key)
+                    json.value(member.value)
+                }
+            }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifetraceFormat
 
 extension StallProfile {
     /// The profile as a JSON object (docs/JSON.md, "Stack samples").
