@@ -68,7 +68,7 @@ extension RunSummary {
     /// column's title.
     public func html(runPages: RunPages?) -> String {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Lifetrace summary</title>\n"
-        out += "<style>\n\(HTMLStyle.sheet)\(HTMLTableSort.style)ul.samples{margin:0;padding-left:16px}\n</style>\n</head>\n<body>\n<h1>Lifetrace summary</h1>\n"
+        out += "<style>\n\(HTMLStyle.sheet)\(HTMLTableSort.style)ul.samples{margin:0;padding-left:16px}td.num{white-space:nowrap}\n</style>\n</head>\n<body>\n<h1>Lifetrace summary</h1>\n"
         out += "<p>\(HTMLText.escape(headline)).</p>\n"
         /// A sample's run and lifetime, linked to its page when it has one.
         func runLink(_ witness: Witness) -> String {
