@@ -96,13 +96,15 @@ extension RunSummary {
             }
             return out + "</table>\n"
         }
-        // The worst first, each linked to its row under "Where the figures come from".
-        let worst = worstLines
-        let worstRows = launchRows.filter { $0.distribution.count > 0 } + (stallRows[1].distribution.count > 0 ? [stallRows[1]] : [])
+        // The worst first: the figure linked to its row under "Where the figures come from", the
+        // run to its page.
+        let worstRows = launchRows.map { ("slowest \($0.label) launch", $0) } + [("longest stall", stallRows[1])]
+        let worst = worstRows.compactMap { title, row in witness(row, percent: 100).map { (title, row, $0) } }
         if !worst.isEmpty {
-            out += "<h2 id=\"worst\">The worst</h2>\n<ul>\n" + zip(worst, worstRows).map { line, row in
-                let run = witness(row, percent: 100).map { " (" + runLink($0) + ")" } ?? ""
-                return "<li><a href=\"#source-\(row.metric.key)-max\">\(HTMLText.escape(line))</a>\(run)</li>\n"
+            out += "<h2 id=\"worst\">The worst</h2>\n<ul>\n" + worst.map { title, row, witness in
+                "<li><a href=\"#source-\(row.metric.key)-max\">\(HTMLText.escape(title)): "
+                    + "\(HTMLText.escape(Self.text(row, percent: 100)))</a> in \(runLink(witness))"
+                    + (witness.work.map { ", in " + HTMLText.escape($0) } ?? "") + "</li>\n"
             }.joined() + "</ul>\n"
         }
         out += blamedWorkSection(runLink)
