@@ -30,6 +30,11 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output ('-').")
     var output: String?
 
+    @Flag(
+        name: .customLong("run-pages"), inversion: .prefixedNo,
+        help: "With several traces, --format html and -o: write the page of each run the summary links to, in a folder beside it (docs/REPORTS.md).")
+    var runPages = true
+
     @OptionGroup var analysis: AnalysisArguments
 
     func run() throws {
@@ -40,8 +45,9 @@ struct ReportCommand: ParsableCommand {
             try stream(options: options)
             return
         }
-        let document: String
+        var document = ""
         var unreadable = 0
+        var summarised: RunSummary?
         do throws(TraceError) {
             if single {
                 let progress = ReadingProgress(path: paths[0])
@@ -49,12 +55,13 @@ struct ReportCommand: ParsableCommand {
                 document = try format.report(path: paths[0], options: options)
             } else {
                 let runs = try summary(options: options)
-                document = format.document(runs)
+                summarised = runs
                 unreadable = runs.unreadable.count
             }
         } catch {
             throw failure(error, writing: [])
         }
+        if let summarised { document = try summaryDocument(summarised, options: options) }
         try write(document)
         if unreadable > 0 { throw ExitStatus.badInput.exit }
     }

@@ -209,7 +209,7 @@ import Testing
             var cell = document.querySelector('td a[href^="#source-launch.cold-max"]');
             out.maxCell = cell ? cell.textContent : null;
             var row = cell ? document.getElementById(cell.getAttribute('href').slice(1)) : null;
-            out.maxRow = row ? row.cells[2].textContent + ' ' + row.cells[3].textContent : null;
+            out.maxRow = row ? row.cells[1].textContent + ' | ' + row.cells[3].textContent : null;
             var table = document.querySelector('#groups + p + table'), header = table.rows[0].cells[3];
             header.click(); header.click();
             out.sortedTraces = Array.prototype.slice.call(table.rows, 1).map(function (r) { return Number(r.cells[3].textContent); });
@@ -219,7 +219,9 @@ import Testing
         let launch = try #require(summary.launchRows.first)
         let witness = try #require(summary.witness(launch, percent: 100))
         #expect(result["maxCell"] as? String == summary.cells(launch)[6])
-        #expect(result["maxRow"] as? String == "\(witness.path) \(witness.lifetime + 1)")
+        // The figure's row prints the same figure, and the sample it is.
+        let maxCell = summary.cells(launch)[6]
+        #expect(result["maxRow"] as? String == "\(maxCell) | \(witness.path), lifetime \(witness.lifetime + 1): \(maxCell)")
         let traces = try #require(result["sortedTraces"] as? [Double])
         #expect(traces == traces.sorted(by: >))
         #expect(traces.reduce(0, +) == Double(paths.count))

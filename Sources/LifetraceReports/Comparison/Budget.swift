@@ -34,13 +34,15 @@ public struct Budget: Sendable, Hashable {
         /// The arithmetic mean.
         case mean
 
-        /// The statistic of `distribution`.
-        public func value(_ distribution: SampleDistribution) -> Double? {
+        /// The statistic of `distribution`, samples in `unit`: a percentile as every report
+        /// writes it (``RunMetric/Unit/percentile(_:_:)``), so that a budget is checked against
+        /// the figure the summary prints.
+        public func value(_ distribution: SampleDistribution, unit: RunMetric.Unit) -> Double? {
             switch self {
-            case .p50: distribution.median
-            case .p90: distribution.quantile(0.9)
-            case .p99: distribution.quantile(0.99)
-            case .max: distribution.max
+            case .p50: unit.percentileValue(distribution, 50)
+            case .p90: unit.percentileValue(distribution, 90)
+            case .p99: unit.percentileValue(distribution, 99)
+            case .max: unit.percentileValue(distribution, 100)
             case .mean: distribution.mean
             }
         }

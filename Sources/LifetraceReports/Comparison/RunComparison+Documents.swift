@@ -29,7 +29,7 @@ extension RunComparison {
     func cells(_ row: Row) -> [String] {
         [
             row.metric.key, "\(row.baseline.count)/\(row.candidate.count)",
-            row.baseline.median.map(row.metric.format) ?? "-", row.candidate.median.map(row.metric.format) ?? "-",
+            row.baselineMedian.map(row.metric.format) ?? "-", row.candidateMedian.map(row.metric.format) ?? "-",
             row.medianChange.map(signedPercent) ?? "-", row.shiftText, pValue(row.test?.p), pValue(row.adjustedP),
             row.test.map { signedFixed($0.cliffsDelta) } ?? "-", row.verdict,
         ]
@@ -138,15 +138,14 @@ extension RunComparison {
         func number(_ row: Row, _ value: Double) -> JSONValue {
             row.metric.unit == .duration ? .int(TraceTime.nanoseconds(value)) : .number(value)
         }
+        // The same percentiles as the summary's (docs/REPORTS.md, "Percentiles").
         func stats(_ row: Row, _ distribution: SampleDistribution) -> JSONValue {
-            func number(_ value: Double?) -> JSONValue {
-                guard let value else { return .null }
-                return row.metric.unit == .duration ? .int(TraceTime.nanoseconds(value)) : .number(value)
-            }
-            return .object([
-                JSONMember("n", .int(Int64(distribution.count))), JSONMember("median", number(distribution.median)),
-                JSONMember("p90", number(distribution.quantile(0.9))), JSONMember("min", number(distribution.min)),
-                JSONMember("max", number(distribution.max)),
+            .object([
+                JSONMember("n", .int(Int64(distribution.count))),
+                JSONMember("median", row.metric.unit.percentile(distribution, 50) ?? .null),
+                JSONMember("p90", row.metric.unit.percentile(distribution, 90) ?? .null),
+                JSONMember("min", row.metric.unit.percentile(distribution, 0) ?? .null),
+                JSONMember("max", row.metric.unit.percentile(distribution, 100) ?? .null),
             ])
         }
         let document = JSONValue.object([

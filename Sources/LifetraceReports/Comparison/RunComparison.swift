@@ -31,6 +31,11 @@ public struct RunComparison: Sendable {
         /// Whether the candidate is significantly better.
         public var isImprovement: Bool
 
+        /// The baseline's median as every report writes it (``RunMetric/Unit/percentile(_:_:)``).
+        public var baselineMedian: Double? { metric.unit.percentileValue(baseline, 50) }
+        /// The candidate's median as every report writes it.
+        public var candidateMedian: Double? { metric.unit.percentileValue(candidate, 50) }
+
         /// A word for the outcome. Samples on one side only are a finding, not a lack of data:
         /// stalls that only the candidate has are new stalls.
         public var verdict: String {
@@ -128,7 +133,7 @@ public struct RunComparison: Sendable {
             let base = SampleDistribution(integers: before)
             let cand = SampleDistribution(integers: after)
             var change: Double?
-            if let from = base.median, let to = cand.median, from != 0 { change = (to - from) / from * 100 }
+            if let from = metric.unit.percentileValue(base, 50), let to = metric.unit.percentileValue(cand, 50), from != 0 { change = (to - from) / from * 100 }
             rows.append(Row(
                 metric: metric, baseline: base, candidate: cand, test: test, shift: shift, medianChange: change,
                 isRegression: false, isImprovement: false))
@@ -143,8 +148,8 @@ public struct RunComparison: Sendable {
             let p = adjusted[position]
             rows[index].adjustedP = p
             let test = rows[index].test!
-            let cand = rows[index].candidate.median ?? 0
-            let base = rows[index].baseline.median ?? 0
+            let cand = rows[index].candidateMedian ?? 0
+            let base = rows[index].baselineMedian ?? 0
             let worse = cand > base || (cand == base && test.cliffsDelta > 0)
             let better = cand < base || (cand == base && test.cliffsDelta < 0)
             rows[index].isRegression = p < gate.alpha && worse
@@ -212,7 +217,7 @@ public struct RunComparison: Sendable {
         for budget in gate.budgets {
             let row = rows.first { $0.metric == budget.metric }
             let description = "\(budget.key) <= \(budget.metric.format(budget.limit))"
-            guard let row, let value = budget.statistic.value(row.candidate) else {
+            guard let row, let value = budget.statistic.value(row.candidate, unit: budget.metric.unit) else {
                 // No sample is not a pass: runs cut before their first frame have no launch
                 // duration at all. Only where no sample means nothing happened (no stall) is the
                 // budget met.

@@ -45,42 +45,69 @@ extension RunSummary {
         return document.rendered(indent: 2) + "\n"
     }
 
-    /// The HTML form: the text tables, each written percentile linked to the run and lifetime
-    /// it comes from (listed under "Where the figures come from"), a histogram (inline SVG) per
+    /// The HTML form without links to the runs' pages (``html(runPages:)``).
+    public var html: String { html(runPages: nil) }
+
+    /// The traces the HTML form links to: the samples behind its figures and the longest stall
+    /// of each work it ranks, each once, in path order. These are the runs that get a page.
+    public var linkedTraces: [String] {
+        var paths: Set<String> = []
+        for row in launchRows + busyRows + stallRows {
+            for column in Self.columns { for sample in source(row, percent: column.percent)?.samples ?? [] { paths.insert(sample.path) } }
+        }
+        for entry in blamedWork.prefix(Self.blamedWorkRows) { paths.insert(entry.longest.path) }
+        return paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The HTML form: the text tables, each written percentile linked to the samples it comes
+    /// from (listed under "Where the figures come from", with the same figure), the work the
+    /// stalls are blamed on ranked by its share of the stall time, a histogram (inline SVG) per
     /// launch kind and for stall durations, and the runs grouped by their metadata with the hang
-    /// rate. The tables sort by a click on a column's title.
-    public var html: String {
+    /// rate. A sample's run links to its lifetime on the run's page where `runPages` has one
+    /// (``RunPages``), and is named without a link otherwise. The tables sort by a click on a
+    /// column's title.
+    public func html(runPages: RunPages?) -> String {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Lifetrace summary</title>\n"
-        out += "<style>\n\(HTMLStyle.sheet)\(HTMLTableSort.style)</style>\n</head>\n<body>\n<h1>Lifetrace summary</h1>\n"
+        out += "<style>\n\(HTMLStyle.sheet)\(HTMLTableSort.style)ul.samples{margin:0;padding-left:16px}td.num{white-space:nowrap}\n</style>\n</head>\n<body>\n<h1>Lifetrace summary</h1>\n"
         out += "<p>\(HTMLText.escape(headline)).</p>\n"
-        var sources: [(id: String, figure: String, witness: Witness)] = []
+        /// A sample's run and lifetime, linked to its page when it has one.
+        func runLink(_ witness: Witness) -> String {
+            let text = "<code>\(HTMLText.escape(witness.path))</code>, lifetime \(witness.lifetime + 1)"
+            guard let href = runPages?.href(witness.path, lifetime: witness.lifetime) else { return text }
+            return "<a class=\"run\" href=\"\(HTMLText.escape(href))\">\(text)</a>"
+        }
+        var sources: [(id: String, figure: String, text: String, value: JSONValue?, source: PercentileSource, metric: RunMetric)] = []
         func table(_ rows: [DistributionRow]) -> String {
             var out = "<table>\n<tr><th></th><th>n</th>" + Self.columns.map { "<th>\($0.title)</th>" }.joined() + "</tr>\n"
             for row in rows {
-                let cells = self.cells(row)
-                out += "<tr><td>\(HTMLText.escape(cells[0]))</td><td class=\"num\">\(cells[1])</td>"
-                for (index, column) in Self.columns.enumerated() {
-                    let text = HTMLText.escape(cells[index + 2])
-                    guard let witness = witness(row, percent: column.percent) else {
-                        out += "<td class=\"num\">\(text)</td>"
+                out += "<tr><td>\(HTMLText.escape(row.label))</td><td class=\"num\">\(row.distribution.count)</td>"
+                for column in Self.columns {
+                    let text = Self.text(row, percent: column.percent)
+                    guard let source = source(row, percent: column.percent) else {
+                        out += "<td class=\"num\">\(HTMLText.escape(text))</td>"
                         continue
                     }
                     let id = "source-\(row.metric.key)-\(column.title)"
-                    sources.append((id, "\(row.metric.summary) \(column.title)", witness))
-                    out += "<td class=\"num\"><a href=\"#\(id)\" title=\"\(HTMLText.escape(Self.phrase(witness)))\">\(text)</a></td>"
+                    sources.append((id, "\(row.metric.summary) \(column.title)", text, Self.value(row, percent: column.percent), source, row.metric))
+                    let title = source.phrase + ": " + source.samples.map(Self.phrase).joined(separator: "; ")
+                    out += "<td class=\"num\"><a href=\"#\(id)\" title=\"\(HTMLText.escape(title))\">\(HTMLText.escape(text))</a></td>"
                 }
                 out += "</tr>\n"
             }
             return out + "</table>\n"
         }
-        // The worst first, each linked to its row under "Where the figures come from".
-        let worst = worstLines
-        let worstRows = launchRows.filter { $0.distribution.count > 0 } + (stallRows[1].distribution.count > 0 ? [stallRows[1]] : [])
+        // The worst first: the figure linked to its row under "Where the figures come from", the
+        // run to its page.
+        let worstRows = launchRows.map { ("slowest \($0.label) launch", $0) } + [("longest stall", stallRows[1])]
+        let worst = worstRows.compactMap { title, row in witness(row, percent: 100).map { (title, row, $0) } }
         if !worst.isEmpty {
-            out += "<h2 id=\"worst\">The worst</h2>\n<ul>\n" + zip(worst, worstRows).map {
-                "<li><a href=\"#source-\($1.metric.key)-max\">\(HTMLText.escape($0))</a></li>\n"
+            out += "<h2 id=\"worst\">The worst</h2>\n<ul>\n" + worst.map { title, row, witness in
+                "<li><a href=\"#source-\(row.metric.key)-max\">\(HTMLText.escape(title)): "
+                    + "\(HTMLText.escape(Self.text(row, percent: 100)))</a> in \(runLink(witness))"
+                    + (witness.work.map { ", in " + HTMLText.escape($0) } ?? "") + "</li>\n"
             }.joined() + "</ul>\n"
         }
+        out += blamedWorkSection(runLink)
         out += "<h2 id=\"groups\">By app version, OS and device</h2>\n<p>Hang rate: seconds of hang (stalls) per hour on screen "
             + "(active or inactive), as Xcode Organizer counts it; hangs are the stalls.</p>\n<table class=\"sortable\">\n<tr>"
             + Self.groupHeader.map { "<th>\(HTMLText.escape($0))</th>" }.joined() + "</tr>\n"
@@ -119,17 +146,28 @@ extension RunSummary {
         for ending in endings { out += "<li>\(ending.count) \(HTMLText.escape(Self.phrase(ending.kind)))</li>\n" }
         out += "</ul>\n"
         if !sources.isEmpty {
-            out += "<h2 id=\"sources\">Where the figures come from</h2>\n<p>The sample behind each figure (of nearest rank "
-                + "for a percentile); the trace links to its file, and <code>lifetrace report TRACE --format html</code> "
-                + "draws it, its lifetimes at <code>#lifetime-N</code>.</p>\n<table class=\"sortable\">\n"
-                + "<tr><th>figure</th><th>value</th><th>trace</th><th>lifetime</th><th>work</th></tr>\n"
-            for source in sources {
-                let metric = RunMetric.all.first { source.id.hasPrefix("source-\($0.key)-") }
-                let value = metric?.format(Double(source.witness.value)) ?? String(source.witness.value)
-                out += "<tr id=\"\(source.id)\"><td>\(HTMLText.escape(source.figure))</td>"
-                    + "<td class=\"num\" data-v=\"\(source.witness.value)\">\(HTMLText.escape(value))</td>"
-                    + "<td><a href=\"\(HTMLText.escape(Self.fileLink(source.witness.path)))\"><code>\(HTMLText.escape(source.witness.path))</code></a></td>"
-                    + "<td class=\"num\">\(source.witness.lifetime + 1)</td><td>\(HTMLText.escape(source.witness.work ?? "-"))</td></tr>\n"
+            out += "<h2 id=\"sources\">Where the figures come from</h2>\n<p>Each figure as the table above writes it, and the "
+                + "samples it is computed from: a percentile of n samples sorted ascending is the linear interpolation between "
+                + "the samples of closest rank (numpy's and R's default); where it falls between two, both are named. "
+                + (runPages == nil
+                    ? "<code>lifetrace report TRACE --format html</code> draws a run, its lifetimes at <code>#lifetime-N</code> "
+                        + "(with <code>-o</code>, the summary writes those pages and links to them).</p>\n"
+                    : "Each run links to its lifetime on the run's page (in <code>\(HTMLText.escape(runPages!.folder))/</code> "
+                        + "beside this page).</p>\n")
+                + "<table class=\"sortable\">\n<tr><th>figure</th><th>value</th><th>from</th><th>samples</th></tr>\n"
+            for entry in sources {
+                let key: String = switch entry.value {
+                case .int(let value)?: String(value)
+                case .number(let value)?: String(value)
+                default: "0"
+                }
+                let samples = entry.source.samples.map { sample in
+                    "<li>" + runLink(sample) + ": \(HTMLText.escape(entry.metric.format(Double(sample.value))))"
+                        + (sample.work.map { ", in " + HTMLText.escape($0) } ?? "") + "</li>"
+                }.joined()
+                out += "<tr id=\"\(entry.id)\"><td>\(HTMLText.escape(entry.figure))</td>"
+                    + "<td class=\"num\" data-v=\"\(key)\">\(HTMLText.escape(entry.text))</td>"
+                    + "<td>\(HTMLText.escape(entry.source.phrase))</td><td><ul class=\"samples\">\(samples)</ul></td></tr>\n"
             }
             out += "</table>\n"
         }
@@ -143,9 +181,29 @@ extension RunSummary {
         return out
     }
 
-    /// A trace's path as a link: percent-encoded, relative paths kept relative.
-    static func fileLink(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    /// The blamed work table: the work the stalls are blamed on across the runs, by share of the
+    /// stall time, with its stalls, the traces it stalled in and its longest stall's run.
+    private func blamedWorkSection(_ runLink: (Witness) -> String) -> String {
+        let work = blamedWork
+        guard !work.isEmpty else { return "" }
+        let stallTime = work.reduce(Int64(0)) { $0 &+ $1.total }
+        let shown = min(work.count, Self.blamedWorkRows)
+        var out = "<h2 id=\"blamed-work\">Blamed work by share of stall time (\(shown) of \(work.count))</h2>\n"
+            + "<p class=\"note\">The work each stall (hang) is blamed on, its callbacks and signposts, ranked by its share of "
+            + "the stall time of every run, as Xcode Organizer ranks hang signatures; \(plural(runs.count, "trace")) in all. "
+            + "The longest stall links to its run.</p>\n"
+            + "<table class=\"sortable\">\n<tr><th>rank</th><th>work</th><th>share</th><th>stall time</th><th>stalls</th>"
+            + "<th>traces</th><th>longest</th><th>in</th></tr>\n"
+        for (rank, entry) in work.prefix(shown).enumerated() {
+            let share = stallTime > 0 ? Double(entry.total) / Double(stallTime) * 100 : 0
+            out += "<tr><td class=\"num\">\(rank + 1)</td><td>\(HTMLText.escape(entry.work))</td>"
+                + "<td class=\"num\" data-v=\"\(entry.total)\">\(DecimalText.string(share, decimals: 1)) %</td>"
+                + "<td class=\"num\" data-v=\"\(entry.total)\">\(HTMLText.escape(DurationFormat.compact.string(entry.total)))</td>"
+                + "<td class=\"num\">\(entry.stalls)</td><td class=\"num\">\(entry.runs)</td>"
+                + "<td class=\"num\" data-v=\"\(entry.longest.value)\">\(HTMLText.escape(DurationFormat.compact.string(entry.longest.value)))</td>"
+                + "<td>\(runLink(entry.longest))</td></tr>\n"
+        }
+        return out + "</table>\n"
     }
 }
 

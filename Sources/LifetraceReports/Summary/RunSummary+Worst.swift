@@ -50,14 +50,50 @@ extension RunSummary {
         return result.enumerated().sorted { ($0.element.value, $0.offset) < ($1.element.value, $1.offset) }.map(\.element)
     }
 
-    /// The sample a percentile column points at: the one of nearest rank (the maximum for the
-    /// maximum), nil when the figure is not written.
-    public func witness(_ row: DistributionRow, percent: Int) -> Witness? {
+    /// The samples a percentile is computed from (docs/REPORTS.md, "Percentiles"): with n
+    /// samples sorted ascending and (n - 1) p = 100 i + r, the (i + 1)-th sample, and when r is
+    /// not 0 the next one too, the figure lying r hundredths of the way from the one to the other.
+    public struct PercentileSource: Sendable, Hashable {
+        /// The (i + 1)-th sample.
+        public var lower: Witness
+        /// The (i + 2)-th sample, when the figure lies between two.
+        public var upper: Witness?
+        /// The lower sample's position in the sorted sample, from 1.
+        public var rank: Int
+        /// How far towards the upper sample the figure lies, in hundredths (0 to 99).
+        public var hundredths: Int
+        /// How many samples there are.
+        public var count: Int
+
+        /// The samples, the lower first.
+        public var samples: [Witness] { [lower] + (upper.map { [$0] } ?? []) }
+
+        /// How the figure comes from its samples: `sample 45 of 50`, or `10 % of the way from
+        /// sample 45 to 46 of 50`.
+        public var phrase: String {
+            upper == nil ? "sample \(rank) of \(count)" : "\(hundredths) % of the way from sample \(rank) to \(rank + 1) of \(count)"
+        }
+    }
+
+    /// The samples a written percentile of `row` comes from; nil when the figure is not written.
+    public func source(_ row: DistributionRow, percent: Int) -> PercentileSource? {
         guard row.distribution.count >= Self.samplesNeeded(percent: percent) else { return nil }
         let samples = witnesses(row.metric)
         guard !samples.isEmpty else { return nil }
-        let rank = ((samples.count - 1) * percent + 50) / 100
-        return samples[min(samples.count - 1, rank)]
+        let position = (samples.count - 1) * min(100, max(0, percent))
+        let index = position / 100
+        let remainder = position % 100
+        return PercentileSource(
+            lower: samples[index], upper: remainder > 0 ? samples[index + 1] : nil, rank: index + 1,
+            hundredths: remainder, count: samples.count)
+    }
+
+    /// The sample a percentile column points at: of the samples it comes from, the nearer (the
+    /// maximum for the maximum); nil when the figure is not written.
+    public func witness(_ row: DistributionRow, percent: Int) -> Witness? {
+        guard let source = source(row, percent: percent) else { return nil }
+        guard let upper = source.upper, source.hundredths > 50 else { return source.lower }
+        return upper
     }
 
     /// A witness in words: `runs/a.ltrace, lifetime 3` (and the work, for a stall).

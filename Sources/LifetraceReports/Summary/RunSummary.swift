@@ -136,32 +136,28 @@ public struct RunSummary: Sendable {
     ]
 
     /// A column's value for `row` as written: durations in whole nanoseconds, rounded half up;
-    /// counts exactly (hundredths). Nil for an empty sample.
+    /// counts exactly (hundredths). Nil for an empty sample. The one definition every report
+    /// uses (``RunMetric/Unit/percentile(_:_:)``).
     public static func value(_ row: DistributionRow, percent: Int) -> JSONValue? {
-        guard let hundredths = row.distribution.percentileHundredths(percent) else { return nil }
-        switch row.metric.unit {
-        case .duration:
-            // Floor division, so that half rounds up for negative values too.
-            let shifted = hundredths + 50
-            let quotient = shifted / 100
-            return .int(Int64(clamping: shifted % 100 < 0 ? quotient - 1 : quotient))
-        case .count:
-            return .number(Double(hundredths) / 100)
+        row.metric.unit.percentile(row.distribution, percent)
+    }
+
+    /// A column's value for `row` as people read it (`536.877 ms`, `1.5`), `-` where the sample
+    /// is too small for it (``samplesNeeded(percent:)``): the table's cell and the figure's row
+    /// under "Where the figures come from" both print this.
+    public static func text(_ row: DistributionRow, percent: Int) -> String {
+        guard row.distribution.count >= samplesNeeded(percent: percent) else { return "-" }
+        return switch value(row, percent: percent) {
+        case .int(let value)?: row.metric.format(Double(value))
+        case .number(let value)?: row.metric.format(value)
+        default: "-"
         }
     }
 
     /// The cells of `row`: label, n, then the percentiles, `-` where the sample is too small
     /// for one (``samplesNeeded(percent:)``).
     public func cells(_ row: DistributionRow) -> [String] {
-        [row.label, String(row.distribution.count)]
-            + Self.columns.map { column in
-                guard row.distribution.count >= Self.samplesNeeded(percent: column.percent) else { return "-" }
-                return switch Self.value(row, percent: column.percent) {
-                case .int(let value)?: row.metric.format(Double(value))
-                case .number(let value)?: row.metric.format(value)
-                default: "-"
-                }
-            }
+        [row.label, String(row.distribution.count)] + Self.columns.map { Self.text(row, percent: $0.percent) }
     }
 
     /// The note under a distribution table for people.

@@ -1,0 +1,38 @@
+import Foundation
+import LifetraceAnalysis
+import LifetraceFormat
+import LifetraceReports
+
+extension ReportCommand {
+    /// The summary in its format; as an HTML file, with the page of each run it links to
+    /// written first into the folder beside it (``RunPages``), so that its links lead somewhere
+    /// from the summary's own directory. A run that cannot be read again exits 2; a page that
+    /// cannot be written, 7.
+    func summaryDocument(_ summary: RunSummary, options: AnalysisOptions) throws -> String {
+        guard format == .html, runPages, let output, output != "-" else { return format.document(summary) }
+        let pages = RunPages(summaryPath: output, traces: summary.linkedTraces)
+        for trace in pages.traces {
+            guard let file = pages.file(trace, summaryPath: output) else { continue }
+            let page: String
+            do throws(TraceError) {
+                page = try TraceHTMLReport.make(path: trace, options: options).html
+            } catch {
+                throw failure(error, writing: [])
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                let staged = try StagedOutputFile(path: file)
+                try staged.write(page)
+                try staged.commit()
+            } catch let error as TraceError {
+                printError("cannot write the page of \(trace): \(error.description)")
+                throw ExitStatus.outputFailed.exit
+            } catch {
+                printError("cannot write the page of \(trace) to \(file): \(error.localizedDescription)")
+                throw ExitStatus.outputFailed.exit
+            }
+        }
+        return summary.html(runPages: pages)
+    }
+}
