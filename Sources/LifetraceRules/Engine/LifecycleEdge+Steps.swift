@@ -16,7 +16,7 @@ struct EdgeSteps {
             guard !statesTaken else { return }
             statesTaken = true
             for edge in edges {
-                guard case .stateChanged(let change) = edge, change.view == .trusted, case .system(let state)? = change.to
+                guard case .stateChanged(let change) = edge, case .trusted = change.view, case .system(let state)? = change.to
                 else { continue }
                 taker.take(.stateChanged(state, by: cause))
             }

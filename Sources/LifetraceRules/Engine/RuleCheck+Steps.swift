@@ -170,9 +170,8 @@ extension RuleCheck {
     private mutating func close(
         at timestamp: Int64, by event: TraceEvent?, judged: Bool, symbols: SymbolTable, findings: inout RuleFindings
     ) {
-        guard var stretch = open else { return }
+        guard var stretch = open.take() else { return }
         stretch.end = timestamp
-        open = nil
         // Only the messages of violations kept in full are built: the words are made on demand.
         func stretchText() -> String { self.stretchText(stretch) }
         func ending() -> String { judged ? "ended at \(when(timestamp))" : "was cut at \(when(timestamp)) (the trace ends)" }
