@@ -10,62 +10,62 @@ struct EdgeSteps {
     /// The steps of `edges`, derived from `cause`, in the order the rules take them: the state
     /// an event enters comes before the event itself (docs/RULES.md: "A state stretch begins with
     /// the event that enters the state"), everything else in the order derived.
-    mutating func steps(_ edges: ArraySlice<LifecycleEdge>, cause: TraceEvent, _ take: (RuleStep) -> Void) {
+    mutating func steps<Taker: RuleStepTaker>(_ edges: ArraySlice<LifecycleEdge>, cause: TraceEvent, into taker: inout Taker) {
         var statesTaken = false
         func takeStates() {
             guard !statesTaken else { return }
             statesTaken = true
             for edge in edges {
-                guard case .stateChanged(let change) = edge, change.view == .trusted, case .system(let state)? = change.to
+                guard case .stateChanged(let change) = edge, case .trusted = change.view, case .system(let state)? = change.to
                 else { continue }
-                take(.stateChanged(state, by: cause))
+                taker.take(.stateChanged(state, by: cause))
             }
         }
         for edge in edges {
             switch edge {
             case .lifetimeBegan(let begin):
                 launchWindowClosed = false
-                take(.lifetimeBegan(at: begin.timestamp))
+                taker.take(.lifetimeBegan(at: begin.timestamp))
             case .launchInferred, .stateChanged, .busyBegan, .busyEnded, .finding:
                 continue
             case .intervalBegan(let interval):
                 takeStates()
                 var occurrence = Occurrence(interval, kind: interval.kind.beginKind, at: interval.begin, event: cause)
                 occurrence.thread = interval.thread
-                take(.occurrence(occurrence))
+                taker.take(&occurrence)
             case .intervalEnded(let interval, let end, let how):
                 takeStates()
                 var occurrence = Occurrence(interval, kind: interval.kind.endKind, at: end, event: cause)
                 switch how {
                 case .ended:
-                    take(.occurrence(occurrence))
+                    taker.take(&occurrence)
                 case .expired, .enclosingEnded:
                     // Not an end event of its own (the expiry is an instant of its own): the
                     // interval ends for `max-duration`, no selector matches.
                     occurrence.thread = interval.thread
-                    take(.intervalEnded(occurrence))
+                    taker.takeIntervalEnd(&occurrence)
                 case .lifetimeEnded:
                     // Judged with the lifetime's end, as an interval that had not ended.
                     continue
                 }
             case .point(let point):
                 takeStates()
-                if let occurrence = Occurrence(point) { take(.occurrence(occurrence)) }
+                if var occurrence = Occurrence(point) { taker.take(&occurrence) }
             case .stall(let stall, _):
                 takeStates()
-                take(.occurrence(Occurrence(
-                    kind: .stall, timestamp: stall.start, event: stall.opening ?? cause, duration: stall.duration)))
+                var occurrence = Occurrence(kind: .stall, timestamp: stall.start, event: stall.opening ?? cause, duration: stall.duration)
+                taker.take(&occurrence)
             case .launchWindowClosed(_, let end):
                 takeStates()
                 launchWindowClosed = true
-                take(.launchWindowEnded(at: end))
+                taker.take(.launchWindowEnded(at: end))
             case .launchWindowEnded(let window):
                 takeStates()
                 // A window no event closed ends at the first activation's end, known only now.
-                if !launchWindowClosed, window.finished { take(.launchWindowEnded(at: window.end)) }
+                if !launchWindowClosed, window.finished { taker.take(.launchWindowEnded(at: window.end)) }
             case .lifetimeEnded(let report):
                 takeStates()
-                take(.lifetimeEnded(at: report.end.timestamp, judged: report.end.kind != .endOfTrace))
+                taker.take(.lifetimeEnded(at: report.end.timestamp, judged: report.end.kind != .endOfTrace))
             }
         }
         takeStates()

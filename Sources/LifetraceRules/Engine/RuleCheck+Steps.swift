@@ -4,6 +4,7 @@ import LifetraceFormat
 
 /// How a rule's scope and pattern take each step (docs/RULES.md, "How rules are judged").
 extension RuleCheck {
+    /// A step other than an occurrence (those come to ``take(_:symbols:findings:)-occurrence``).
     mutating func take(_ step: RuleStep, symbols: SymbolTable, findings: inout RuleFindings) {
         switch step {
         case .lifetimeBegan(let timestamp):
@@ -14,11 +15,11 @@ extension RuleCheck {
             intervals.removeAll()
             spanBegin = nil
             inLaunch = true
-            switch rule.scope {
+            switch scope {
             case .lifetime, .launch: open = Stretch(start: timestamp)
-            default: break
+            case .states, .between: break
             }
-            if case .maxDuration(.launch, _) = rule.pattern, open != nil { spanBegin = (timestamp, nil) }
+            if interval == .launch, open != nil { spanBegin = (timestamp, nil) }
         case .stateChanged(let state, let event):
             if scopeStates != 0 {
                 if scopeStates & 1 << UInt32(state.rawValue) != 0 {
@@ -37,21 +38,15 @@ extension RuleCheck {
             if kinds & OccurrenceKind.state.bit != 0 {
                 take(Occurrence(kind: .state, timestamp: event.timestamp, event: event, state: state), symbols: symbols, findings: &findings)
             }
-        case .occurrence(let occurrence):
-            take(occurrence, symbols: symbols, findings: &findings)
-        case .intervalEnded(let occurrence):
-            if case .maxDuration(let interval, let limit) = rule.pattern, kinds & occurrence.kind.bit != 0 {
-                follow(interval, limit: limit, occurrence, symbols: symbols, findings: &findings)
-            }
         case .launchWindowEnded(let timestamp):
             inLaunch = false
-            if case .maxDuration(.launch, _) = rule.pattern { endSpan(at: timestamp, findings: &findings) }
-            if case .launch = rule.scope, open != nil { close(at: timestamp, by: nil, judged: true, symbols: symbols, findings: &findings) }
+            if interval == .launch { endSpan(at: timestamp, findings: &findings) }
+            if scope == .launch, open != nil { close(at: timestamp, by: nil, judged: true, symbols: symbols, findings: &findings) }
         case .lifetimeEnded(let timestamp, let judged):
             endSpan(at: timestamp, findings: &findings)
-            if case .maxDuration(let interval, let limit) = rule.pattern {
+            if pattern == .maxDuration {
                 for open in intervals where timestamp - open.begin.timestamp > limit {
-                    reportLong(interval, begin: open.begin, limit: limit, ended: nil, findings: &findings)
+                    reportLong(begin: open.begin, ended: nil, findings: &findings)
                 }
             }
             intervals.removeAll()
@@ -60,26 +55,33 @@ extension RuleCheck {
         }
     }
 
+    /// An interval that ended without an end event of its own: only `max-duration` takes it.
+    mutating func takeIntervalEnd(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
+        if pattern == .maxDuration, kinds & occurrence.kind.bit != 0 {
+            follow(occurrence, symbols: symbols, findings: &findings)
+        }
+    }
+
     /// An occurrence: the scope's boundaries first, then the pattern.
-    private mutating func take(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
+    mutating func take(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
         guard kinds & occurrence.kind.bit != 0 else { return }
-        if case .between(let from, let to) = rule.scope {
-            if open != nil, let to, to.matches(occurrence, slot: 3, ids: patternIDs) {
+        if scope == .between {
+            if open != nil, let to, to.matches(occurrence) {
                 close(at: occurrence.timestamp, by: occurrence.event, judged: true, symbols: symbols, findings: &findings)
-                if from.matches(occurrence, slot: 2, ids: patternIDs) {
+                if from.matches(occurrence) {
                     open = Stretch(start: occurrence.timestamp, startEvent: occurrence.event)
                 }
                 return
             }
             if open == nil {
-                if from.matches(occurrence, slot: 2, ids: patternIDs) {
+                if from.matches(occurrence) {
                     open = Stretch(start: occurrence.timestamp, startEvent: occurrence.event)
                     return
                 }
             }
         }
-        if case .maxDuration(let interval, let limit) = rule.pattern {
-            follow(interval, limit: limit, occurrence, symbols: symbols, findings: &findings)
+        if pattern == .maxDuration {
+            follow(occurrence, symbols: symbols, findings: &findings)
             return
         }
         // A stall is told when it ends: it belongs to the stretch in which it began. The stretch
@@ -93,46 +95,50 @@ extension RuleCheck {
         }
     }
 
+    /// The selector of the pattern in `slot`, in words (only for messages).
+    private func selectorText(_ slot: Int) -> String { "\(rule.selectors[slot])" }
+
     /// The pattern's verdict on one occurrence inside `stretch`.
     private mutating func judge(_ occurrence: Occurrence, in stretch: inout Stretch, symbols: SymbolTable, findings: inout RuleFindings) {
-        switch rule.pattern {
-        case .never(let selector):
-            guard !stretch.reported, selector.matches(occurrence, slot: 0, ids: patternIDs) else { return }
+        switch pattern {
+        case .never:
+            guard !stretch.reported, first.matches(occurrence) else { return }
             stretch.reported = true
             let stretch = stretch
             findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText(stretch)); expected no \(selector) there."
+                "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText(stretch)); expected no \(selectorText(0)) there."
             }
-        case .require(let selector):
-            if selector.matches(occurrence, slot: 0, ids: patternIDs) { stretch.matches += 1 }
-        case .maxCount(let selector, let limit):
-            guard selector.matches(occurrence, slot: 0, ids: patternIDs) else { return }
+        case .require:
+            if first.matches(occurrence) { stretch.matches += 1 }
+        case .maxCount:
+            guard first.matches(occurrence) else { return }
             stretch.matches += 1
             // `matches - 1` rather than `limit + 1`: the count is at least 1 here, while the
             // limit may be as large as the file allows.
+            let limit = countLimit
             guard stretch.matches - 1 == limit else { return }
             let stretch = stretch
             findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                "\(message): \(describe(occurrence, symbols: symbols)) is match \(stretch.matches) of \(selector) in \(stretchText(stretch)); "
+                "\(message): \(describe(occurrence, symbols: symbols)) is match \(stretch.matches) of \(selectorText(0)) in \(stretchText(stretch)); "
                     + "expected at most \(limit)."
             }
-        case .precedence(let first, let then):
-            if !stretch.sawFirst, !stretch.reported, then.matches(occurrence, slot: 1, ids: patternIDs) {
+        case .precedence:
+            if !stretch.sawFirst, !stretch.reported, second.matches(occurrence) {
                 stretch.reported = true
                 let stretch = stretch
                 findings.add(rule.rule, at: occurrence.timestamp, witnesses: witnesses(stretch.startEvent, occurrence.event)) {
-                    "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText(stretch)) with no \(first) before it; "
-                        + "expected \(first) first."
+                    "\(message): \(describe(occurrence, symbols: symbols)) in \(stretchText(stretch)) with no \(selectorText(0)) before it; "
+                        + "expected \(selectorText(0)) first."
                 }
             }
-            if first.matches(occurrence, slot: 0, ids: patternIDs) { stretch.sawFirst = true }
-        case .response(let after, let expect, let within):
-            if expect.matches(occurrence, slot: 1, ids: patternIDs) {
+            if first.matches(occurrence) { stretch.sawFirst = true }
+        case .response:
+            if second.matches(occurrence) {
                 if let within { reportLate(in: &stretch, within: within, answer: occurrence, symbols: symbols, findings: &findings) }
                 stretch.pending.removeAll(keepingCapacity: true)
                 stretch.pendingOverflow = 0
             }
-            if after.matches(occurrence, slot: 0, ids: patternIDs) {
+            if first.matches(occurrence) {
                 if stretch.pending.count < Stretch.pendingLimit {
                     stretch.pending.append(occurrence.event)
                 } else {
@@ -148,12 +154,11 @@ extension RuleCheck {
     private func reportLate(
         in stretch: inout Stretch, within: Int64, answer: Occurrence, symbols: SymbolTable, findings: inout RuleFindings
     ) {
-        guard case .response(_, let expect, _) = rule.pattern else { return }
         for event in stretch.pending where answer.timestamp - event.timestamp > within {
             let at = event.timestamp + within
             findings.add(rule.rule, at: at, witnesses: [event, answer.event]) {
                 "\(message): \(describe(event, symbols: symbols)) at \(when(event.timestamp)) was answered by "
-                    + "\(expect) only at \(when(answer.timestamp)); expected it within \(DurationFormat.fixed.string(within))."
+                    + "\(selectorText(1)) only at \(when(answer.timestamp)); expected it within \(DurationFormat.fixed.string(within))."
             }
         }
         if stretch.pendingOverflow > 0, let last = stretch.pending.last, answer.timestamp - last.timestamp > within {
@@ -166,28 +171,28 @@ extension RuleCheck {
     private mutating func close(
         at timestamp: Int64, by event: TraceEvent?, judged: Bool, symbols: SymbolTable, findings: inout RuleFindings
     ) {
-        guard var stretch = open else { return }
+        guard var stretch = open.take() else { return }
         stretch.end = timestamp
-        open = nil
         // Only the messages of violations kept in full are built: the words are made on demand.
         func stretchText() -> String { self.stretchText(stretch) }
         func ending() -> String { judged ? "ended at \(when(timestamp))" : "was cut at \(when(timestamp)) (the trace ends)" }
-        switch rule.pattern {
-        case .require(let selector) where judged && stretch.matches == 0:
+        switch pattern {
+        case .require where judged && stretch.matches == 0:
             findings.add(rule.rule, at: timestamp, witnesses: witnesses(stretch.startEvent, event)) {
-                "\(message): no \(selector) in \(stretchText()), which \(ending()); expected at least one."
+                "\(message): no \(selectorText(0)) in \(stretchText()), which \(ending()); expected at least one."
             }
-        case .response(_, let expect, let within):
+        case .response:
+            let within = self.within
             for pending in stretch.pending + Array(repeating: stretch.pending.last, count: stretch.pendingOverflow).compactMap({ $0 }) {
                 let deadline = within.map { pending.timestamp + $0 }
                 if let deadline, deadline <= timestamp {
                     findings.add(rule.rule, at: deadline, witnesses: [pending]) {
-                        "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(expect) within "
+                        "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(selectorText(1)) within "
                             + "\(DurationFormat.fixed.string(within ?? 0)) in \(stretchText()); expected one by \(when(deadline))."
                     }
                 } else if judged {
                     findings.add(rule.rule, at: timestamp, witnesses: witnesses(pending, event)) {
-                        "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(expect) after it in "
+                        "\(message): \(describe(pending, symbols: symbols)) at \(when(pending.timestamp)) had no \(selectorText(1)) after it in "
                             + "\(stretchText()), which \(ending())."
                     }
                 }
@@ -200,12 +205,11 @@ extension RuleCheck {
     }
 
     /// `max-duration`: follows the intervals that begin in a stretch.
-    private mutating func follow(
-        _ interval: RuleInterval, limit: Int64, _ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings
-    ) {
+    private mutating func follow(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
         let begins: OccurrenceKind
+        let limit = self.limit
         switch interval {
-        case .stall:
+        case .stall?:
             guard occurrence.duration > limit,
                 (open?.holds(occurrence.timestamp) ?? false) || (previous?.holds(occurrence.timestamp) ?? false)
             else { return }
@@ -215,13 +219,13 @@ extension RuleCheck {
                     + "\(when(stall.timestamp)); expected no stall longer than \(DurationFormat.fixed.string(limit))."
             }
             return
-        case .callback: begins = .callback
-        case .signpost: begins = .signpost
-        case .bgtask: begins = .bgtaskBegin
-        case .launch, .state: return
+        case .callback?: begins = .callback
+        case .signpost?: begins = .signpost
+        case .bgtask?: begins = .bgtaskBegin
+        case .launch?, .state?, nil: return
         }
         // Only the analyzer's intervals count: an end that matched nothing open has none.
-        guard let followed = occurrence.interval, occurrence.names.contains(patternIDs[0]) else { return }
+        guard let followed = occurrence.interval, occurrence.names.contains(intervalName) else { return }
         if occurrence.kind == begins {
             if open != nil, intervals.count < Self.intervalLimit {
                 intervals.append(OpenInterval(begin: occurrence.event, interval: followed))
@@ -231,29 +235,36 @@ extension RuleCheck {
         guard let index = intervals.lastIndex(where: { $0.interval == followed }) else { return }
         let begun = intervals.remove(at: index)
         if occurrence.timestamp - begun.begin.timestamp > limit {
-            reportLong(interval, begin: begun.begin, limit: limit, ended: occurrence.event, findings: &findings)
+            reportLong(begin: begun.begin, ended: occurrence.event, findings: &findings)
         }
     }
 
     /// `max-duration` of `launch` or `state`: the interval ends at `timestamp`.
     private mutating func endSpan(at timestamp: Int64, findings: inout RuleFindings) {
-        guard let begin = spanBegin, case .maxDuration(let interval, let limit) = rule.pattern else { return }
+        // Set only by a `max-duration` of `launch` or `state`.
+        guard let begin = spanBegin else { return }
         spanBegin = nil
+        let limit = self.limit
         guard timestamp - begin.timestamp > limit else { return }
         let start = when(begin.timestamp)
         findings.add(rule.rule, at: begin.timestamp + limit, witnesses: begin.event.map { [$0] } ?? []) {
-            "\(message): \(interval.text) from \(start) lasted \(DurationFormat.fixed.string(timestamp - begin.timestamp)); "
+            "\(message): \(intervalText) from \(start) lasted \(DurationFormat.fixed.string(timestamp - begin.timestamp)); "
                 + "expected at most \(DurationFormat.fixed.string(limit))."
         }
     }
 
-    private func reportLong(
-        _ interval: RuleInterval, begin: TraceEvent, limit: Int64, ended: TraceEvent?, findings: inout RuleFindings
-    ) {
-        let how = ended.map { "lasted \(DurationFormat.fixed.string($0.timestamp - begin.timestamp))" } ?? "had not ended when the lifetime did"
+    private func reportLong(begin: TraceEvent, ended: TraceEvent?, findings: inout RuleFindings) {
+        let limit = self.limit
         findings.add(rule.rule, at: begin.timestamp + limit, witnesses: witnesses(begin, ended)) {
-            "\(message): \(interval.text) from \(when(begin.timestamp)) \(how); expected at most \(DurationFormat.fixed.string(limit))."
+            let how = ended.map { "lasted \(DurationFormat.fixed.string($0.timestamp - begin.timestamp))" } ?? "had not ended when the lifetime did"
+            return "\(message): \(intervalText) from \(when(begin.timestamp)) \(how); expected at most \(DurationFormat.fixed.string(limit))."
         }
+    }
+
+    /// What `max-duration` measures, in words (only for messages).
+    private var intervalText: String {
+        guard case .maxDuration(let interval, _) = rule.pattern else { return "" }
+        return interval.text
     }
 
     private func witnesses(_ first: TraceEvent?, _ second: TraceEvent?) -> [TraceEvent] {

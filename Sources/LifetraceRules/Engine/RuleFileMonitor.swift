@@ -12,12 +12,14 @@ final class RuleFileMonitor: RuleMonitor {
     /// monitor owns: reached without the run-time exclusivity checks of a class's properties,
     /// which would cost more than the rules' own work on each edge.
     private struct State {
-        var checks: [RuleCheck]
         var adapter = EdgeSteps()
         var interest: Interest
     }
 
     private let state: UnsafeMutablePointer<State>
+    /// The rules at work, in order, in a buffer the monitor owns: a rule is reached without the
+    /// uniqueness check of an array's element.
+    private let checks: UnsafeMutableBufferPointer<RuleCheck>
     /// The occurrence kinds any rule looks at.
     private let kinds: UInt32
     let looksAtFrames: Bool
@@ -25,8 +27,10 @@ final class RuleFileMonitor: RuleMonitor {
     init(rules: [FileRule]) {
         var checks = rules.map(RuleCheck.init)
         state = .allocate(capacity: 1)
-        state.initialize(to: State(checks: [], interest: Interest(&checks)))
-        state.pointee.checks = checks
+        state.initialize(to: State(interest: Interest(&checks)))
+        for index in checks.indices { checks[index].compile() }
+        self.checks = .allocate(capacity: checks.count)
+        _ = self.checks.initialize(from: checks)
         kinds = checks.reduce(0) { $0 | $1.kinds }
         looksAtFrames = kinds & OccurrenceKind.frame.bit != 0
     }
@@ -34,6 +38,8 @@ final class RuleFileMonitor: RuleMonitor {
     deinit {
         state.deinitialize(count: 1)
         state.deallocate()
+        checks.deinitialize()
+        checks.deallocate()
     }
 
     /// Whether any rule looks at `kind` named `name` (the analyzer remembers the answer).
@@ -43,24 +49,46 @@ final class RuleFileMonitor: RuleMonitor {
     }
 
     func take(_ edges: ArraySlice<LifecycleEdge>, cause: TraceEvent, symbols: SymbolTable, findings: inout RuleFindings) {
-        let kinds = self.kinds
         let state = self.state
-        state.pointee.adapter.steps(edges, cause: cause) { step in
-            switch step {
-            case .occurrence(var occurrence), .intervalEnded(var occurrence):
-                guard kinds & occurrence.kind.bit != 0 else { return }
-                // Only the rules a selector of which can match the occurrence's kind and name.
-                let concerned = state.pointee.interest.checks(&occurrence, symbols: symbols)
-                guard !concerned.isEmpty else { return }
-                let resolved: RuleStep
-                if case .occurrence = step { resolved = .occurrence(occurrence) } else { resolved = .intervalEnded(occurrence) }
-                for index in concerned {
-                    state.pointee.checks[Int(index)].take(resolved, symbols: symbols, findings: &findings)
-                }
-            default:
-                for index in state.pointee.checks.indices {
-                    state.pointee.checks[index].take(step, symbols: symbols, findings: &findings)
-                }
+        let checks = self.checks
+        let kinds = self.kinds
+        withUnsafeMutablePointer(to: &findings) { findings in
+            withUnsafeMutablePointer(to: &state.pointee.interest) { interest in
+                var taker = Taker(checks: checks, interest: interest, kinds: kinds, symbols: symbols, findings: findings)
+                state.pointee.adapter.steps(edges, cause: cause, into: &taker)
+            }
+        }
+    }
+
+    /// Hands each step to the rules it concerns.
+    private struct Taker: RuleStepTaker {
+        let checks: UnsafeMutableBufferPointer<RuleCheck>
+        let interest: UnsafeMutablePointer<Interest>
+        let kinds: UInt32
+        let symbols: SymbolTable
+        let findings: UnsafeMutablePointer<RuleFindings>
+
+        /// Every rule takes the steps that are not occurrences.
+        func take(_ step: RuleStep) {
+            for index in checks.indices {
+                checks[index].take(step, symbols: symbols, findings: &findings.pointee)
+            }
+        }
+
+        /// Only the rules a selector of which can match the occurrence's kind and name.
+        func take(_ occurrence: inout Occurrence) {
+            guard kinds & occurrence.kind.bit != 0 else { return }
+            let concerned = interest.pointee.checks(&occurrence, symbols: symbols)
+            for index in concerned {
+                checks[Int(index)].take(occurrence, symbols: symbols, findings: &findings.pointee)
+            }
+        }
+
+        func takeIntervalEnd(_ occurrence: inout Occurrence) {
+            guard kinds & occurrence.kind.bit != 0 else { return }
+            let concerned = interest.pointee.checks(&occurrence, symbols: symbols)
+            for index in concerned {
+                checks[Int(index)].takeIntervalEnd(occurrence, symbols: symbols, findings: &findings.pointee)
             }
         }
     }
