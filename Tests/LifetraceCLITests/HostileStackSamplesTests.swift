@@ -33,6 +33,7 @@ import Testing
         let json = try HostileNamesTests.runWithin64MiB(["check", trace, "--format", "json"])
         #expect(json.status == 1, "\(json.error.suffix(300))")
         #expect(json.output.contains("\"0x5555"), "\(json.output.prefix(3000))")
+        #expect(json.output.contains("\"stackSamples\"") && json.output.contains("distinct frames of a trace"), "\(json.output.suffix(3000))")
     }
 
     @Test("a million distinct stacks: check keeps 2^18 of them, says so once, and runs within 64 MiB")
