@@ -85,7 +85,7 @@ fuzz-jsonl: fuzz-build
 
 fuzz-binary: fuzz-build
 	@mkdir -p .build/fuzz/binary && cp Fuzz/Corpus/binary/* .build/fuzz/binary/
-	$(FUZZ_BIN)/BinaryFuzzer .build/fuzz/binary \
+	$(FUZZ_BIN)/BinaryFuzzer .build/fuzz/binary -dict=Fuzz/binary.dict \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048
 
 fuzz-reports: fuzz-build

@@ -139,7 +139,8 @@ struct StackSampleRecordTests {
         #expect(stacks.nodes.count == SampledStacks.maxNodes)
         #expect(stacks.samples.count == SampledStacks.maxSamples)
         #expect(stacks.lostSamples == 1_000)
-        #expect(stacks.lossNote == "1000 stack samples beyond the reader's limits were not kept")
+        #expect(stacks.lossNote == "1000 stack samples (a reader keeps 262144 samples and 262144 distinct frames of a trace) "
+            + "were past the reader's limits and not kept; the stalls' stack samples count what was kept")
     }
 
     @Test func anAddressInNoImageIsShownBare() {

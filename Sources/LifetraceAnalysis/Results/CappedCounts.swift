@@ -29,9 +29,18 @@ public struct CappedCounts: Sendable, Hashable {
     /// `state` events and scene callbacks not followed because their lifetime already had
     /// ``sceneLimit`` scenes.
     public var sceneEvents = 0
+    /// What the stack samples' reader and pass left out past their limits, one line each
+    /// (``SampledStacks/lossNote``, ``StallSamplePass``): filled by the stall sample pass.
+    public var stackSampleNotes: [String] = []
 
     /// Nothing counted.
     public init() {}
+
+    /// Adds a line to ``stackSampleNotes`` unless it is there already (a report that runs the
+    /// pass again says it once).
+    public mutating func addStackSampleNote(_ note: String) {
+        if !stackSampleNotes.contains(note) { stackSampleNotes.append(note) }
+    }
 
     /// Whether anything was left out.
     public var isEmpty: Bool { self == CappedCounts() }
@@ -66,6 +75,6 @@ public struct CappedCounts: Sendable, Hashable {
                 "\(sceneEvents) scene event\(sceneEvents == 1 ? " was" : "s were") not followed: an analysis follows "
                     + "at most \(Self.sceneLimit) scenes per lifetime")
         }
-        return notes
+        return notes + stackSampleNotes
     }
 }

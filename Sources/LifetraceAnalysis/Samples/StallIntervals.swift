@@ -14,6 +14,7 @@ final class StallIntervals: @unchecked Sendable {
     /// Adds the samples' blame to `analysis` when `stacks` has samples; with
     /// ``AnalysisOptions/symbolicates``, symbols come from the images' files when they are at hand.
     func profile(_ analysis: inout TraceAnalysis, stacks: SampledStacks, options: AnalysisOptions) {
+        if let note = stacks.lossNote { analysis.capped.addStackSampleNote(note) }
         guard !stacks.samples.isEmpty else { return }
         let names = TraceSymbolNames(stacks: stacks, options: options)
         analysis.stallProfiles = StallSamplePass.annotate(&analysis, stalls: intervals, stacks: stacks, names: names.name)

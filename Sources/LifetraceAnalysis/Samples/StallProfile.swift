@@ -50,6 +50,10 @@ public struct StallProfile: Hashable, Sendable {
     public var blame: Count?
     /// The samples as a tree by function, for a flame graph (``FlameGraph``).
     public var flame = FlameGraph()
+    /// The samples of the stall whose stacks were not walked (past
+    /// ``StallSamplePass/stallFrameLimit`` frames, the rarest stacks): counted in ``sampleCount``,
+    /// in no frame's count. 0 but for hostile traces.
+    public var unwalkedSamples = 0
 
     /// The one-line blame: "38 of 41 stack samples in SpellingDictionary.warm (File.swift:12)".
     public var blameLine: String? {
@@ -66,66 +70,27 @@ public enum StallSamplePass {
     /// The most frames of a heaviest stack shown.
     public static let stackLimit = 16
 
+    /// The most frames walked for one stall, the most frequent stacks first: 65,536 (a stall of
+    /// 60 s sampled every 10 ms, at 50 frames a stack, walks 30,000 if no two samples agree).
+    public static let stallFrameLimit = 1 << 16
+    /// The most samples and frames walked for all the stalls of a trace together: 2^25.
+    public static let traceStepLimit = 1 << 25
+
     /// The profile of the main thread's samples in `start ... start + duration`, or nil when none
     /// was taken then. `names` names a frame (``TraceSymbolNames`` by default).
     public static func profile(
-        start: Int64, duration: Int64, stacks: SampledStacks, names: (UInt64) -> FrameName
+        start: Int64, duration: Int64, stacks: SampledStacks, names: @escaping (UInt64) -> FrameName
     ) -> StallProfile? {
-        let end = TraceTime.advanced(start, by: duration)
-        var stackCounts: [Int: Int] = [:]
-        var sampleCount = 0
-        for sample in stacks.samples where sample.thread == .main && sample.timestamp >= start && sample.timestamp <= end {
-            stackCounts[sample.stack, default: 0] += 1
-            sampleCount += 1
-        }
-        guard sampleCount > 0 else { return nil }
-        var selfCounts: [FrameName: Int] = [:]
-        var totalCounts: [FrameName: Int] = [:]
-        var blameCounts: [FrameName: Int] = [:]
-        // Frames are counted by function: the addresses of one function are one frame, shown at
-        // the line most of its samples were at (a line of 0, compiler-made code, is not one).
-        var cache: [UInt64: FrameName] = [:]
-        var lines: [String: [String: Int]] = [:]
-        func name(_ address: UInt64) -> FrameName {
-            if let known = cache[address] { return known }
-            var named = names(address)
-            if let location = named.location, location.contains(":") { lines[named.function, default: [:]][location, default: 0] += 0 }
-            named.location = named.location.map { $0.split(separator: ":").first.map(String.init) ?? $0 }
-            cache[address] = named
-            return named
-        }
-        func weigh(_ address: UInt64, _ count: Int) {
-            let named = names(address)
-            if let location = named.location, location.contains(":") { lines[named.function, default: [:]][location, default: 0] += count }
-        }
-        func located(_ frame: FrameName) -> FrameName {
-            guard let best = lines[frame.function]?.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) else {
-                return frame
-            }
-            var frame = frame
-            frame.location = best.key
-            return frame
-        }
-        for (stack, count) in stackCounts {
-            let addresses = stacks.frames(of: stack)
-            for address in addresses { weigh(address, count) }
-            let frames = addresses.map(name)
-            guard let innermost = frames.last else { continue }
-            selfCounts[innermost, default: 0] += count
-            for frame in Set(frames) { totalCounts[frame, default: 0] += count }
-            if let app = frames.last(where: \.isApp) { blameCounts[app, default: 0] += count }
-        }
-        func top(_ counts: [FrameName: Int]) -> [StallProfile.Count] {
-            counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.function < $1.key.function }
-                .prefix(listLimit).map { StallProfile.Count(frame: located($0.key), samples: $0.value) }
-        }
-        let heaviest = stackCounts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }!
-        return StallProfile(
-            start: start, duration: duration, sampleCount: sampleCount, hottestSelf: top(selfCounts),
-            hottestTotal: top(totalCounts),
-            heaviestStack: Array(stacks.frames(of: heaviest.key).reversed().prefix(stackLimit).map { located(name($0)) }),
-            heaviestCount: heaviest.value, blame: top(blameCounts).first,
-            flame: FlameGraph.mainThread(start: start, duration: duration, stacks: stacks, names: names))
+        var walk = StallSampleWalk(stacks: stacks, names: names)
+        return walk.profile(start: start, duration: duration)
+    }
+
+    /// The line outputs print when the pass's bounds left samples out, or nil.
+    static func boundNote(stalls: Int) -> String? {
+        guard stalls > 0 else { return nil }
+        return "the stack samples of \(stalls) stall\(stalls == 1 ? " were" : "s were") walked only in part: the stall sample "
+            + "pass walks at most \(stallFrameLimit) frames of a stall (the most frequent stacks first) and "
+            + "\(traceStepLimit) samples and frames of a trace"
     }
 
     /// Adds the blame of each stall's samples to the `launch-stall` and `hang` violations of
@@ -133,16 +98,18 @@ public enum StallSamplePass {
     @discardableResult
     public static func annotate(
         _ analysis: inout TraceAnalysis, stalls: [(start: Int64, duration: Int64)], stacks: SampledStacks,
-        names: (UInt64) -> FrameName
+        names: @escaping (UInt64) -> FrameName
     ) -> [StallProfile] {
         guard !stacks.samples.isEmpty else { return [] }
         var profiles: [Int64: StallProfile] = [:]
         var ordered: [StallProfile] = []
+        var walk = StallSampleWalk(stacks: stacks, names: names)
         for stall in stalls where profiles[stall.start] == nil {
-            guard let profile = profile(start: stall.start, duration: stall.duration, stacks: stacks, names: names) else { continue }
+            guard let profile = walk.profile(start: stall.start, duration: stall.duration) else { continue }
             profiles[stall.start] = profile
             ordered.append(profile)
         }
+        if let note = boundNote(stalls: walk.boundedStalls) { analysis.capped.addStackSampleNote(note) }
         for index in analysis.violations.indices {
             let rule = analysis.violations[index].rule
             guard rule == .launchStall || rule == .hang,

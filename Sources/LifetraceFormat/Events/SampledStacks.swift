@@ -84,10 +84,13 @@ public struct StackSample: Hashable, Sendable {
 public struct SampledStacks: Sendable {
     /// The most frames of one stack.
     public static let maxDepth = 1024
-    /// The most frame nodes kept (distinct stacks and prefixes).
-    public static let maxNodes = 1 << 20
-    /// The most samples kept.
-    public static let maxSamples = 1 << 20
+    /// The most frame nodes kept (distinct stacks and prefixes): 2^18. A node costs 16 bytes and
+    /// its entry in the index about 40 more at worst, so the tree stays under 16 MiB; a stuck
+    /// main thread sampled every 10 ms for an hour, at 50 frames a stack, needs far fewer, as
+    /// its stacks share their outer frames.
+    public static let maxNodes = 1 << 18
+    /// The most samples kept: 2^18 (24 bytes each, 6 MiB), over 40 minutes of samples at 10 ms.
+    public static let maxSamples = 1 << 18
     /// The most images kept.
     public static let maxImages = 4096
     /// The most bytes of symbol text (functions and files) kept: 16 MiB. Each symbol record may
@@ -211,14 +214,22 @@ public struct SampledStacks: Sendable {
         return image.fileName + "+0x" + String(address - image.base, radix: 16)
     }
 
-    /// One line saying what the limits kept out, or nil when nothing was.
+    /// One line saying what the limits kept out and naming the limits, or nil when nothing was:
+    /// what `check` and `report` print under the trace's name, once.
     public var lossNote: String? {
         var parts: [String] = []
-        if lostSamples > 0 { parts.append("\(lostSamples) stack samples") }
-        if lostImages > 0 { parts.append("\(lostImages) images") }
-        if lostSymbols > 0 { parts.append("\(lostSymbols) symbols") }
+        if lostSamples > 0 {
+            parts.append(
+                "\(lostSamples) stack sample\(lostSamples == 1 ? "" : "s") (a reader keeps \(Self.maxSamples) samples "
+                    + "and \(Self.maxNodes) distinct frames of a trace)")
+        }
+        if lostImages > 0 { parts.append("\(lostImages) image\(lostImages == 1 ? "" : "s") (\(Self.maxImages) kept)") }
+        if lostSymbols > 0 {
+            parts.append("\(lostSymbols) symbol\(lostSymbols == 1 ? "" : "s") (\(Self.maxNodes) and 16 MiB of their text kept)")
+        }
         guard !parts.isEmpty else { return nil }
-        return parts.joined(separator: " and ") + " beyond the reader's limits were not kept"
+        return parts.joined(separator: ", ") + " were past the reader's limits and not kept; the stalls' stack samples count "
+            + "what was kept"
     }
 }
 

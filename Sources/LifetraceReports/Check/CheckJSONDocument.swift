@@ -89,6 +89,7 @@ public struct CheckJSONDocument: Sendable {
                         if capped.threadBegins > 0 { json.member("threadBegins", Int64(capped.threadBegins)) }
                         if capped.deepBegins > 0 { json.member("deepBegins", Int64(capped.deepBegins)) }
                         if capped.sceneEvents > 0 { json.member("sceneEvents", Int64(capped.sceneEvents)) }
+                        if !capped.stackSampleNotes.isEmpty { json.member("stackSamples", strings: capped.stackSampleNotes) }
                     })
                 }
             case .failure(let error):
