@@ -15,7 +15,7 @@ struct CheckCommand: ParsableCommand {
             broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
             has (or a warning, with --strict), 2 for bad input or usage, or when a trace was not \
             read whole: data skipped inside it, a binary trace cut inside a frame (judged only up \
-            to its last whole flush group), nothing readable, or (with --strict) an unclosed end; \
+            to the data lost), nothing readable, or (with --strict) an unclosed end; \
             7 when the output could not be written (docs/CLI.md).
             """)
 

@@ -14,7 +14,9 @@ struct ImportCommand: ParsableCommand {
             ('xcrun xctrace export': life-cycle-period, os-signpost, and the --toc for the \
             metadata), read together into one trace (docs/INSTRUMENTS.md). The output is written under a temporary name and renamed, so a \
             failed import leaves nothing. Problems the input reader recovered from (a truncated \
-            binary trace) are printed as warnings. Standard output must not be a terminal. Exit \
+            binary trace) are printed as warnings; when they lost data (anything but an unclosed \
+            end), the output is marked as missing data, which check does not pass. Standard \
+            output must not be a terminal. Exit \
             status: 0 written, 2 bad input or usage, 7 the output could not be written \
             (docs/CLI.md).
             """)
@@ -49,6 +51,7 @@ struct ImportCommand: ParsableCommand {
             }
             // The stack samples and images of a binary input (docs/FORMAT.md, "Stack samples").
             try writer.appendSampledStacks(source.sampledStacks)
+            writer.marksDataLost = issues.losesData
             try writer.close()
             try staged.commit()
             for issue in issues { printError("warning: \(issue.description)") }

@@ -49,6 +49,7 @@ struct SymbolicateCommand: ParsableCommand {
             }
             for (address, symbol) in found where stacks.symbols[address] == nil { stacks.addSymbol(symbol, for: address) }
             try writer.appendSampledStacks(stacks)
+            writer.marksDataLost = issues.losesData
             try writer.close()
             try staged.commit()
             for issue in issues { printError("warning: \(issue.description)") }

@@ -40,6 +40,24 @@ struct TruncatedTraceCommandTests {
         if cut > 700 { #expect(report.output.contains("Lifetime 1"), "\(report.output.prefix(400))") }
     }
 
+    @Test("import of a trace cut inside a chunk marks its output as missing data; of an unclosed one, does not")
+    func importKeepsTheLoss() throws {
+        let (directory, whole) = try Self.synthesized()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cut = directory + "/cut.ltrace"
+        try whole.prefix(20000).write(to: URL(fileURLWithPath: cut))
+        let imported = try Self.run(["import", cut, "-o", directory + "/imported.ltrace"])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.error.contains("warning: \(cut): byte 633 (chunk 0 of stream app): truncated at byte 20000"))
+        let check = try Self.run(["check", directory + "/imported.ltrace"])
+        #expect(check.status == 2, "\(check.output)")
+        #expect(check.output.contains("sealed with data missing"), "\(check.output)")
+        // A closed trace imported stays whole.
+        let closed = try Self.run(["import", directory + "/s3.ltrace", "-o", directory + "/closed.ltrace"])
+        #expect(closed.status == 0)
+        #expect(try Self.run(["check", directory + "/closed.ltrace"]).status == 0)
+    }
+
     @Test("check of a trace that ends unclosed at a frame boundary is judged, with a note; --strict fails it")
     func unclosedAtAFrameBoundary() throws {
         let (directory, whole) = try Self.synthesized()

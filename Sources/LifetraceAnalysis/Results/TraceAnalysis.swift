@@ -95,7 +95,7 @@ public struct TraceAnalysis: Sendable {
     /// before `lifetrace recover` seals it, so it passes without `strict`.
     public func isIncomplete(strict: Bool) -> Bool {
         guard !issues.isEmpty else { return false }
-        return strict || eventCount == 0 || issues.contains { !$0.isNotClosed }
+        return strict || eventCount == 0 || issues.losesData
     }
 
     /// The lines outputs print for what the analysis counted instead of keeping past its caps

@@ -17,3 +17,10 @@ extension TraceError {
         kind == .truncated && message.hasPrefix(TraceError.notClosedPrefix)
     }
 }
+
+extension Array where Element == TraceError {
+    /// Whether these issues of a reader say that data of the trace was lost: anything but an
+    /// unclosed end (``TraceError/isNotClosed``). A copy of such a trace is marked as missing data
+    /// (``TraceWriter/marksDataLost``), so that it does not read as whole.
+    public var losesData: Bool { contains { !$0.isNotClosed } }
+}
