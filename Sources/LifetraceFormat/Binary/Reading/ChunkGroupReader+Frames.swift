@@ -29,7 +29,7 @@ extension ChunkGroupReader {
                     finished = true
                     // Chunks are written in stream order: a group whose last chunk is not of the
                     // last stream may have lost the chunks that follow it.
-                    if active > 0, decoders[active - 1].header.stream < TraceStream.allCases.last!.rawValue {
+                    if !endsAtGroupBoundary, active > 0, decoders[active - 1].header.stream < TraceStream.allCases.last!.rawValue {
                         withholdCutGroup(from: nil, issues: &issues)
                     }
                     break frames

@@ -31,6 +31,9 @@ struct ChunkGroupReader {
     // When the file was cut inside a chunk of the current group: the cut chunk's first
     // timestamp, from which the group's events are not returned (``withholdCutGroup``).
     var lossFrom: Int64?
+    // Whether the input's end, when at a frame boundary, is known to be a flush group's end (a
+    // recovery's committed length): a last group of only a system chunk is then whole.
+    var endsAtGroupBoundary = false
     /// The stack samples and images read so far, with the decoders' chunk-local stacks.
     let stacks = ChunkStacks()
     // Events the headers of the chunks read so far declare, for the end-of-trace check.
