@@ -14,8 +14,9 @@ struct CheckCommand: ParsableCommand {
             Replays each trace through the lifecycle model (docs/LIFECYCLE.md) and reports every \
             broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
             has (or a warning, with --strict), 2 for bad input or usage, or when a trace was not \
-            read whole: data skipped inside it, nothing readable, or (with --strict) a truncated \
-            or unclosed end; 7 when the output could not be written (docs/CLI.md).
+            read whole: data skipped inside it, a binary trace cut inside a frame (judged only up \
+            to the data lost), nothing readable, or (with --strict) an unclosed end; \
+            7 when the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
@@ -26,7 +27,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisArguments
 
-    @Flag(name: .long, inversion: .prefixedNo, help: "Fail on warnings too, and on a truncated or unclosed trace. (default: off)")
+    @Flag(name: .long, inversion: .prefixedNo, help: "Fail on warnings too, and on an unclosed trace. (default: off)")
     var strict: Bool?
 
     @Flag(name: .customLong("list-rules"), help: "List the rules (built-in, and those of the rule files given): id, severity, when each is violated, and what it rests on; then exit.")

@@ -14,8 +14,11 @@ struct ImportCommand: ParsableCommand {
             ('xcrun xctrace export': life-cycle-period, os-signpost, and the --toc for the \
             metadata), read together into one trace (docs/INSTRUMENTS.md). The output is written under a temporary name and renamed, so a \
             failed import leaves nothing. Problems the input reader recovered from (a truncated \
-            binary trace) are printed as warnings. Exit status: 0 written, 2 bad input or usage, \
-            7 the output could not be written (docs/CLI.md).
+            binary trace) are printed as warnings; when they lost data (anything but an unclosed \
+            end), the output is marked as missing data, which check does not pass. Standard \
+            output must not be a terminal. Exit \
+            status: 0 written, 2 bad input or usage, 7 the output could not be written \
+            (docs/CLI.md).
             """)
 
     @Argument(help: "The trace to import ('-' for standard input), or the XML tables of one Instruments recording.")
@@ -29,6 +32,10 @@ struct ImportCommand: ParsableCommand {
 
     @Option(name: .long, help: "Largest raw chunk size in bytes, 4096...16777216.")
     var chunkSize = BinaryTraceFormat.defaultChunkSize
+
+    func validate() throws {
+        try BinaryTraceOutput.refuseTerminal(output)
+    }
 
     func run() throws {
         // The output appears only once the whole import succeeded (released unfinished, the
@@ -44,6 +51,7 @@ struct ImportCommand: ParsableCommand {
             }
             // The stack samples and images of a binary input (docs/FORMAT.md, "Stack samples").
             try writer.appendSampledStacks(source.sampledStacks)
+            writer.marksDataLost = issues.losesData
             try writer.close()
             try staged.commit()
             for issue in issues { printError("warning: \(issue.description)") }

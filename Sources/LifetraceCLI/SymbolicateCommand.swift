@@ -16,18 +16,24 @@ struct SymbolicateCommand: ParsableCommand {
             copy holds the events, the samples, and a symbol record per resolved address \
             (docs/FORMAT.md, "Stack samples"), so that check and report name functions \
             without the binaries. Addresses whose image is missing stay as image and offset. \
-            Exit status: 0 written, 2 bad input, usage, or no symbolizer on PATH.
+            '-o -' writes standard output, which must not be a terminal. Exit status: 0 written, \
+            2 bad input, usage, or no symbolizer on PATH, 7 the output could not be written \
+            (docs/CLI.md).
             """)
 
     @Argument(help: "The trace to symbolicate.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The trace to write.")
+    @Option(name: .shortAndLong, help: "The trace to write ('-' for standard output).")
     var output: String
 
+    func validate() throws {
+        try BinaryTraceOutput.refuseTerminal(output)
+    }
+
     func run() throws {
+        try refuseOverwriting([input], with: output)
         do throws(TraceError) {
-            try StagedOutputFile.refuseOverwriting([input], with: output)
             let source = try TraceFile.open(path: input)
             let staged = try StagedOutputFile(path: output)
             let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata)
@@ -43,13 +49,13 @@ struct SymbolicateCommand: ParsableCommand {
             }
             for (address, symbol) in found where stacks.symbols[address] == nil { stacks.addSymbol(symbol, for: address) }
             try writer.appendSampledStacks(stacks)
+            writer.marksDataLost = issues.losesData
             try writer.close()
             try staged.commit()
             for issue in issues { printError("warning: \(issue.description)") }
             printError("\(input): \(found.count) of \(Set(stacks.nodes.map(\.address)).count) sampled addresses resolved")
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            throw failure(error, writing: [output])
         }
     }
 }

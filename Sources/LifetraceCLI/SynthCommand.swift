@@ -39,10 +39,7 @@ struct SynthCommand: ParsableCommand {
         guard events >= TraceSynthesizer.minimumEventCount else {
             throw ValidationError("--events must be at least \(TraceSynthesizer.minimumEventCount)")
         }
-        if format == .binary && output == "-" && isatty(STDOUT_FILENO) == 1 {
-            throw ValidationError(
-                "standard output is a terminal, and a binary trace is not text: give a file with -o, pipe the output, or use --format jsonl")
-        }
+        if format == .binary { try BinaryTraceOutput.refuseTerminal(output, otherwise: "use --format jsonl") }
     }
 
     func run() throws {

@@ -14,7 +14,7 @@ struct GoldenHelpTests {
 
     static let commands: [(name: String, command: any ParsableCommand.Type)] = [
         ("import", ImportCommand.self), ("dump", DumpCommand.self), ("info", InfoCommand.self), ("synth", SynthCommand.self),
-        ("record", RecordCommand.self), ("recover", RecoverCommand.self),
+        ("record", RecordCommand.self), ("recover", RecoverCommand.self), ("symbolicate", SymbolicateCommand.self),
     ]
 
     @Test("each command's help is its golden file", arguments: commands.map(\.name))

@@ -215,14 +215,18 @@ import Testing
         let workspace = try Workspace()
         let whole = try Self.importedSample(into: workspace)
         let header = try workspace.write("h.ltrace", bytes: Array(whole.prefix(147)))
+        // Cut inside the end-of-trace record (36 bytes): cut inside a frame, not read whole.
         let tail = try workspace.write("t.ltrace", bytes: Array(whole.dropLast(20)))
+        // Without the end-of-trace record: unclosed at a frame boundary, as a killed app leaves it.
+        let unclosed = try workspace.write("u.ltrace", bytes: Array(whole.dropLast(36)))
         var corrupt = whole
         for index in stride(from: 200, to: whole.count - 40, by: 7) { corrupt[index] ^= 0x55 }
         let damaged = try workspace.write("c.ltrace", bytes: corrupt)
         #expect(try Self.run(["check", "--strict", header], in: workspace, expect: 2).output.contains("not read whole"))
         try Self.run(["check", header], in: workspace, expect: 2)
-        try Self.run(["check", tail], in: workspace, expect: 0)
-        try Self.run(["check", "--strict", tail], in: workspace, expect: 2)
+        try Self.run(["check", tail], in: workspace, expect: 2)
+        try Self.run(["check", unclosed], in: workspace, expect: 0)
+        try Self.run(["check", "--strict", unclosed], in: workspace, expect: 2)
         try Self.run(["check", damaged], in: workspace, expect: 2)
         let json = try Self.run(["check", damaged, "--format", "json"], in: workspace, expect: 2)
         #expect(json.output.contains("\"complete\" : false") || json.output.contains("\"complete\": false"))

@@ -88,12 +88,14 @@ public struct TraceAnalysis: Sendable {
     }
 
     /// Whether what was read falls short of the whole trace in a way a CI gate must not pass:
-    /// data skipped inside it (a corrupt chunk, bytes skipped to the next frame) or nothing read
-    /// at all; with `strict`, any problem, a truncated or unclosed end included. A truncated end
-    /// alone is how a trace of an app killed without notice looks, so it passes without `strict`.
+    /// data skipped inside it (a corrupt chunk, bytes skipped to the next frame), a file cut
+    /// inside a frame (data lost at its end), or nothing read at all; with `strict`, any problem,
+    /// an unclosed end included. An end at a frame boundary without the end-of-trace record
+    /// alone (``TraceError/isNotClosed``) is how a trace of an app killed without notice looks
+    /// before `lifetrace recover` seals it, so it passes without `strict`.
     public func isIncomplete(strict: Bool) -> Bool {
         guard !issues.isEmpty else { return false }
-        return strict || eventCount == 0 || issues.contains { $0.kind != .truncated }
+        return strict || eventCount == 0 || issues.losesData
     }
 
     /// The lines outputs print for what the analysis counted instead of keeping past its caps

@@ -330,7 +330,7 @@ public enum TraceRecovery {
     /// Whether `issue` only says that the part read ends, unclosed, at a frame boundary at
     /// `length`: the state a killed writer leaves below its committed length.
     private static func isOpenEnd(_ issue: TraceError, at length: Int64, closed: Bool) -> Bool {
-        !closed && issue.kind == .truncated && issue.location == .byte(length, chunk: nil) && issue.message.hasPrefix("not closed")
+        !closed && issue.isNotClosed && issue.location == .byte(length, chunk: nil)
     }
 
     /// Whether process `pid` runs and is the one that started at `launchedAt` (not a later process

@@ -58,11 +58,14 @@ public struct BinaryTraceReader: TraceEventSource {
 
     /// Reads the first `byteLimit` bytes of the open `descriptor` (from its current offset; the
     /// caller keeps it open while reading), as if the file ended there: the part of a trace a
-    /// recovery trusts. `name` is used in issues and errors.
+    /// recovery trusts, which ends after a whole flush group when it ends at a frame boundary.
+    /// `name` is used in issues and errors.
     public init(
         descriptor: Int32, name: String, byteLimit: Int64, codec: some TraceCodec, options: Options = .init()
     ) throws(TraceError) {
         try self.init(input: TraceInput(descriptor: descriptor, name: name, limit: byteLimit), codec: codec, options: options)
+        // A committed length is written after a whole flush group.
+        groups.endsAtGroupBoundary = true
     }
 
     /// Reads a trace held in memory with `codec`; `name` is used in issues and errors.

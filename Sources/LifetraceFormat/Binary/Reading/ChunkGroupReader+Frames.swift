@@ -5,6 +5,7 @@ extension ChunkGroupReader {
     mutating func loadGroup(summary: inout BinaryTraceSummary, issues: inout [TraceError], chunks: inout [ChunkStatistics]) {
         active = 0
         order = []
+        lossFrom = nil
         var group: UInt64?
         var groupBytes = 0
         do {
@@ -19,6 +20,18 @@ extension ChunkGroupReader {
                     break frames
                 case .inputEnds:
                     finished = true
+                    break frames
+                case .inputCut(let firstLost):
+                    finished = true
+                    withholdCutGroup(from: firstLost, issues: &issues)
+                    break frames
+                case .inputEndsUnclosed:
+                    finished = true
+                    // Chunks are written in stream order: a group whose last chunk is not of the
+                    // last stream may have lost the chunks that follow it.
+                    if !endsAtGroupBoundary, active > 0, decoders[active - 1].header.stream < TraceStream.allCases.last!.rawValue {
+                        withholdCutGroup(from: nil, issues: &issues)
+                    }
                     break frames
                 }
             }
@@ -47,6 +60,12 @@ extension ChunkGroupReader {
         case other
         case groupEnds
         case inputEnds
+        /// The input ends inside a frame that may hold events of the group being read (a chunk,
+        /// a frame header, another tool's frame): what the group read so far lacks the cut data.
+        /// With the cut chunk's first timestamp, when its header could be read.
+        case inputCut(firstLost: Int64?)
+        /// The input ends at a frame boundary, unclosed.
+        case inputEndsUnclosed
     }
 
     private mutating func readFrame(
@@ -59,8 +78,10 @@ extension ChunkGroupReader {
             if input.available > 0 {
                 issues.append(TraceError(.truncated, file: input.name, at: .byte(start, chunk: nil), "truncated at byte \(end): the file ends inside a frame header"))
                 input.consume(input.available)
+                return .inputCut(firstLost: nil)
             } else if !summary.isClosed {
-                issues.append(TraceError(.truncated, file: input.name, at: .byte(end, chunk: nil), "not closed: no end-of-trace record (truncated at byte \(end))"))
+                issues.append(TraceError.notClosed(file: input.name, at: end))
+                return .inputEndsUnclosed
             }
             return .inputEnds
         }
@@ -79,7 +100,7 @@ extension ChunkGroupReader {
             let skipped = try input.skip(Int64(size))
             if skipped < Int64(size) {
                 issues.append(TraceError(.truncated, file: input.name, at: .byte(start, chunk: nil), "truncated at byte \(input.offset): the file ends inside a skippable frame"))
-                return .inputEnds
+                return .inputCut(firstLost: nil)
             }
             return .other
         default:
@@ -98,7 +119,7 @@ extension ChunkGroupReader {
             return .other
         }
         let headerEnd = BinaryTraceFormat.frameHeaderSize + size
-        guard try input.ensure(headerEnd) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
+        guard try input.ensure(headerEnd) else { return truncatedFrame(at: start, issues: &issues, chunk: nil, cut: .inputCut(firstLost: nil)) }
         guard let header = input.withAvailable({ ChunkHeader(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<headerEnd])) }) else {
             // Not reached: `size` was checked against the v1 header size above.
             try resynchronize(after: start, issues: &issues, reason: "chunk header of \(size) bytes", chunk: nil)
@@ -122,7 +143,9 @@ extension ChunkGroupReader {
             return .other
         }
         let total = headerEnd + compressedSize
-        guard try input.ensure(total) else { return truncatedChunk(at: start, issues: &issues, chunk: location) }
+        guard try input.ensure(total) else {
+            return truncatedFrame(at: start, issues: &issues, chunk: location, cut: .inputCut(firstLost: header.firstTimestamp))
+        }
         if group != nil && (active >= ChunkGroupReader.maxGroupChunks || groupBytes + rawSize > ChunkGroupReader.maxGroupBytes) {
             issues.append(TraceError(.limitExceeded, file: input.name, at: .byte(start, chunk: location), "flush group \(header.flushGroup) exceeds \(ChunkGroupReader.maxGroupChunks) chunks or \(ChunkGroupReader.maxGroupBytes >> 20) MiB; merged in parts"))
             return .groupEnds
@@ -202,7 +225,7 @@ extension ChunkGroupReader {
             return .other
         }
         let total = BinaryTraceFormat.frameHeaderSize + size
-        guard try input.ensure(total) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
+        guard try input.ensure(total) else { return truncatedFrame(at: start, issues: &issues, chunk: nil, cut: .inputEnds) }
         var frameGroup: UInt64 = 0
         let order = input.withAvailable {
             GroupOrder(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<total]), flushGroup: &frameGroup)
@@ -243,7 +266,7 @@ extension ChunkGroupReader {
             return .other
         }
         let total = BinaryTraceFormat.frameHeaderSize + size
-        guard try input.ensure(total) else { return truncatedChunk(at: start, issues: &issues, chunk: nil) }
+        guard try input.ensure(total) else { return truncatedFrame(at: start, issues: &issues, chunk: nil, cut: .inputEnds) }
         let end = input.withAvailable { TraceEnd(content: UnsafeRawBufferPointer(rebasing: $0[BinaryTraceFormat.frameHeaderSize..<total])) }
         input.consume(total)
         guard let end else {
@@ -261,11 +284,47 @@ extension ChunkGroupReader {
         return .other
     }
 
-    private func truncatedChunk(at start: Int64, issues: inout [TraceError], chunk: TraceError.ChunkLocation?) -> Frame {
+    // The input ends inside the frame at `start`. A cut chunk (or a frame that could be one)
+    // may hold events of the group being read; a cut group-order or end-of-trace frame comes
+    // after the group's chunks and holds none.
+    private func truncatedFrame(
+        at start: Int64, issues: inout [TraceError], chunk: TraceError.ChunkLocation?, cut: Frame
+    ) -> Frame {
         let end = start + Int64(input.available)
         issues.append(TraceError(.truncated, file: input.name, at: .byte(start, chunk: chunk), "truncated at byte \(end): the file ends inside this frame"))
         input.consume(input.available)
-        return .inputEnds
+        return cut
+    }
+
+    // The file ends inside a frame of the group being loaded: the chunks of the group read so
+    // far are whole, but the cut data of another stream may lie anywhere among their events
+    // (a writer flushes every stream's pending chunk in one group), so merged without it they
+    // would show one stream going on while another fell silent. The group is returned only up
+    // to the cut chunk's first timestamp, when its header could be read (the merge returns
+    // nothing of that chunk before it), and not at all otherwise; the issue says which. Every
+    // event returned thus comes before the loss. (At an unclosed end between two chunks of a
+    // group, the issue stays the unclosed end's: nothing read was cut.)
+    private mutating func withholdCutGroup(from firstLost: Int64?, issues: inout [TraceError]) {
+        guard active > 0, let cut = issues.indices.last else { return }
+        let group = decoders[0].header.flushGroup
+        order = []
+        if let firstLost {
+            lossFrom = firstLost
+            issues[cut].message += "; the events of its flush group \(group) from \(firstLost) ns on (the cut chunk's first "
+                + "timestamp, from its unchecked header) are left out: the cut data belongs among them"
+            return
+        }
+        var withheld: UInt64 = 0
+        var streams: [String] = []
+        for slot in 0..<active {
+            let header = decoders[slot].header
+            withheld += UInt64(header.eventCount)
+            let stream = TraceStream(rawValue: header.stream)?.name ?? "#\(header.stream)"
+            if !streams.contains(stream) { streams.append(stream) }
+        }
+        issues[cut].message += "; the \(withheld) record\(withheld == 1 ? "" : "s") of stream \(streams.joined(separator: " and ")) "
+            + "already read in its flush group \(group) are left out: the cut data may belong among them"
+        active = 0
     }
 
     // Skips a frame that cannot be trusted: searches for the next chunk header or end record

@@ -28,6 +28,12 @@ struct ChunkGroupReader {
     var order: [GroupOrder.Run] = []
     var orderIndex = 0
     var orderRemaining: UInt64 = 0
+    // When the file was cut inside a chunk of the current group: the cut chunk's first
+    // timestamp, from which the group's events are not returned (``withholdCutGroup``).
+    var lossFrom: Int64?
+    // Whether the input's end, when at a frame boundary, is known to be a flush group's end (a
+    // recovery's committed length): a last group of only a system chunk is then whole.
+    var endsAtGroupBoundary = false
     /// The stack samples and images read so far, with the decoders' chunk-local stacks.
     let stacks = ChunkStacks()
     // Events the headers of the chunks read so far declare, for the end-of-trace check.
@@ -130,7 +136,8 @@ struct ChunkGroupReader {
             let end = batchEnd[best]
             if others == 1 {
                 batchStart[best] = end
-                return start..<end
+                guard let run = beforeLoss(start..<end) else { continue }
+                return run
             }
             // The run of `best` goes on while it stays before every other head; on equal
             // timestamps the chunk earlier in the file goes first. (A slot before `best` has a
@@ -143,8 +150,19 @@ struct ChunkGroupReader {
             var index = start + 1
             while index < end && events[index].timestamp <= limit { index += 1 }
             batchStart[best] = index
-            return start..<index
+            guard let run = beforeLoss(start..<index) else { continue }
+            return run
         }
+    }
+
+    // `run` up to its first event at or after ``lossFrom``, which ends the group there; nil when
+    // nothing of it is left.
+    private mutating func beforeLoss(_ run: Range<Int>) -> Range<Int>? {
+        guard let lossFrom else { return run }
+        var index = run.lowerBound
+        while index < run.upperBound && events[index].timestamp < lossFrom { index += 1 }
+        if index < run.upperBound { active = 0 }
+        return index > run.lowerBound ? run.lowerBound..<index : nil
     }
 
     // The next events in the order the group-order frame gives; nil (and no more ordering for
