@@ -41,10 +41,9 @@ extension LifecycleAnalyzer {
         current.inferredSuspensions += 1
         current.allowancesApplied.insert(.inferredSuspension)
         if busy.start != nil { closeBusy(at: silentSince, unfinished: false, symbols: symbols) }
-        if let stretch = current.appStretch.stop() {
-            closeStretch(stretch, view: .app, end: silentSince, endEvent: event, symbols: symbols)
+        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
+            monitor.appSuspended(from: silentSince, until: event, context: context, findings: &findings)
         }
-        if current.openTasks.isEmpty { current.appStretch.resume(event) }
     }
 
     /// The user's launch of a prewarmed process begins at `time`: what the main thread did before

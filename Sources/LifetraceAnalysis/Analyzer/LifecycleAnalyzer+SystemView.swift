@@ -27,9 +27,11 @@ extension LifecycleAnalyzer {
         current.appChange = event
         current.effective = appState
         current.effectiveChange = event
-        if background {
-            current.systemStretch.enter(event, tasksOpen: false)
-            current.appStretch.enter(event, tasksOpen: false)
+        let system = StateChange(view: .system, from: nil, to: .system(state), timestamp: event.timestamp)
+        let app = StateChange(view: .effectiveApp, from: nil, to: .app(appState), timestamp: event.timestamp)
+        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
+            monitor.stateChanged(system, event: event, appActivity: event.timestamp, context: context, findings: &findings)
+            monitor.stateChanged(app, event: event, appActivity: event.timestamp, context: context, findings: &findings)
         }
     }
 
@@ -68,6 +70,7 @@ extension LifecycleAnalyzer {
     mutating func moveSystem(to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
         current.hasStateEvents = true
         let previous = current.system
+        let since = current.systemSince
         if let previous {
             checkSystemMove(from: previous, to: state, subject: "the app", witness: current.systemChange,
                             event: event, symbols: symbols)
@@ -84,14 +87,12 @@ extension LifecycleAnalyzer {
         if state == .suspended && current.runLoopSeen {
             closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
         }
-        let inBackground = state == .background
-        if inBackground != current.systemStretch.inBackground {
-            if inBackground {
-                current.systemStretch.enter(event, tasksOpen: !current.openTasks.isEmpty)
-            } else {
-                let stretch = current.systemStretch.leave()
-                closeStretch(stretch, view: .system, end: event.timestamp, endEvent: event, symbols: symbols)
-            }
+        let change = StateChange(
+            view: .system, from: previous.map(ViewState.system), since: previous == nil ? nil : since, to: .system(state),
+            timestamp: event.timestamp)
+        let appActivity = current.lastAppActivity
+        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
+            monitor.stateChanged(change, event: event, appActivity: appActivity, context: context, findings: &findings)
         }
     }
 
@@ -132,7 +133,9 @@ extension LifecycleAnalyzer {
     mutating func updateEffective(_ event: TraceEvent, symbols: SymbolTable) {
         let state = current.computeEffective()
         guard state != current.effective else { return }
-        if let previous = current.effective {
+        let previous = current.effective
+        let since = current.appSince
+        if let previous {
             TraceTime.accumulate(&current.appTimes[Int(previous.rawValue)], event.timestamp - current.appSince)
         }
         current.appSince = event.timestamp
@@ -140,15 +143,12 @@ extension LifecycleAnalyzer {
         current.effectiveChange = event
         if state == .active { current.wasActive = true }
         if state == .background && !current.wasActive { current.backgroundBeforeActive = true }
-        let inBackground = state == .background
-        if inBackground != current.appStretch.inBackground {
-            if inBackground {
-                current.appStretch.enter(event, tasksOpen: !current.openTasks.isEmpty)
-            } else {
-                // The app view cannot see suspension: the app ran until its last event before this one.
-                let stretch = current.appStretch.leave()
-                closeStretch(stretch, view: .app, end: current.lastAppActivity, endEvent: event, symbols: symbols)
-            }
+        let change = StateChange(
+            view: .effectiveApp, from: previous.map(ViewState.app), since: previous == nil ? nil : since,
+            to: state.map(ViewState.app), timestamp: event.timestamp)
+        let appActivity = current.lastAppActivity
+        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
+            monitor.stateChanged(change, event: event, appActivity: appActivity, context: context, findings: &findings)
         }
     }
 }

@@ -26,6 +26,8 @@ struct MonitorContext {
     let launch: Int64?
     /// The trace's symbols.
     let symbols: SymbolTable
+    /// Whether the app declares a continuous background mode and its allowance applies.
+    var runsInBackground = false
 
     /// `+1.234 s` after the launch, or the raw timestamp without one, as every message writes it.
     func when(_ timestamp: Int64) -> String { LifecycleAnalyzer.when(timestamp, launch: launch) }
@@ -38,6 +40,9 @@ struct MonitorContext {
         LifecycleAnalyzer.callbackText(name, scene: scene, symbols: symbols)
     }
 
+    /// `callback didEnterBackground`, `signpost "load"`, `frame`: an event as messages name it.
+    func describe(_ event: TraceEvent) -> String { LifecycleAnalyzer.describe(event, symbols: symbols) }
+
     /// Whether `rule` is reported.
     func checks(_ rule: BuiltInRule) -> Bool { options.rules.contains(Rule(rule)) }
 }
@@ -45,7 +50,9 @@ struct MonitorContext {
 extension LifecycleAnalyzer {
     /// The context the threshold monitors judge in, now.
     func monitorContext(symbols: SymbolTable) -> MonitorContext {
-        MonitorContext(options: options, launch: inLifetime ? current.launchTime : nil, symbols: symbols)
+        MonitorContext(
+            options: options, launch: inLifetime ? current.launchTime : nil, symbols: symbols,
+            runsInBackground: runsInBackground)
     }
 
     /// Lets a threshold monitor judge (`judge`) and records what it found.

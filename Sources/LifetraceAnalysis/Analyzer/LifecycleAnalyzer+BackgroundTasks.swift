@@ -1,0 +1,108 @@
+import LifecycleModel
+import LifetraceFormat
+
+extension LifecycleAnalyzer {
+    /// `bgtask.begin`: follows the task (up to ``ThreadStacks/depthLimit`` open) and hands it to
+    /// the `background-time` monitor.
+    mutating func taskBegan(_ id: Int64, event: TraceEvent, symbols: SymbolTable) {
+        let name: Symbol
+        if case .bgtaskBegin(_, let taskName) = event.payload { name = taskName } else { name = .none }
+        guard current.openTasks.count < ThreadStacks.depthLimit else {
+            if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
+            return
+        }
+        let task = EdgeInterval(
+            kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count,
+            lane: Int(ThreadIntervals.lowestFreeLane(current.openTasks.lazy.map(\.lane))), name: name, key: id,
+            begin: event.timestamp)
+        let appActivity = current.lastAppActivity
+        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
+            monitor.taskBegan(task, event: event, appActivity: appActivity, context: context, findings: &findings)
+        }
+        if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
+        current.openTasks.append(task)
+        if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emit(.intervalBegan(task)) }
+    }
+
+    /// `bgtask.end` (or an expiry, `how`): the task's interval ends, and the monitor hears of it.
+    mutating func taskEnded(_ id: Int64, event: TraceEvent, how: IntervalEnding = .ended, symbols: SymbolTable) {
+        guard let index = current.openTasks.lastIndex(where: { $0.key == id }) else {
+            if how == .ended, emitsEdges, namedEdges(.backgroundTask, event.payload.taskName, symbols: symbols) {
+                emitPoint(.unmatchedEnd, event, name: event.payload.taskName)
+            }
+            return
+        }
+        let task = current.openTasks.remove(at: index)
+        if emitsEdges, namedEdges(.backgroundTask, task.name, symbols: symbols) {
+            emit(.intervalEnded(task, at: event.timestamp, how: how))
+        }
+        current.backgroundTime.taskEnded(task, event: event)
+    }
+
+    /// `bgtask.expire`: always a `background-time` warning; the task counts as closed.
+    mutating func taskExpired(_ id: Int64, name: Symbol, event: TraceEvent, symbols: SymbolTable) {
+        let began = current.openTasks.contains { $0.key == id }
+        let point = EdgePoint(kind: .backgroundTaskExpired, timestamp: event.timestamp, thread: event.thread, name: name, event: event)
+        runMonitor(symbols: symbols) { context, findings in
+            BackgroundTimeMonitor.taskExpired(point, context: context, findings: &findings)
+        }
+        if began { taskEnded(id, event: event, how: .expired, symbols: symbols) }
+    }
+
+    /// Hands the `background-time` monitor one step and keeps what it found with the view that
+    /// found it, as violations made now, until the lifetime ends (``closeBackgroundTime(at:exit:symbols:)``).
+    mutating func runBackgroundTimeMonitor(
+        symbols: SymbolTable,
+        _ step: (inout BackgroundTimeMonitor, MonitorContext, inout BackgroundTimeMonitor.Findings) -> Void
+    ) {
+        var findings = BackgroundTimeMonitor.Findings(onlyCounted: found.isFull)
+        let context = monitorContext(symbols: symbols)
+        step(&current.backgroundTime, context, &findings)
+        if current.backgroundTime.excusedByBackgroundModes { current.allowancesApplied.insert(.backgroundModes) }
+        if !findings.system.items.isEmpty { keepAside(findings.system, in: \.systemBackgroundFound, symbols: symbols) }
+        if !findings.app.items.isEmpty { keepAside(findings.app, in: \.appBackgroundFound, symbols: symbols) }
+    }
+
+    /// The lifetime ends at `end`: the monitor closes both views' stretches, and the view the
+    /// lifetime trusts reports what it found (the system view when the lifetime has `state` events).
+    mutating func closeBackgroundTime(at end: Int64, exit: TraceEvent?, symbols: SymbolTable) {
+        let appActivity = current.lastAppActivity
+        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
+            monitor.lifetimeEnded(at: end, exit: exit, appActivity: appActivity, context: context, findings: &findings)
+        }
+    }
+
+    /// Records the trusted view's `background-time` findings of the lifetime.
+    mutating func recordBackgroundTime() {
+        guard options.rules.contains(.backgroundTime) else { return }
+        found.append(contentsOf: current.hasStateEvents ? current.systemBackgroundFound : current.appBackgroundFound)
+    }
+
+    /// Makes violations of `findings` as ``record(_:symbols:)`` does, into one of the lists kept
+    /// until the lifetime's end.
+    private mutating func keepAside(
+        _ findings: RuleFindings, in list: WritableKeyPath<Lifetime, ViolationList>, symbols: SymbolTable
+    ) {
+        for finding in findings.items where options.rules.contains(finding.rule) {
+            if findings.onlyCounted {
+                current[keyPath: list].count(finding.rule)
+            } else {
+                let violation = makeViolation(
+                    finding.rule, at: finding.timestamp, finding.message, witnesses: finding.witnesses, symbols: symbols)
+                current[keyPath: list].append(violation)
+            }
+        }
+    }
+}
+
+extension EventPayload {
+    /// The task name of a background-task event, else ``Symbol/none``.
+    var taskName: Symbol {
+        switch self {
+        case .bgtaskBegin(_, let name), .bgtaskEnd(_, let name), .bgtaskExpire(_, let name): name
+        case .launch, .state, .callbackBegin, .callbackEnd, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd,
+            .mark, .frame, .exit, .dropped:
+            .none
+        }
+    }
+}
