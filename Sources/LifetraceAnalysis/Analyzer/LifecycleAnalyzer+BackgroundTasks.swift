@@ -15,10 +15,8 @@ extension LifecycleAnalyzer {
             kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count,
             lane: Int(ThreadIntervals.lowestFreeLane(current.openTasks.lazy.map(\.lane))), name: name, key: id,
             begin: event.timestamp)
-        let appActivity = current.lastAppActivity
-        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
-            monitor.taskBegan(task, event: event, appActivity: appActivity, context: context, findings: &findings)
-        }
+        judgeBackgroundTime(
+            current.backgroundTime.taskBegan(task, event: event, appActivity: current.lastAppActivity), symbols: symbols)
         if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
         current.openTasks.append(task)
         if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emit(.intervalBegan(task)) }
@@ -49,27 +47,32 @@ extension LifecycleAnalyzer {
         if began { taskEnded(id, event: event, how: .expired, symbols: symbols) }
     }
 
-    /// Hands the `background-time` monitor one step and keeps what it found with the view that
-    /// found it, as violations made now, until the lifetime ends (``closeBackgroundTime(at:exit:symbols:)``).
-    mutating func runBackgroundTimeMonitor(
-        symbols: SymbolTable,
-        _ step: (inout BackgroundTimeMonitor, MonitorContext, inout BackgroundTimeMonitor.Findings) -> Void
-    ) {
-        var findings = BackgroundTimeMonitor.Findings(onlyCounted: found.isFull)
-        let context = monitorContext(symbols: symbols)
-        step(&current.backgroundTime, context, &findings)
-        if current.backgroundTime.excusedByBackgroundModes { current.allowancesApplied.insert(.backgroundModes) }
-        if !findings.system.items.isEmpty { keepAside(findings.system, in: \.systemBackgroundFound, symbols: symbols) }
-        if !findings.app.items.isEmpty { keepAside(findings.app, in: \.appBackgroundFound, symbols: symbols) }
+    /// Judges the stretches a step of the `background-time` monitor's clock ended, and keeps what
+    /// it found with the view that found it, as violations made now, until the lifetime ends
+    /// (``recordBackgroundTime()``).
+    @inline(__always)
+    mutating func judgeBackgroundTime(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
+        if !ended.isEmpty { judgeEndedStretches(ended, symbols: symbols) }
     }
 
-    /// The lifetime ends at `end`: the monitor closes both views' stretches, and the view the
-    /// lifetime trusts reports what it found (the system view when the lifetime has `state` events).
-    mutating func closeBackgroundTime(at end: Int64, exit: TraceEvent?, symbols: SymbolTable) {
-        let appActivity = current.lastAppActivity
-        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
-            monitor.lifetimeEnded(at: end, exit: exit, appActivity: appActivity, context: context, findings: &findings)
+    @inline(never)
+    private mutating func judgeEndedStretches(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
+        let context = monitorContext(symbols: symbols)
+        let onlyCounted = found.isFull
+        for (stretch, list) in [(ended.system, \Lifetime.systemBackgroundFound), (ended.app, \Lifetime.appBackgroundFound)] {
+            guard let stretch else { continue }
+            var findings = RuleFindings(onlyCounted: onlyCounted)
+            if BackgroundTimeMonitor.judge(stretch, context: context, findings: &findings) {
+                current.allowancesApplied.insert(.backgroundModes)
+            }
+            keepAside(findings, in: list, symbols: symbols)
         }
+    }
+
+    /// The lifetime ends at `end`: the monitor's clock ends both views' stretches.
+    mutating func closeBackgroundTime(at end: Int64, exit: TraceEvent?, symbols: SymbolTable) {
+        judgeBackgroundTime(
+            current.backgroundTime.lifetimeEnded(at: end, exit: exit, appActivity: current.lastAppActivity), symbols: symbols)
     }
 
     /// Records the trusted view's `background-time` findings of the lifetime.

@@ -41,9 +41,7 @@ extension LifecycleAnalyzer {
         current.inferredSuspensions += 1
         current.allowancesApplied.insert(.inferredSuspension)
         if busy.start != nil { closeBusy(at: silentSince, unfinished: false, symbols: symbols) }
-        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
-            monitor.appSuspended(from: silentSince, until: event, context: context, findings: &findings)
-        }
+        judgeBackgroundTime(current.backgroundTime.appSuspended(from: silentSince, until: event), symbols: symbols)
     }
 
     /// The user's launch of a prewarmed process begins at `time`: what the main thread did before

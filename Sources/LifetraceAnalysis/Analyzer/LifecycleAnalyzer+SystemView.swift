@@ -29,10 +29,8 @@ extension LifecycleAnalyzer {
         current.effectiveChange = event
         let system = StateChange(view: .system, from: nil, to: .system(state), timestamp: event.timestamp)
         let app = StateChange(view: .effectiveApp, from: nil, to: .app(appState), timestamp: event.timestamp)
-        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
-            monitor.stateChanged(system, event: event, appActivity: event.timestamp, context: context, findings: &findings)
-            monitor.stateChanged(app, event: event, appActivity: event.timestamp, context: context, findings: &findings)
-        }
+        judgeBackgroundTime(current.backgroundTime.stateChanged(system, event: event, appActivity: event.timestamp), symbols: symbols)
+        judgeBackgroundTime(current.backgroundTime.stateChanged(app, event: event, appActivity: event.timestamp), symbols: symbols)
     }
 
     /// Starts a lifetime with no `launch` (the trace starts mid-lifetime, or goes on after an
@@ -90,10 +88,8 @@ extension LifecycleAnalyzer {
         let change = StateChange(
             view: .system, from: previous.map(ViewState.system), since: previous == nil ? nil : since, to: .system(state),
             timestamp: event.timestamp)
-        let appActivity = current.lastAppActivity
-        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
-            monitor.stateChanged(change, event: event, appActivity: appActivity, context: context, findings: &findings)
-        }
+        judgeBackgroundTime(
+            current.backgroundTime.stateChanged(change, event: event, appActivity: current.lastAppActivity), symbols: symbols)
     }
 
     /// A `state` event for a scene: the same two rules, for that scene's system view.
@@ -146,9 +142,7 @@ extension LifecycleAnalyzer {
         let change = StateChange(
             view: .effectiveApp, from: previous.map(ViewState.app), since: previous == nil ? nil : since,
             to: state.map(ViewState.app), timestamp: event.timestamp)
-        let appActivity = current.lastAppActivity
-        runBackgroundTimeMonitor(symbols: symbols) { monitor, context, findings in
-            monitor.stateChanged(change, event: event, appActivity: appActivity, context: context, findings: &findings)
-        }
+        judgeBackgroundTime(
+            current.backgroundTime.stateChanged(change, event: event, appActivity: current.lastAppActivity), symbols: symbols)
     }
 }

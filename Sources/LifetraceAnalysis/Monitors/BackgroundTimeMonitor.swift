@@ -33,21 +33,23 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
         var startEvent: TraceEvent?
     }
 
-    /// What one step of the monitor found, by view.
-    struct Findings {
-        var system: RuleFindings
-        var app: RuleFindings
+    /// A stretch that ended: in `view`, from `start` (by `startEvent`) to `end` (by `endEvent`,
+    /// when there is one).
+    struct EndedStretch {
+        var view: View
+        var start: Int64
+        var startEvent: TraceEvent
+        var end: Int64
+        var endEvent: TraceEvent?
+    }
 
-        /// No findings; with `onlyCounted`, they will only be counted (``RuleFindings/onlyCounted``).
-        init(onlyCounted: Bool) {
-            system = RuleFindings(onlyCounted: onlyCounted)
-            app = RuleFindings(onlyCounted: onlyCounted)
-        }
+    /// The stretches one step of the clock ended, at most one per view.
+    struct Ended {
+        var system: EndedStretch?
+        var app: EndedStretch?
 
-        subscript(view: View) -> RuleFindings {
-            get { view == .system ? system : app }
-            set { if view == .system { system = newValue } else { app = newValue } }
-        }
+        /// Whether no stretch ended (the common case: nothing to judge).
+        var isEmpty: Bool { system == nil && app == nil }
     }
 
     /// The system view's stretch.
@@ -56,43 +58,37 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
     private(set) var app = Stretch()
     /// The background tasks open, as their intervals began and ended.
     private(set) var tasksOpen = 0
-    /// Whether a declared continuous background mode excused a stretch over the limit (the
-    /// `background-modes` allowance applied).
-    private(set) var excusedByBackgroundModes = false
 
     /// A view's state changed (at a `launch`, a `state` event, or a callback that moved the
     /// effective app view): entering Background starts a stretch unless a task is open, leaving it
     /// ends the stretch, at the change for the system view and at the app's last event before
     /// (`appActivity`) for the app view. `event` is the event that moved it.
-    mutating func stateChanged(
-        _ change: StateChange, event: TraceEvent, appActivity: Int64, context: MonitorContext, findings: inout Findings
-    ) {
+    mutating func stateChanged(_ change: StateChange, event: TraceEvent, appActivity: Int64) -> Ended {
+        var ended = Ended()
         let view: View
         switch change.view {
         case .system: view = .system
         case .effectiveApp: view = .app
-        case .app, .trusted, .sceneSystem, .sceneApp: return
+        case .app, .trusted, .sceneSystem, .sceneApp: return ended
         }
         let inBackground = change.to == .system(.background) || change.to == .app(.background)
-        guard inBackground != self[view].inBackground else { return }
+        guard inBackground != self[view].inBackground else { return ended }
         self[view].inBackground = inBackground
         if inBackground {
             if tasksOpen == 0 { start(view, at: event) }
         } else {
-            let end = view == .system ? change.timestamp : appActivity
-            close(view, end: end, endEvent: event, context: context, findings: &findings[view])
+            ended[view] = stop(view, end: view == .system ? change.timestamp : appActivity, endEvent: event)
         }
+        return ended
     }
 
     /// A background task began (`task`, followed by the analyzer): the first one open ends both
     /// views' stretches, the app view's at the app's last event before (`appActivity`).
-    mutating func taskBegan(
-        _ task: EdgeInterval, event: TraceEvent, appActivity: Int64, context: MonitorContext, findings: inout Findings
-    ) {
+    mutating func taskBegan(_ task: EdgeInterval, event: TraceEvent, appActivity: Int64) -> Ended {
         tasksOpen += 1
-        guard tasksOpen == 1 else { return }
-        close(.system, end: event.timestamp, endEvent: event, context: context, findings: &findings.system)
-        close(.app, end: appActivity, endEvent: event, context: context, findings: &findings.app)
+        guard tasksOpen == 1 else { return Ended() }
+        return Ended(
+            system: stop(.system, end: event.timestamp, endEvent: event), app: stop(.app, end: appActivity, endEvent: event))
     }
 
     /// A background task ended (by its end or its expiry, `event`): when none is left open, a
@@ -108,20 +104,34 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
     /// The app was silent in Background long enough to have been suspended, from `silentSince`
     /// to `event`: the app view's stretch ends where the app went silent and, with no task open,
     /// starts again at `event`.
-    mutating func appSuspended(
-        from silentSince: Int64, until event: TraceEvent, context: MonitorContext, findings: inout Findings
-    ) {
-        close(.app, end: silentSince, endEvent: event, context: context, findings: &findings.app)
+    mutating func appSuspended(from silentSince: Int64, until event: TraceEvent) -> Ended {
+        let ended = Ended(system: nil, app: stop(.app, end: silentSince, endEvent: event))
         if tasksOpen == 0 && self.app.inBackground { start(.app, at: event) }
+        return ended
     }
 
     /// The lifetime ended at `end` (by `exit`, when it ended with one): both views' stretches end,
     /// the app view's at the app's last event (`appActivity`).
-    mutating func lifetimeEnded(
-        at end: Int64, exit: TraceEvent?, appActivity: Int64, context: MonitorContext, findings: inout Findings
-    ) {
-        close(.system, end: end, endEvent: exit, context: context, findings: &findings.system)
-        close(.app, end: appActivity, endEvent: exit, context: context, findings: &findings.app)
+    mutating func lifetimeEnded(at end: Int64, exit: TraceEvent?, appActivity: Int64) -> Ended {
+        Ended(system: stop(.system, end: end, endEvent: exit), app: stop(.app, end: appActivity, endEvent: exit))
+    }
+
+    /// Judges a stretch that ended against the background limit. Returns whether a declared
+    /// continuous background mode excused it (the `background-modes` allowance applied).
+    static func judge(_ stretch: EndedStretch, context: MonitorContext, findings: inout RuleFindings) -> Bool {
+        let limit = context.options.backgroundLimit
+        guard stretch.end - stretch.start > limit, context.checks(rule) else { return false }
+        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
+        if context.runsInBackground { return true }
+        findings.add(
+            Rule(rule), at: stretch.start + limit, witnesses: [stretch.startEvent] + (stretch.endEvent.map { [$0] } ?? [])
+        ) {
+            let viewText = stretch.view == .system ? "the system view" : "its callbacks (no state events)"
+            return "The app ran in Background with no background task open from \(context.when(stretch.start)) to "
+                + "\(context.when(stretch.end)) (\(context.duration(stretch.end - stretch.start)), by \(viewText)); expected at "
+                + "most \(context.duration(limit)) before suspension unless a background task is open."
+        }
+        return false
     }
 
     /// The system expired a background task (`point`): always a finding, reported at once.
@@ -144,26 +154,19 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
         self[view].startEvent = event
     }
 
-    /// Ends `view`'s stretch, if one runs, at `end` and judges it against the background limit.
-    private mutating func close(
-        _ view: View, end: Int64, endEvent: TraceEvent?, context: MonitorContext, findings: inout RuleFindings
-    ) {
+    /// Ends `view`'s stretch at `end`; returns it when one was running.
+    private mutating func stop(_ view: View, end: Int64, endEvent: TraceEvent?) -> EndedStretch? {
         let stretch = self[view]
         self[view].start = nil
         self[view].startEvent = nil
-        let limit = context.options.backgroundLimit
-        guard let start = stretch.start, let startEvent = stretch.startEvent, end - start > limit, context.checks(Self.rule)
-        else { return }
-        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
-        if context.runsInBackground {
-            excusedByBackgroundModes = true
-            return
-        }
-        findings.add(Rule(Self.rule), at: start + limit, witnesses: [startEvent] + (endEvent.map { [$0] } ?? [])) {
-            let viewText = view == .system ? "the system view" : "its callbacks (no state events)"
-            return "The app ran in Background with no background task open from \(context.when(start)) to "
-                + "\(context.when(end)) (\(context.duration(end - start)), by \(viewText)); expected at "
-                + "most \(context.duration(limit)) before suspension unless a background task is open."
-        }
+        guard let start = stretch.start, let startEvent = stretch.startEvent else { return nil }
+        return EndedStretch(view: view, start: start, startEvent: startEvent, end: end, endEvent: endEvent)
+    }
+}
+
+extension BackgroundTimeMonitor.Ended {
+    subscript(view: BackgroundTimeMonitor.View) -> BackgroundTimeMonitor.EndedStretch? {
+        get { view == .system ? system : app }
+        set { if view == .system { system = newValue } else { app = newValue } }
     }
 }
