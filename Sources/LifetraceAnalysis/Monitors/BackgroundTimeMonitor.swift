@@ -62,22 +62,34 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
     /// A view's state changed (at a `launch`, a `state` event, or a callback that moved the
     /// effective app view): entering Background starts a stretch unless a task is open, leaving it
     /// ends the stretch, at the change for the system view and at the app's last event before
-    /// (`appActivity`) for the app view. `event` is the event that moved it.
+    /// (`appActivity`) for the app view. `event` is the event that moved it. Most changes neither
+    /// enter nor leave Background: they cost a comparison.
+    @inline(__always)
     mutating func stateChanged(_ change: StateChange, event: TraceEvent, appActivity: Int64) -> Ended {
-        var ended = Ended()
-        let view: View
         switch change.view {
-        case .system: view = .system
-        case .effectiveApp: view = .app
-        case .app, .trusted, .sceneSystem, .sceneApp: return ended
+        case .system:
+            var inBackground = false
+            if case .system(.background)? = change.to { inBackground = true }
+            guard inBackground != system.inBackground else { return Ended() }
+            return moved(.system, inBackground: inBackground, end: change.timestamp, event: event)
+        case .effectiveApp:
+            var inBackground = false
+            if case .app(.background)? = change.to { inBackground = true }
+            guard inBackground != app.inBackground else { return Ended() }
+            return moved(.app, inBackground: inBackground, end: appActivity, event: event)
+        case .app, .trusted, .sceneSystem, .sceneApp:
+            return Ended()
         }
-        let inBackground = change.to == .system(.background) || change.to == .app(.background)
-        guard inBackground != self[view].inBackground else { return ended }
+    }
+
+    @inline(never)
+    private mutating func moved(_ view: View, inBackground: Bool, end: Int64, event: TraceEvent) -> Ended {
+        var ended = Ended()
         self[view].inBackground = inBackground
         if inBackground {
             if tasksOpen == 0 { start(view, at: event) }
         } else {
-            ended[view] = stop(view, end: view == .system ? change.timestamp : appActivity, endEvent: event)
+            ended[view] = stop(view, end: end, endEvent: event)
         }
         return ended
     }
