@@ -206,7 +206,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceExportTests",
-            dependencies: ["LifetraceExport", "LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: [
+                "LifetraceExport", "LifetraceAnalysis", "LifetraceReports", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis",
+                "LifetraceCLI", "LifetraceTestSupport",
+            ]
         ),
         .testTarget(
             name: "LifetraceRecorderTests",
@@ -226,7 +229,8 @@ let package = Package(
         .testTarget(
             name: "LifetraceSupervisorTests",
             dependencies: [
-                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel", "SampleApp",
+                "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner",
+                "LifecycleModel", "SampleApp",
                 "LifetraceCLI", "RecorderProbe", "LifetraceTestSupport",
             ]
         ),

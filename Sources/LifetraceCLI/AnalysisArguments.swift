@@ -4,6 +4,7 @@ import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
 import LifetraceRules
+import LifetraceRunner
 
 /// The limits, rule files and rule selection shared by every command that analyses traces
 /// (`check`, `report`, `replay`, `export`, `diff`), and the project configuration file they read
@@ -72,7 +73,7 @@ struct AnalysisArguments: ParsableArguments {
         var options = AnalysisOptions(
             stallThreshold: stallThreshold?.nanoseconds ?? configuration?.stallThreshold,
             textbook: textbook ?? configuration?.textbook ?? false)
-        options.symbolicates = symbolicate ?? configuration?.symbolicate ?? false
+        if symbolicate ?? configuration?.symbolicate ?? false { options.symbolication = StackSymbolication(Symbolizer()) }
         if let value = launchWatchdog?.nanoseconds ?? configuration?.launchWatchdog { options.launchWatchdog = value }
         if let value = backgroundLimit?.nanoseconds ?? configuration?.backgroundLimit { options.backgroundLimit = value }
         if let value = hangThreshold?.nanoseconds ?? configuration?.hangThreshold { options.hangThreshold = value }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 
 /// `lifetrace symbolicate`: a copy of a trace whose stack samples carry the function, file and

@@ -3,6 +3,7 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
+import LifetraceReports
 import LifetraceSynthesis
 import LifetraceZstd
 import LifetraceTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRecorder
+import LifetraceRunner
 import LifetraceSupervisor
 import LifetraceZstd
 import Testing
@@ -21,7 +22,7 @@ import Glibc
 
     static func symbolicated() -> AnalysisOptions {
         var options = AnalysisOptions()
-        options.symbolicates = true
+        options.symbolication = StackSymbolication(Symbolizer())
         return options
     }
 

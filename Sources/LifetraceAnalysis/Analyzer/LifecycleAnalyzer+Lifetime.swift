@@ -13,23 +13,13 @@ extension LifecycleAnalyzer {
         settleLaunchKind(end: end)
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
-        if current.willTerminateBegin == nil, let state, state == .inactive || state == .active {
-            let witness = current.hasStateEvents ? current.systemChange : current.effectiveChange
-            let how: String
-            if let signal {
-                how = "was killed by signal \(signal)"
-            } else if inferred {
-                how = "ended without notice (the exit is inferred: no code, no signal)"
-            } else {
-                how = "exited"
-            }
-            report(
-                .unexpectedExit, at: end,
-                "The process \(how) at \(when(end)) while the app was \(state.name), without willTerminate"
-                    + foregroundEndingFacts(symbols: symbols)
-                    + "; expected a foreground app to keep running, or to move to Background and be "
-                    + "terminated from there (a crash, the watchdog or a memory limit ends like this).",
-                witnesses: [witness, event], symbols: symbols)
+        let ending = JudgedEnding(
+            state: state, terminating: current.willTerminateBegin != nil,
+            stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
+            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start)
+        let point = EdgePoint(kind: .exit, timestamp: end, thread: event.thread, name: .none, event: event)
+        runMonitor(symbols: symbols) { context, findings in
+            UnexpectedExitMonitor.exited(point, ending: ending, context: context, findings: &findings)
         }
         let kind: LifetimeEnd.Kind
         if current.willTerminateBegin != nil {
@@ -64,25 +54,6 @@ extension LifecycleAnalyzer {
         return state
     }
 
-    /// What the main thread was doing when a foreground app ended: its last callback, what was
-    /// still open, and whether it was busy and since when (the facts behind a watchdog or memory kill).
-    private func foregroundEndingFacts(symbols: SymbolTable) -> String {
-        var facts: [String] = []
-        if let last = current.lastCallback {
-            facts.append("the last callback was \(describe(last, symbols: symbols)) at \(when(last.timestamp))")
-        }
-        let open = stacks.allOpen
-        if let first = open.first {
-            facts.append(
-                "\(describe(first.begin, symbols: symbols)) had been open since \(when(first.begin.timestamp))"
-                    + (open.count > 1 ? " (\(open.count - 1) more callbacks or signposts open)" : ""))
-        }
-        if let since = busy.start {
-            facts.append("the main thread had been busy since \(when(since))")
-        }
-        return facts.isEmpty ? "" : " (" + facts.joined(separator: "; ") + ")"
-    }
-
     /// `callback-nesting` for every begin still open at a normal end.
     private mutating func reportOpenIntervals(at exit: TraceEvent, symbols: SymbolTable) {
         for interval in stacks.allOpen {
@@ -101,19 +72,14 @@ extension LifecycleAnalyzer {
         settleLaunchKind(end: end)
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
-        let system = current.systemStretch.stop()
-        closeStretch(system, view: .system, end: end, endEvent: exit, symbols: symbols)
-        let app = current.appStretch.stop()
-        closeStretch(app, view: .app, end: current.lastAppActivity, endEvent: exit, symbols: symbols)
+        closeBackgroundTime(at: end, exit: exit, symbols: symbols)
         let launch = checkLaunch(end: end, exit: exit, symbols: symbols)
         if kind != .endOfTrace {
             for interval in stacks.allOpen {
                 callbackIntervalEnded(interval, endedAt: nil, at: end, symbols: symbols)
             }
         }
-        if options.rules.contains(.backgroundTime) {
-            found.append(contentsOf: current.hasStateEvents ? current.systemStretch.findings : current.appStretch.findings)
-        }
+        recordBackgroundTime()
         let facts = endingFacts(kind: kind, at: end, code: code, signal: signal, busySince: unfinishedBusySince, symbols: symbols)
         let (stalls, omittedStalls) = listedStalls()
         let report = LifetimeReport(

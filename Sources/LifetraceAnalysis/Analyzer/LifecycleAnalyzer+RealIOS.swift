@@ -41,10 +41,7 @@ extension LifecycleAnalyzer {
         current.inferredSuspensions += 1
         current.allowancesApplied.insert(.inferredSuspension)
         if busy.start != nil { closeBusy(at: silentSince, unfinished: false, symbols: symbols) }
-        if let stretch = current.appStretch.stop() {
-            closeStretch(stretch, view: .app, end: silentSince, endEvent: event, symbols: symbols)
-        }
-        if current.openTasks.isEmpty { current.appStretch.resume(event) }
+        judgeBackgroundTime(current.backgroundTime.appSuspended(from: silentSince, until: event), symbols: symbols)
     }
 
     /// The user's launch of a prewarmed process begins at `time`: what the main thread did before

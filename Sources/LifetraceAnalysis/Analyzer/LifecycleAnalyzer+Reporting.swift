@@ -97,7 +97,10 @@ extension LifecycleAnalyzer {
     }
 
     /// `callback didEnterBackground`, `signpost "load"`, `frame`, for messages.
-    func describe(_ event: TraceEvent, symbols: SymbolTable) -> String {
+    func describe(_ event: TraceEvent, symbols: SymbolTable) -> String { Self.describe(event, symbols: symbols) }
+
+    /// `callback didEnterBackground`, `signpost "load"`, `frame`, for messages.
+    static func describe(_ event: TraceEvent, symbols: SymbolTable) -> String {
         switch event.payload {
         case .callbackBegin(let name, let scene), .callbackEnd(let name, let scene):
             return "callback \(callbackText(name, scene: scene, symbols: symbols))"

@@ -27,10 +27,10 @@ extension LifecycleAnalyzer {
         current.appChange = event
         current.effective = appState
         current.effectiveChange = event
-        if background {
-            current.systemStretch.enter(event, tasksOpen: false)
-            current.appStretch.enter(event, tasksOpen: false)
-        }
+        let system = StateChange(view: .system, from: nil, to: .system(state), timestamp: event.timestamp)
+        let app = StateChange(view: .effectiveApp, from: nil, to: .app(appState), timestamp: event.timestamp)
+        judgeBackgroundTime(current.backgroundTime.stateChanged(system, event: event, appActivity: event.timestamp), symbols: symbols)
+        judgeBackgroundTime(current.backgroundTime.stateChanged(app, event: event, appActivity: event.timestamp), symbols: symbols)
     }
 
     /// Starts a lifetime with no `launch` (the trace starts mid-lifetime, or goes on after an
@@ -70,6 +70,7 @@ extension LifecycleAnalyzer {
     mutating func moveSystem(to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
         current.hasStateEvents = true
         let previous = current.system
+        let since = current.systemSince
         if let previous {
             checkSystemMove(from: previous, to: state, subject: "the app", witness: current.systemChange,
                             event: event, symbols: symbols)
@@ -86,15 +87,11 @@ extension LifecycleAnalyzer {
         if state == .suspended && current.runLoopSeen {
             closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
         }
-        let inBackground = state == .background
-        if inBackground != current.systemStretch.inBackground {
-            if inBackground {
-                current.systemStretch.enter(event, tasksOpen: !current.openTasks.isEmpty)
-            } else {
-                let stretch = current.systemStretch.leave()
-                closeStretch(stretch, view: .system, end: event.timestamp, endEvent: event, symbols: symbols)
-            }
-        }
+        let change = StateChange(
+            view: .system, from: previous.map(ViewState.system), since: previous == nil ? nil : since, to: .system(state),
+            timestamp: event.timestamp)
+        judgeBackgroundTime(
+            current.backgroundTime.stateChanged(change, event: event, appActivity: current.lastAppActivity), symbols: symbols)
     }
 
     /// A `state` event for a scene: the same two rules, for that scene's system view.
@@ -134,7 +131,9 @@ extension LifecycleAnalyzer {
     mutating func updateEffective(_ event: TraceEvent, symbols: SymbolTable) {
         let state = current.computeEffective()
         guard state != current.effective else { return }
-        if let previous = current.effective {
+        let previous = current.effective
+        let since = current.appSince
+        if let previous {
             TraceTime.accumulate(&current.appTimes[Int(previous.rawValue)], event.timestamp - current.appSince)
         }
         current.appSince = event.timestamp
@@ -142,15 +141,10 @@ extension LifecycleAnalyzer {
         current.effectiveChange = event
         if state == .active { current.wasActive = true }
         if state == .background && !current.wasActive { current.backgroundBeforeActive = true }
-        let inBackground = state == .background
-        if inBackground != current.appStretch.inBackground {
-            if inBackground {
-                current.appStretch.enter(event, tasksOpen: !current.openTasks.isEmpty)
-            } else {
-                // The app view cannot see suspension: the app ran until its last event before this one.
-                let stretch = current.appStretch.leave()
-                closeStretch(stretch, view: .app, end: current.lastAppActivity, endEvent: event, symbols: symbols)
-            }
-        }
+        let change = StateChange(
+            view: .effectiveApp, from: previous.map(ViewState.app), since: previous == nil ? nil : since,
+            to: state.map(ViewState.app), timestamp: event.timestamp)
+        judgeBackgroundTime(
+            current.backgroundTime.stateChanged(change, event: event, appActivity: current.lastAppActivity), symbols: symbols)
     }
 }

@@ -26,18 +26,6 @@ struct RecordedStall {
     var resumed = false
 }
 
-/// A stretch of Background with no background task open, in one view.
-struct BackgroundStretch {
-    /// Whether the view is in Background (not suspended).
-    var inBackground = false
-    /// When the current stretch started; nil when there is none.
-    var start: Int64?
-    /// The event that started it.
-    var startEvent: TraceEvent?
-    /// Over-limit stretches found so far, reported if this view is the one the lifetime trusts.
-    var findings = ViolationList()
-}
-
 /// The state of the lifetime being replayed. Everything here resets at each `launch`.
 struct Lifetime {
     var index: Int
@@ -154,8 +142,11 @@ struct Lifetime {
     // Background time.
     /// The background tasks open, by id (``EdgeInterval/key``), oldest first.
     var openTasks: [EdgeInterval] = []
-    var systemStretch = BackgroundStretch()
-    var appStretch = BackgroundStretch()
+    /// The `background-time` monitor's clock of the stretches in Background with no task open.
+    var backgroundTime = BackgroundTimeMonitor()
+    /// What it found in each view, reported at the lifetime's end by the view the lifetime trusts.
+    var systemBackgroundFound = ViolationList()
+    var appBackgroundFound = ViolationList()
     var lastAppActivity: Int64
 
     init(index: Int, start: Int64) {

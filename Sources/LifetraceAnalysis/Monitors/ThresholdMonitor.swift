@@ -28,6 +28,8 @@ struct MonitorContext {
     let origin: Int64?
     /// The trace's symbols.
     let symbols: SymbolTable
+    /// Whether the app declares a continuous background mode and its allowance applies.
+    var runsInBackground = false
 
     /// The moment `timestamp`, `+1.234 s` since the trace's first event, as every message writes it.
     func when(_ timestamp: Int64) -> String { LifecycleAnalyzer.when(timestamp, origin: origin) }
@@ -40,6 +42,9 @@ struct MonitorContext {
         LifecycleAnalyzer.callbackText(name, scene: scene, symbols: symbols)
     }
 
+    /// `callback didEnterBackground`, `signpost "load"`, `frame`: an event as messages name it.
+    func describe(_ event: TraceEvent) -> String { LifecycleAnalyzer.describe(event, symbols: symbols) }
+
     /// Whether `rule` is reported.
     func checks(_ rule: BuiltInRule) -> Bool { options.rules.contains(Rule(rule)) }
 }
@@ -48,7 +53,8 @@ extension LifecycleAnalyzer {
     /// The context the threshold monitors judge in, now.
     func monitorContext(symbols: SymbolTable) -> MonitorContext {
         MonitorContext(
-            options: options, launch: inLifetime ? current.launchTime : nil, origin: traceOrigin, symbols: symbols)
+            options: options, launch: inLifetime ? current.launchTime : nil, origin: traceOrigin, symbols: symbols,
+            runsInBackground: runsInBackground)
     }
 
     /// Lets a threshold monitor judge (`judge`) and records what it found.

@@ -35,10 +35,13 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// The most lifetime reports the result keeps in full (with ``keepsLifetimes``); later ones
     /// are counted (``CappedCounts/lifetimes``). Default ``CappedCounts/lifetimeLimit``.
     public var lifetimeLimit = CappedCounts.lifetimeLimit
-    /// Whether stack samples are symbolicated from the images' files when they are at hand
-    /// (`--symbolicate`, docs/REPORTS.md "Stack samples"); off by default: reports then name
-    /// frames by the trace's own symbols, or by image and offset.
-    public var symbolicates = false
+    /// What symbolicates stack samples from the images' files when they are at hand
+    /// (`--symbolicate`, docs/REPORTS.md "Stack samples": LifetraceRunner's `Symbolizer`); none by
+    /// default: reports then name frames by the trace's own symbols, or by image and offset.
+    public var symbolication: StackSymbolication?
+
+    /// Whether stack samples are symbolicated (``symbolication``).
+    public var symbolicates: Bool { symbolication != nil }
 
     /// The defaults of the rules' options (``RuleOption``, declared with the rules' specs): 250 ms
     /// stalls (400 ms in the launch window), a 20 s launch watchdog, 30 s in Background, 250 ms

@@ -12,7 +12,7 @@ final class StallIntervals: @unchecked Sendable {
     }
 
     /// Adds the samples' blame to `analysis` when `stacks` has samples; with
-    /// ``AnalysisOptions/symbolicates``, symbols come from the images' files when they are at hand.
+    /// ``AnalysisOptions/symbolication``, symbols come from its resolver too.
     func profile(_ analysis: inout TraceAnalysis, stacks: SampledStacks, options: AnalysisOptions) {
         if let note = stacks.lossNote { analysis.capped.addStackSampleNote(note) }
         guard !stacks.samples.isEmpty else { return }

@@ -46,13 +46,12 @@ public struct TimelineBuilder<Writer: TimelineRecordWriter> {
     /// Replays one event and writes the records of the edges it makes. `symbols` is the
     /// reader's table.
     public mutating func consume(_ event: TraceEvent, symbols: SymbolTable) throws(ExportError) {
-        if !drawing.started { try drawing.declareTracks(firstEvent: event) }
         try analyzer.consume(event, symbols: symbols, into: &drawing)
     }
 
     /// Ends the replay: writes the records of the last lifetime's closing edges and the file's end.
     public mutating func finish(symbols: SymbolTable) throws(ExportError) {
-        if !drawing.started { try drawing.declareTracks(firstEvent: nil) }
+        if !drawing.started { try drawing.declareTracks(launchPid: nil) }
         _ = try analyzer.finish(symbols: symbols, into: &drawing)
         try drawing.writer.finish()
     }

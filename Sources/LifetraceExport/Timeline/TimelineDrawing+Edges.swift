@@ -5,6 +5,12 @@ import LifetraceFormat
 extension TimelineDrawing: LifecycleEdgeSink {
     /// Writes the records of one edge.
     mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) throws(ExportError) {
+        if !started {
+            // The first edge is the first lifetime's start: the process is named by its launch's pid.
+            var launchPid: Int64?
+            if case .lifetimeBegan(let begin) = edge { launchPid = begin.launch?.pid }
+            try declareTracks(launchPid: launchPid)
+        }
         switch edge {
         case .lifetimeBegan(let begin):
             var args = TimelineArgs()

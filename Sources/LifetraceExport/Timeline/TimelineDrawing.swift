@@ -62,9 +62,11 @@ struct TimelineDrawing<Writer: TimelineRecordWriter> {
 
     // MARK: - Tracks
 
-    mutating func declareTracks(firstEvent: TraceEvent?) throws(ExportError) {
+    /// Declares the process's tracks; `launchPid` is the pid of the trace's first lifetime's
+    /// launch (``LaunchFacts/pid``), when it has one a track can take.
+    mutating func declareTracks(launchPid: Int64?) throws(ExportError) {
         started = true
-        if case .launch(_, _, _, let launchPid?)? = firstEvent?.payload, launchPid > 0, launchPid <= Int64(Int32.max) {
+        if let launchPid, launchPid > 0, launchPid <= Int64(Int32.max) {
             pid = launchPid
         }
         _ = try declare(.process(pid: pid), name: "app")

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 import Testing
 
 /// The spans the timeline derives from the analyzer's state after each event.

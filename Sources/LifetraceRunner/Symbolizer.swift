@@ -1,11 +1,21 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
 
 /// Resolves sampled addresses to functions, files and lines with the platform's tools, offline:
 /// `llvm-symbolizer` (or `addr2line`) on each image file that is at hand, then `swift-demangle`
 /// for Swift names (docs/REPORTS.md, "Symbolication"). On Apple platforms the same is done with
-/// `atos -o BINARY.dSYM -l LOAD_ADDRESS` (not built here).
-public enum Symbolizer {
+/// `atos -o BINARY.dSYM -l LOAD_ADDRESS` (not built here). It is the resolver `--symbolicate`
+/// gives the analysis's stall sample pass (``StackSymbolResolver``), and `lifetrace symbolicate`'s.
+public struct Symbolizer: StackSymbolResolver {
+    /// The symbolizer of the tools on PATH.
+    public init() {}
+
+    /// ``symbolize(_:)``.
+    public func symbols(for stacks: SampledStacks) throws -> [UInt64: FrameSymbol] {
+        try Self.symbolize(stacks)
+    }
+
     /// Why symbolication could not run.
     public struct Failure: Error, CustomStringConvertible {
         /// One line.

@@ -1,66 +1,44 @@
 import LifecycleModel
+import LifetraceAnalysis
 import LifetraceFormat
 
-/// Replays a trace through a ``LifecycleAnalyzer`` and turns the analyzer's edges into timeline
-/// spans: state spans of the system view, the effective app view and each scene's app view,
-/// main-thread busy intervals, nested main-thread callbacks and signposts, background tasks,
-/// marks and frames.
+/// Turns the analyzer's edges into timeline spans, for the HTML report's timeline: state spans of
+/// the system view, the effective app view and each scene's app view, main-thread busy intervals,
+/// main-thread callbacks and signposts on their lanes, background tasks, marks and frames.
 ///
-/// It derives nothing of its own: every span is an interval the analyzer reported
-/// (``LifecycleEdge``), so the page shows what the rules judged and what the exports write.
-/// Spans go to a ``TimelineSink`` as they close, so memory is bounded by the states open (one
-/// per view), never by the number of events. The analysis is the same as without the timeline.
+/// An ordinary edge sink (``Drawing``): it derives nothing of its own, every span is an interval
+/// the analyzer reported (``LifecycleEdge``), on the lane the analyzer gave it, so the page shows
+/// what the rules judged and what the exports write. Spans go to a ``TimelineSink`` as they close,
+/// so memory is bounded by the states open (one per view), never by the number of events. The
+/// analysis is the same as without the timeline.
 ///
 /// ```swift
-/// var timeline = LifecycleTimeline(options: .init())
 /// var range = TimelineRange()
-/// while let event = try reader.next() { timeline.consume(event, symbols: reader.symbols, into: &range) }
-/// let (violations, lifetimes) = timeline.finish(symbols: reader.symbols, into: &range)
+/// let analysis = try LifecycleTimeline.analyze(&reader, path: path, options: options, into: &range)
 /// ```
-public struct LifecycleTimeline {
-    /// The analyzer the events go through.
-    public private(set) var analyzer: LifecycleAnalyzer
-
-    /// A timeline whose analyzer runs with `options`, for a trace with `metadata`.
-    public init(options: AnalysisOptions = AnalysisOptions(), metadata: TraceMetadata = TraceMetadata()) {
-        analyzer = LifecycleAnalyzer(options: options, metadata: metadata)
-    }
-
-    /// Replays `event` and hands the spans it closes to `sink`.
-    public mutating func consume<Sink: TimelineSink>(_ event: TraceEvent, symbols: SymbolTable, into sink: inout Sink) {
-        analyzer.replayEmittingEdges(event, symbols: symbols)
-        drawPendingEdges(into: &sink)
-    }
-
-    /// Closes every open span at the end of the last lifetime and returns the analyzer's result.
-    public mutating func finish<Sink: TimelineSink>(
-        symbols: SymbolTable, into sink: inout Sink
-    ) -> (violations: [Violation], lifetimes: [LifetimeReport]) {
-        let result = analyzer.finishEmittingEdges(symbols: symbols)
-        drawPendingEdges(into: &sink)
-        return result
-    }
-
+public enum LifecycleTimeline {
     /// Replays every event of `source` into `sink` and returns the analysis, through the
     /// analyzer's one driving loop (``LifecycleAnalyzer/analyze(_:path:options:into:)``).
     public static func analyze<Source: TraceEventSource, Sink: TimelineSink>(
         _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis {
-        var spans = SpanDrawing(sink: sink)
+        var spans = Drawing(sink: sink)
         defer { sink = spans.sink }
         return try LifecycleAnalyzer.analyze(&source, path: path, options: options, into: &spans)
     }
 
-    private mutating func drawPendingEdges<Sink: TimelineSink>(into sink: inout Sink) {
-        for edge in analyzer.pendingEdges { Self.draw(edge, into: &sink) }
-        analyzer.forgetPendingEdges()
-    }
+    /// The edge sink that draws the spans the edges close into a ``TimelineSink``.
+    public struct Drawing<Sink: TimelineSink>: LifecycleEdgeSink {
+        /// Where the spans go.
+        public var sink: Sink
 
-    /// The edges as spans, for the analyzer's driving loop.
-    private struct SpanDrawing<Sink: TimelineSink>: LifecycleEdgeSink {
-        var sink: Sink
+        /// A drawing into `sink`.
+        public init(sink: Sink) {
+            self.sink = sink
+        }
 
-        mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) { LifecycleTimeline.draw(edge, into: &sink) }
+        /// Draws the span `edge` closes, if any.
+        public mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) { LifecycleTimeline.draw(edge, into: &sink) }
     }
 
     /// The span an edge closes, if any.

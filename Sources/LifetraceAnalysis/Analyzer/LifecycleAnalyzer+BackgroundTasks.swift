@@ -1,0 +1,111 @@
+import LifecycleModel
+import LifetraceFormat
+
+extension LifecycleAnalyzer {
+    /// `bgtask.begin`: follows the task (up to ``ThreadStacks/depthLimit`` open) and hands it to
+    /// the `background-time` monitor.
+    mutating func taskBegan(_ id: Int64, event: TraceEvent, symbols: SymbolTable) {
+        let name: Symbol
+        if case .bgtaskBegin(_, let taskName) = event.payload { name = taskName } else { name = .none }
+        guard current.openTasks.count < ThreadStacks.depthLimit else {
+            if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
+            return
+        }
+        let task = EdgeInterval(
+            kind: .backgroundTask, thread: event.thread, depth: current.openTasks.count,
+            lane: Int(ThreadIntervals.lowestFreeLane(current.openTasks.lazy.map(\.lane))), name: name, key: id,
+            begin: event.timestamp)
+        judgeBackgroundTime(
+            current.backgroundTime.taskBegan(task, event: event, appActivity: current.lastAppActivity), symbols: symbols)
+        if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
+        current.openTasks.append(task)
+        if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emit(.intervalBegan(task)) }
+    }
+
+    /// `bgtask.end` (or an expiry, `how`): the task's interval ends, and the monitor hears of it.
+    mutating func taskEnded(_ id: Int64, event: TraceEvent, how: IntervalEnding = .ended, symbols: SymbolTable) {
+        guard let index = current.openTasks.lastIndex(where: { $0.key == id }) else {
+            if how == .ended, emitsEdges, namedEdges(.backgroundTask, event.payload.taskName, symbols: symbols) {
+                emitPoint(.unmatchedEnd, event, name: event.payload.taskName)
+            }
+            return
+        }
+        let task = current.openTasks.remove(at: index)
+        if emitsEdges, namedEdges(.backgroundTask, task.name, symbols: symbols) {
+            emit(.intervalEnded(task, at: event.timestamp, how: how))
+        }
+        current.backgroundTime.taskEnded(task, event: event)
+    }
+
+    /// `bgtask.expire`: always a `background-time` warning; the task counts as closed.
+    mutating func taskExpired(_ id: Int64, name: Symbol, event: TraceEvent, symbols: SymbolTable) {
+        let began = current.openTasks.contains { $0.key == id }
+        let point = EdgePoint(kind: .backgroundTaskExpired, timestamp: event.timestamp, thread: event.thread, name: name, event: event)
+        runMonitor(symbols: symbols) { context, findings in
+            BackgroundTimeMonitor.taskExpired(point, context: context, findings: &findings)
+        }
+        if began { taskEnded(id, event: event, how: .expired, symbols: symbols) }
+    }
+
+    /// Judges the stretches a step of the `background-time` monitor's clock ended, and keeps what
+    /// it found with the view that found it, as violations made now, until the lifetime ends
+    /// (``recordBackgroundTime()``).
+    @inline(__always)
+    mutating func judgeBackgroundTime(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
+        if !ended.isEmpty { judgeEndedStretches(ended, symbols: symbols) }
+    }
+
+    @inline(never)
+    private mutating func judgeEndedStretches(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
+        let context = monitorContext(symbols: symbols)
+        let onlyCounted = found.isFull
+        for (stretch, list) in [(ended.system, \Lifetime.systemBackgroundFound), (ended.app, \Lifetime.appBackgroundFound)] {
+            guard let stretch else { continue }
+            var findings = RuleFindings(onlyCounted: onlyCounted)
+            if BackgroundTimeMonitor.judge(stretch, context: context, findings: &findings) {
+                current.allowancesApplied.insert(.backgroundModes)
+            }
+            keepAside(findings, in: list, symbols: symbols)
+        }
+    }
+
+    /// The lifetime ends at `end`: the monitor's clock ends both views' stretches.
+    mutating func closeBackgroundTime(at end: Int64, exit: TraceEvent?, symbols: SymbolTable) {
+        judgeBackgroundTime(
+            current.backgroundTime.lifetimeEnded(at: end, exit: exit, appActivity: current.lastAppActivity), symbols: symbols)
+    }
+
+    /// Records the trusted view's `background-time` findings of the lifetime.
+    mutating func recordBackgroundTime() {
+        guard options.rules.contains(.backgroundTime) else { return }
+        found.append(contentsOf: current.hasStateEvents ? current.systemBackgroundFound : current.appBackgroundFound)
+    }
+
+    /// Makes violations of `findings` as ``record(_:symbols:)`` does, into one of the lists kept
+    /// until the lifetime's end.
+    private mutating func keepAside(
+        _ findings: RuleFindings, in list: WritableKeyPath<Lifetime, ViolationList>, symbols: SymbolTable
+    ) {
+        for finding in findings.items where options.rules.contains(finding.rule) {
+            if findings.onlyCounted {
+                current[keyPath: list].count(finding.rule)
+            } else {
+                let violation = makeViolation(
+                    finding.rule, at: finding.timestamp, finding.message, witnesses: finding.witnesses, symbols: symbols)
+                current[keyPath: list].append(violation)
+            }
+        }
+    }
+}
+
+extension EventPayload {
+    /// The task name of a background-task event, else ``Symbol/none``.
+    var taskName: Symbol {
+        switch self {
+        case .bgtaskBegin(_, let name), .bgtaskEnd(_, let name), .bgtaskExpire(_, let name): name
+        case .launch, .state, .callbackBegin, .callbackEnd, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd,
+            .mark, .frame, .exit, .dropped:
+            .none
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// `background-time`: the app ran in Background with no background task open for longer than
+/// `--background-limit` (unless it declares a continuous background mode), or the system expired
+/// one of its background tasks.
+///
+/// The monitor keeps the clock of each stretch of Background without a task, in the two views that
+/// can tell Background: the system view, and the effective app view, which cannot see suspension
+/// (a stretch there ends at the app's last event before the move). It judges what the analyzer
+/// derived: the views' state changes, the background-task intervals, the suspensions inferred from
+/// silences, the task expiries and the lifetime's end. What each view finds is kept until the
+/// lifetime ends, where only the view the lifetime trusts reports (the system view when it has
+/// `state` events).
+struct BackgroundTimeMonitor: ThresholdMonitor {
+    static let rule = BuiltInRule.backgroundTime
+
+    /// Which view a stretch belongs to.
+    enum View {
+        /// The system view (`state` events).
+        case system
+        /// The effective app view (callbacks).
+        case app
+    }
+
+    /// A stretch of Background with no background task open, in one view.
+    struct Stretch {
+        /// Whether the view is in Background (not suspended).
+        var inBackground = false
+        /// When the current stretch started; nil when there is none.
+        var start: Int64?
+        /// The event that started it.
+        var startEvent: TraceEvent?
+    }
+
+    /// A stretch that ended: in `view`, from `start` (by `startEvent`) to `end` (by `endEvent`,
+    /// when there is one).
+    struct EndedStretch {
+        var view: View
+        var start: Int64
+        var startEvent: TraceEvent
+        var end: Int64
+        var endEvent: TraceEvent?
+    }
+
+    /// The stretches one step of the clock ended, at most one per view.
+    struct Ended {
+        var system: EndedStretch?
+        var app: EndedStretch?
+
+        /// Whether no stretch ended (the common case: nothing to judge).
+        var isEmpty: Bool { system == nil && app == nil }
+    }
+
+    /// The system view's stretch.
+    private(set) var system = Stretch()
+    /// The effective app view's stretch.
+    private(set) var app = Stretch()
+    /// The background tasks open, as their intervals began and ended.
+    private(set) var tasksOpen = 0
+
+    /// A view's state changed (at a `launch`, a `state` event, or a callback that moved the
+    /// effective app view): entering Background starts a stretch unless a task is open, leaving it
+    /// ends the stretch, at the change for the system view and at the app's last event before
+    /// (`appActivity`) for the app view. `event` is the event that moved it. Most changes neither
+    /// enter nor leave Background: they cost a comparison.
+    @inline(__always)
+    mutating func stateChanged(_ change: StateChange, event: TraceEvent, appActivity: Int64) -> Ended {
+        switch change.view {
+        case .system:
+            var inBackground = false
+            if case .system(.background)? = change.to { inBackground = true }
+            guard inBackground != system.inBackground else { return Ended() }
+            return moved(.system, inBackground: inBackground, end: change.timestamp, event: event)
+        case .effectiveApp:
+            var inBackground = false
+            if case .app(.background)? = change.to { inBackground = true }
+            guard inBackground != app.inBackground else { return Ended() }
+            return moved(.app, inBackground: inBackground, end: appActivity, event: event)
+        case .app, .trusted, .sceneSystem, .sceneApp:
+            return Ended()
+        }
+    }
+
+    @inline(never)
+    private mutating func moved(_ view: View, inBackground: Bool, end: Int64, event: TraceEvent) -> Ended {
+        var ended = Ended()
+        self[view].inBackground = inBackground
+        if inBackground {
+            if tasksOpen == 0 { start(view, at: event) }
+        } else {
+            ended[view] = stop(view, end: end, endEvent: event)
+        }
+        return ended
+    }
+
+    /// A background task began (`task`, followed by the analyzer): the first one open ends both
+    /// views' stretches, the app view's at the app's last event before (`appActivity`).
+    mutating func taskBegan(_ task: EdgeInterval, event: TraceEvent, appActivity: Int64) -> Ended {
+        tasksOpen += 1
+        guard tasksOpen == 1 else { return Ended() }
+        return Ended(
+            system: stop(.system, end: event.timestamp, endEvent: event), app: stop(.app, end: appActivity, endEvent: event))
+    }
+
+    /// A background task ended (by its end or its expiry, `event`): when none is left open, a
+    /// stretch starts again in each view that is in Background.
+    mutating func taskEnded(_ task: EdgeInterval, event: TraceEvent) {
+        tasksOpen -= 1
+        guard tasksOpen == 0 else { return }
+        for view in [View.system, .app] where self[view].inBackground && self[view].start == nil {
+            start(view, at: event)
+        }
+    }
+
+    /// The app was silent in Background long enough to have been suspended, from `silentSince`
+    /// to `event`: the app view's stretch ends where the app went silent and, with no task open,
+    /// starts again at `event`.
+    mutating func appSuspended(from silentSince: Int64, until event: TraceEvent) -> Ended {
+        let ended = Ended(system: nil, app: stop(.app, end: silentSince, endEvent: event))
+        if tasksOpen == 0 && self.app.inBackground { start(.app, at: event) }
+        return ended
+    }
+
+    /// The lifetime ended at `end` (by `exit`, when it ended with one): both views' stretches end,
+    /// the app view's at the app's last event (`appActivity`).
+    mutating func lifetimeEnded(at end: Int64, exit: TraceEvent?, appActivity: Int64) -> Ended {
+        Ended(system: stop(.system, end: end, endEvent: exit), app: stop(.app, end: appActivity, endEvent: exit))
+    }
+
+    /// Judges a stretch that ended against the background limit. Returns whether a declared
+    /// continuous background mode excused it (the `background-modes` allowance applied).
+    static func judge(_ stretch: EndedStretch, context: MonitorContext, findings: inout RuleFindings) -> Bool {
+        let limit = context.options.backgroundLimit
+        guard stretch.end - stretch.start > limit, context.checks(rule) else { return false }
+        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
+        if context.runsInBackground { return true }
+        findings.add(
+            Rule(rule), at: stretch.start + limit, witnesses: [stretch.startEvent] + (stretch.endEvent.map { [$0] } ?? [])
+        ) {
+            let viewText = stretch.view == .system ? "the system view" : "its callbacks (no state events)"
+            return "The app ran in Background with no background task open from \(context.when(stretch.start)) to "
+                + "\(context.when(stretch.end)) (\(context.duration(stretch.end - stretch.start)), by \(viewText)); expected at "
+                + "most \(context.duration(limit)) before suspension unless a background task is open."
+        }
+        return false
+    }
+
+    /// The system expired a background task (`point`): always a finding, reported at once.
+    static func taskExpired(_ point: EdgePoint, context: MonitorContext, findings: inout RuleFindings) {
+        guard case .backgroundTask(let id) = point.fact else { return }
+        findings.add(Rule(rule), at: point.timestamp, witnesses: [point.event]) {
+            let label = context.symbols.shown(point.name).map { "background task \(id) (\"\($0)\")" } ?? "background task \(id)"
+            return "The system expired \(label) at \(context.when(point.timestamp)); expected the app to end its "
+                + "background task before the extra execution time ran out."
+        }
+    }
+
+    private subscript(view: View) -> Stretch {
+        get { view == .system ? system : app }
+        set { if view == .system { system = newValue } else { app = newValue } }
+    }
+
+    private mutating func start(_ view: View, at event: TraceEvent) {
+        self[view].start = event.timestamp
+        self[view].startEvent = event
+    }
+
+    /// Ends `view`'s stretch at `end`; returns it when one was running.
+    private mutating func stop(_ view: View, end: Int64, endEvent: TraceEvent?) -> EndedStretch? {
+        let stretch = self[view]
+        self[view].start = nil
+        self[view].startEvent = nil
+        guard let start = stretch.start, let startEvent = stretch.startEvent else { return nil }
+        return EndedStretch(view: view, start: start, startEvent: startEvent, end: end, endEvent: endEvent)
+    }
+}
+
+extension BackgroundTimeMonitor.Ended {
+    subscript(view: BackgroundTimeMonitor.View) -> BackgroundTimeMonitor.EndedStretch? {
+        get { view == .system ? system : app }
+        set { if view == .system { system = newValue } else { app = newValue } }
+    }
+}

@@ -1,0 +1,68 @@
+import LifecycleModel
+import LifetraceFormat
+
+/// How a lifetime stood when its process exited, as the end-of-lifetime monitors judge it.
+struct JudgedEnding {
+    /// The state the end is judged in: the trusted view's (the system view's state before a final
+    /// move to notRunning), nil when unknown.
+    var state: LifecycleState?
+    /// Whether willTerminate was delivered.
+    var terminating: Bool
+    /// The event that moved the trusted view into ``state``: the first witness.
+    var stateEvent: TraceEvent?
+    /// The last lifecycle callback that began.
+    var lastCallback: TraceEvent?
+    /// The begins of the callbacks and signposts still open, oldest first.
+    var open: [TraceEvent]
+    /// Since when the main thread was busy, if it was.
+    var busySince: Int64?
+}
+
+/// `unexpected-exit`: the process ended (an `exit` event) while the app was in the foreground
+/// (Inactive or Active, by the state the lifetime trusts) and willTerminate was never delivered,
+/// judged on the exit.
+struct UnexpectedExitMonitor: ThresholdMonitor {
+    static let rule = BuiltInRule.unexpectedExit
+
+    /// Judges the lifetime's `exit` (an ``EdgePoint`` of kind ``EdgePoint/Kind/exit``).
+    static func exited(_ exit: EdgePoint, ending: JudgedEnding, context: MonitorContext, findings: inout RuleFindings) {
+        guard !ending.terminating, let state = ending.state, state == .inactive || state == .active,
+            case .exit(let code, let signal) = exit.fact
+        else { return }
+        let end = exit.timestamp
+        findings.add(Rule(rule), at: end, witnesses: (ending.stateEvent.map { [$0] } ?? []) + [exit.event]) {
+            let how: String
+            if let signal {
+                how = "was killed by signal \(signal)"
+            } else if code == nil {
+                // An `exit` with neither code nor signal is inferred (`lifetrace recover`, or another
+                // recorder that saw the process vanish): the process was killed without notice.
+                how = "ended without notice (the exit is inferred: no code, no signal)"
+            } else {
+                how = "exited"
+            }
+            return "The process \(how) at \(context.when(end)) while the app was \(state.name), without willTerminate"
+                + mainThreadFacts(ending, context: context)
+                + "; expected a foreground app to keep running, or to move to Background and be "
+                + "terminated from there (a crash, the watchdog or a memory limit ends like this)."
+        }
+    }
+
+    /// What the main thread was doing when a foreground app ended: its last callback, what was
+    /// still open, and whether it was busy and since when (the facts behind a watchdog or memory kill).
+    private static func mainThreadFacts(_ ending: JudgedEnding, context: MonitorContext) -> String {
+        var facts: [String] = []
+        if let last = ending.lastCallback {
+            facts.append("the last callback was \(context.describe(last)) at \(context.when(last.timestamp))")
+        }
+        if let first = ending.open.first {
+            facts.append(
+                "\(context.describe(first)) had been open since \(context.when(first.timestamp))"
+                    + (ending.open.count > 1 ? " (\(ending.open.count - 1) more callbacks or signposts open)" : ""))
+        }
+        if let since = ending.busySince {
+            facts.append("the main thread had been busy since \(context.when(since))")
+        }
+        return facts.isEmpty ? "" : " (" + facts.joined(separator: "; ") + ")"
+    }
+}
