@@ -46,7 +46,7 @@ public enum JSONLEventLines {
                 let number = reader.lineNumber
                 let object = try JSONLObject(line: line, lineNumber: number, file: path)
                 switch try decoder.decode(object, lineNumber: number, symbols: &symbols) {
-                case .metadata:
+                case .metadata, .sampleRecord:
                     break
                 case .event(let event):
                     note(event, line: number)
