@@ -11,6 +11,13 @@ final class JSONLSampledStacks {
     /// table stays bounded whatever a text trace claims.
     static let maxStacks = SampledStacks.maxNodes
 
+    /// The most `stack` lines this table takes (``maxStacks``; fewer in tests).
+    let stackLimit: Int
+
+    init(maxStacks: Int = JSONLSampledStacks.maxStacks) {
+        stackLimit = maxStacks
+    }
+
     /// What was read so far.
     private(set) var collected = SampledStacks()
     // Per stack id - 1: its node (-1: not kept, beyond the node limit) and its depth.
@@ -34,8 +41,8 @@ final class JSONLSampledStacks {
             guard id == Int64(stacks.count) + 1 else {
                 throw fields.error(.invalidValue, at: fields.member("id"), "stack ids must be 1, 2, 3, ... in order: expected \(stacks.count + 1)")
             }
-            guard stacks.count < Self.maxStacks else {
-                throw fields.error(.limitExceeded, at: nil, "more than \(Self.maxStacks) stacks")
+            guard stacks.count < stackLimit else {
+                throw fields.error(.limitExceeded, at: nil, "more than \(stackLimit) stacks")
             }
             let base = parent.map { stacks[Int($0) - 1] } ?? (node: -1, depth: 0)
             let depth = Int(base.depth) + frames.count
