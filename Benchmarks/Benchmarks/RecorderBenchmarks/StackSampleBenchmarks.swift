@@ -4,9 +4,7 @@ import LifetraceFormat
 import LifetraceRecorder
 
 /// What one stack sample costs (docs/PERFORMANCE.md, "Stack samples"): taken and written into
-/// the region as the sampler does, and written into a trace as the writer does; and the
-/// recorder's cost per event with the stall sampler started while the main thread stays healthy,
-/// beside the same loop without it, in the same run.
+/// the region as the sampler does, and written into a trace as the writer does.
 func stackSampleBenchmarks() {
     let probeRig = RecordingRig()
     let held = Held()
@@ -56,57 +54,6 @@ func stackSampleBenchmarks() {
             try? writer.appendSample(timestamp: timestamp, thread: .main, frames: frames)
         }
     }
-
-    // The same loop twice: run-loop turns of 100 events; with the sampler, each turn tells it
-    // the main thread woke and slept, as the run-loop observer does.
-    let plainRig = RecordingRig()
-    Benchmark(
-        "Record one event, 1 thread, turns of 100 events, no stall sampler",
-        configuration: .init(setup: { plainRig.startDraining() }, teardown: { plainRig.stop() })
-    ) { benchmark in
-        let recorder = plainRig.recorder
-        let name = plainRig.name
-        var count = 0
-        for _ in benchmark.scaledIterations {
-            recorder.mark(name)
-            count &+= 1
-            if count == 100 { count = 0 }
-        }
-        blackHole(count)
-    }
-
-    let sampledRig = RecordingRig()
-    Benchmark(
-        "Record one event, 1 thread, turns of 100 events, stall sampler started, main thread healthy",
-        configuration: .init(
-            setup: {
-                sampledRig.startDraining()
-                held.sampler = StallSampler.start(recorder: sampledRig.recorder, sampling: StallSampling())
-                guard let sampler = held.sampler else { fatalError("the stall sampler starts on the main thread of a supported platform only") }
-                sampler.mainSlept()
-            },
-            teardown: {
-                held.sampler?.stop()
-                sampledRig.stop()
-            })
-    ) { benchmark in
-        guard let sampler = held.sampler else { return }
-        let recorder = sampledRig.recorder
-        let name = sampledRig.name
-        var count = 0
-        sampler.mainWoke()
-        for _ in benchmark.scaledIterations {
-            recorder.mark(name)
-            count &+= 1
-            if count == 100 {
-                count = 0
-                sampler.mainSlept()
-                sampler.mainWoke()
-            }
-        }
-        sampler.mainSlept()
-        blackHole(count)
-    }
 }
 
 /// What the benchmarks' setups make, for their bodies.
@@ -114,5 +61,4 @@ final class Held: @unchecked Sendable {
     var probe: StackSampleProbe?
     var repeatedWriter: TraceWriter?
     var newWriter: TraceWriter?
-    var sampler: StallSampler?
 }
