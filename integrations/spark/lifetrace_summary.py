@@ -56,6 +56,12 @@ ROW_SCHEMA = T.StructType([
     T.StructField("lifetimes", LONG),
     T.StructField("droppedEvents", LONG),
     T.StructField("issues", T.ArrayType(STRING)),
+    # Trace rows of traces with stack samples only.
+    T.StructField("stallSamples", T.ArrayType(T.StructType([
+        T.StructField("ts", LONG), T.StructField("dur", LONG), T.StructField("samples", LONG),
+        T.StructField("blame", STRING), T.StructField("function", STRING), T.StructField("location", STRING),
+        T.StructField("blameSamples", LONG),
+    ]))),
     T.StructField("launch", T.StructType([
         T.StructField("kind", STRING), T.StructField("reason", STRING), T.StructField("pid", LONG),
         T.StructField("ts", LONG), T.StructField("windowEnd", STRING), T.StructField("duration", LONG),

@@ -80,6 +80,8 @@ let benchmarks: @Sendable () -> Void = {
     ) { benchmark in
         for _ in benchmark.scaledIterations { writerRig.batch(1000) }
     }
+
+    stackSampleBenchmarks()
 }
 
 /// A recorder over its own region, a thread that drains it (discarding the records, so only

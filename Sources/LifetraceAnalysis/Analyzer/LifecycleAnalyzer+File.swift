@@ -23,7 +23,7 @@ extension LifecycleAnalyzer {
             return try analyzeWithSamples(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
         }
         if var reader = source.jsonl {
-            return try analyze(&reader, path: path, options: options, metadataFor: lifetimeEnded)
+            return try analyzeWithSamples(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
         }
         if var reader = source.decoded {
             return try analyze(&reader, path: path, options: options, metadataFor: lifetimeEnded)

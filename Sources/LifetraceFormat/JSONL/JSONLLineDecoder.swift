@@ -9,6 +9,8 @@ struct JSONLLineDecoder {
         case event(TraceEvent)
         /// A `callback` shorthand: its `callback.begin`, and when its `callback.end` is due.
         case callback(begin: TraceEvent, endTimestamp: Int64)
+        /// An image, stack, sample or symbol: kept beside the events (``JSONLSampledStacks``).
+        case sampleRecord(JSONLSampleLine)
     }
 
     /// The input's name in errors.
@@ -47,6 +49,7 @@ struct JSONLLineDecoder {
             throw fields.error(.invalidValue, at: typeMember, "\"type\" must be a string")
         }
         if type == "meta" { return .metadata(try fields.metadata()) }
+        if let record = try JSONLSampleLine.decode(type: type, fields: fields) { return .sampleRecord(record) }
         guard let allowed = Self.typeFields[type] else {
             throw fields.error(.unknownType, at: typeMember, "unknown type \"\(type)\"")
         }

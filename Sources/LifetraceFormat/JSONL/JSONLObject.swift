@@ -128,7 +128,7 @@ struct JSONLObject {
         return decoded as? String ?? String(decoding: inner, as: UTF8.self)
     }
 
-    private static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
+    static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
         while index < bytes.count && isWhitespace(bytes[index]) { index += 1 }
         return index
@@ -148,7 +148,7 @@ struct JSONLObject {
     }
 
     /// The index just past the value that starts at `start`.
-    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+    static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
         guard start < bytes.count else { return start }
         switch bytes[start] {
         case UInt8(ascii: "\""):

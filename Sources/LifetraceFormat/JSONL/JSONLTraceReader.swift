@@ -17,6 +17,8 @@ public struct JSONLTraceReader: TraceEventSource {
 
     /// The number of strings in ``symbols``.
     public var symbolCount: Int { symbols.count }
+    /// The stack samples, images and symbols read so far (docs/JSONL.md, "Stack samples").
+    public var sampledStacks: SampledStacks { stackLines.collected }
     /// Always empty: every problem in a text trace stops the reading with an error.
     public var issues: [TraceError] { [] }
 
@@ -33,6 +35,7 @@ public struct JSONLTraceReader: TraceEventSource {
     private var pendingEnds = PendingCallbackEnds()
     private var lookahead: JSONLLineDecoder.Line?
     private var sawFirstLine = false
+    private let stackLines = JSONLSampledStacks()
 
     /// Opens the file at `path`; `-` reads standard input. Reads the metadata and the first event
     /// ahead, so an error in them is thrown here.
@@ -69,8 +72,8 @@ public struct JSONLTraceReader: TraceEventSource {
             return pendingEnds.removeFirst()
         case .event(let event)?, .callback(let event, _)?:
             upcoming = event
-        case .metadata?:
-            preconditionFailure("metadata is rejected after the first line")
+        case .metadata?, .sampleRecord?:
+            preconditionFailure("metadata is rejected after the first line; sample records are kept as they are read")
         }
         if let end = pendingEnds.first,
             end.timestamp < upcoming.timestamp
@@ -108,6 +111,10 @@ public struct JSONLTraceReader: TraceEventSource {
                     .invalidValue, file: lines.name,
                     at: .line(number, column: object.column(of: type.valueRange.lowerBound)),
                     "\"meta\" is allowed only on the first line")
+            }
+            if case .sampleRecord(let record) = decoded {
+                try stackLines.apply(record)
+                continue
             }
             return decoded
         }

@@ -7,7 +7,7 @@
 /// everything else as UTF-8). Reading canonical text and writing it again reproduces it byte for
 /// byte. The `meta` line comes first, and only when there is metadata.
 public final class JSONLTraceWriter {
-    private let output: StagedOutputFile
+    let output: StagedOutputFile
     private var line: [UInt8] = []
 
     /// Creates the file at `path` (`-` is standard output) and writes the metadata line. The file

@@ -13,6 +13,8 @@ public enum TraceTextForm: String, Sendable, CaseIterable {
         case .jsonl:
             let writer = try JSONLTraceWriter(path: path, metadata: source.metadata)
             let issues = try source.copyEvents { (event, symbols) throws(TraceError) in try writer.append(event, symbols: symbols) }
+            // Known whole once the last event is read (docs/JSONL.md, "Stack samples").
+            try writer.appendSampledStacks(source.sampledStacks)
             try writer.close()
             return issues
         case .text:

@@ -123,6 +123,8 @@ public struct TraceRow: Sendable {
     public var violations: [(rule: Rule, count: Int)]
     /// Problems the reader recovered from, one line each.
     public var issues: [String]
+    /// What the main thread's stack samples say of each stall that had some (``stallSamplesJSON``).
+    public var stallProfiles: [StallProfile] = []
     /// The one-line error when the trace could not be read; its lifetime rows, if any came
     /// before, are then left out of every summary.
     public var error: String?
@@ -138,6 +140,7 @@ public struct TraceRow: Sendable {
         for (rule, count) in analysis.omittedViolations { counts[rule, default: 0] += count }
         violations = counts.keys.sorted().map { ($0, counts[$0]!) }
         issues = analysis.issues.map(\.description)
+        stallProfiles = analysis.stallProfiles
         error = nil
     }
 
@@ -177,7 +180,7 @@ public struct TraceRow: Sendable {
             JSONMember("lifetimes", .int(Int64(lifetimeCount))),
             JSONMember("violations", Rule.json(violations)),
             JSONMember("issues", .array(issues.map(JSONValue.string))),
-        ])
+        ] + (stallProfiles.isEmpty ? [] : [JSONMember("stallSamples", stallSamplesJSON)]))
     }
 }
 
