@@ -38,10 +38,10 @@ extension JSONLTraceWriter {
         bytes.append(contentsOf: #"{"ts":"#.utf8)
         bytes.append(contentsOf: String(image.timestamp).utf8)
         bytes.append(contentsOf: #","type":"image","path":"#.utf8)
-        appendQuoted(image.path, to: &bytes)
+        JSONOutput.appendString(image.path, lineSeparators: false, to: &bytes)
         if !image.buildID.isEmpty {
             bytes.append(contentsOf: #","buildId":"#.utf8)
-            appendQuoted(image.buildID, to: &bytes)
+            JSONOutput.appendString(image.buildID, lineSeparators: false, to: &bytes)
         }
         bytes.append(contentsOf: #","base":"#.utf8)
         appendAddress(image.base, to: &bytes)
@@ -55,10 +55,10 @@ extension JSONLTraceWriter {
         bytes.append(contentsOf: #"{"type":"symbol","address":"#.utf8)
         appendAddress(address, to: &bytes)
         bytes.append(contentsOf: #","function":"#.utf8)
-        appendQuoted(symbol.function, to: &bytes)
+        JSONOutput.appendString(symbol.function, lineSeparators: false, to: &bytes)
         if !symbol.file.isEmpty {
             bytes.append(contentsOf: #","file":"#.utf8)
-            appendQuoted(symbol.file, to: &bytes)
+            JSONOutput.appendString(symbol.file, lineSeparators: false, to: &bytes)
         }
         if symbol.line > 0 {
             bytes.append(contentsOf: #","line":"#.utf8)
