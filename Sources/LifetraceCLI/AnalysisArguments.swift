@@ -68,8 +68,30 @@ struct AnalysisArguments: ParsableArguments {
     }
 
     /// The options these arguments stand for: each from the command line, else `configuration`,
-    /// else the default.
+    /// else the default. A hang threshold given below the stall threshold is warned about.
     func options(configuration: ProjectConfiguration?) throws -> AnalysisOptions {
+        let options = try resolved(configuration: configuration)
+        if let warning = hangBelowStall(options, configuration: configuration) { printError("warning: " + warning) }
+        return options
+    }
+
+    /// Why the thresholds do not agree, when a hang threshold was given (on the command line or
+    /// in the configuration file) below the stall threshold: a hang is a main-thread stall
+    /// (docs/LIFECYCLE.md, `hang`), yet a hang shorter than the stall threshold would be reported
+    /// without being among the stalls. Analysed all the same: each rule keeps its own threshold.
+    func hangBelowStall(_ options: AnalysisOptions, configuration: ProjectConfiguration?) -> String? {
+        guard hangThreshold != nil || configuration?.hangThreshold != nil, options.hangThreshold < options.stallThreshold else {
+            return nil
+        }
+        let hang = DurationFormat.compact.string(options.hangThreshold)
+        let stall = DurationFormat.compact.string(options.stallThreshold)
+        return "the hang threshold (\(hang)) is below the stall threshold (\(stall)): a hang is a main-thread stall, "
+            + "so hangs from \(hang) are reported that are not among the stalls (from \(stall)); "
+            + "give a --hang-threshold of at least --stall-threshold"
+    }
+
+    /// The options, each from the command line, else `configuration`, else the default.
+    private func resolved(configuration: ProjectConfiguration?) throws -> AnalysisOptions {
         var options = AnalysisOptions(
             stallThreshold: stallThreshold?.nanoseconds ?? configuration?.stallThreshold,
             textbook: textbook ?? configuration?.textbook ?? false)
@@ -125,7 +147,7 @@ struct AnalysisArguments: ParsableArguments {
         return rule
     }
 
-    func validate() throws { _ = try options() }
+    func validate() throws { _ = try resolved(configuration: configuration()) }
 }
 
 /// `--config PATH` and `--no-config`: which project configuration file applies.

@@ -15,8 +15,9 @@ struct CheckCommand: ParsableCommand {
             broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
             has (or a warning, with --strict), 2 for bad input or usage, or when a trace was not \
             read whole: data skipped inside it, a binary trace cut inside a frame (judged only up \
-            to the data lost), nothing readable, or (with --strict) an unclosed end; \
-            7 when the output could not be written (docs/CLI.md).
+            to the data lost), nothing readable, or (with --strict) an unclosed end; 7 when the \
+            output (-o, standard output, or with --format github the job summary) could not be \
+            written (docs/CLI.md).
             """)
 
     @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
@@ -24,6 +25,9 @@ struct CheckCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
     var format: CheckOutput.Format = .text
+
+    @Option(name: .shortAndLong, help: "Write the result to this file instead of standard output ('-').")
+    var output: String?
 
     @OptionGroup var analysis: AnalysisArguments
 
@@ -41,9 +45,10 @@ struct CheckCommand: ParsableCommand {
         let configuration = try analysis.configuration()
         if listRules {
             let rules = Rule.allCases + (try analysis.fileRules(configuration: configuration)).map(\.rule)
-            try StandardOutput.print(RuleCatalog(rules: rules).text)
+            try writeDocument(RuleCatalog(rules: rules).text, to: output)
             return
         }
+        if let output { try refuseOverwriting(paths, with: output) }
         var options = try analysis.options(configuration: configuration)
         let strict = strict ?? configuration?.strict ?? false
         // The JSON document lists lifetimes as they end; the other formats count them, and
@@ -74,8 +79,15 @@ struct CheckCommand: ParsableCommand {
         }
         let output = CheckOutput(
             analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable)
-        try StandardOutput.print(output.rendered(format))
-        if format == .github { try writeJobSummary(output) }
+        if format == .github {
+            let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+            var annotations = GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable)
+            annotations.writesJobSummary = summary != nil
+            try writeDocument(annotations.text, to: self.output)
+            if let summary { try writeJobSummary(output, to: summary) }
+        } else {
+            try writeDocument(output.rendered(format), to: self.output)
+        }
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if !unreadable.isEmpty || output.incomplete > 0 { throw ExitStatus.badInput.exit }
         if !output.passed { throw ExitStatus.checkFailed.exit }
@@ -83,8 +95,7 @@ struct CheckCommand: ParsableCommand {
 
     /// With `--format github` inside GitHub Actions, appends the Markdown summary of every finding
     /// to the file `$GITHUB_STEP_SUMMARY` names: the annotations hold only the most severe.
-    private func writeJobSummary(_ output: CheckOutput) throws {
-        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+    private func writeJobSummary(_ output: CheckOutput, to path: String) throws {
         // GitHub creates the file; anywhere else a missing one is created. Never through a link,
         // and never waiting: a FIFO or a device is refused, not opened for a reader to come.
         let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o666)
@@ -109,14 +120,15 @@ struct CheckCommand: ParsableCommand {
     /// The JSON document, written while the traces are read.
     private func streamJSON(options: AnalysisOptions, strict: Bool) throws {
         let document: CheckJSONDocument
+        let destination = output ?? "-"
         do throws(TraceError) {
-            let output = StagedOutputFile(fileDescriptor: 1, name: StandardOutput.name)
-            document = try CheckJSONDocument.stream(try TraceInputs.expand(paths), options: options, strict: strict, to: output) {
+            let file = try StagedOutputFile(path: destination)
+            document = try CheckJSONDocument.stream(try TraceInputs.expand(paths), options: options, strict: strict, to: file) {
                 printError($0.description)
             }
-            try output.flush()
+            try file.commit()
         } catch {
-            throw failure(error, writing: [])
+            throw failure(error, writing: [destination])
         }
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if document.unreadableTraces > 0 || document.incompleteTraces > 0 { throw ExitStatus.badInput.exit }

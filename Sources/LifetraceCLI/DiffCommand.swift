@@ -32,9 +32,12 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "format"))
     var format: RunComparison.Format = .text
 
+    @Option(name: .shortAndLong, help: "Write the comparison to this file instead of standard output ('-').")
+    var output: String?
+
     // A value may start with '-' (`-5%`), so that it is refused for what it is rather than taken
     // for an option.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Largest allowed rise of a metric's median (e.g. 10%).", valueName: "percent"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Largest allowed rise of a metric's median, a percentage with '%' (10% or '10 %'; a plain number is refused).", valueName: "percent"))
     var maxRegression: String?
 
     @Option(name: .long, help: ArgumentHelp("Absolute budget on the candidates, e.g. launch.cold.p50=400ms (repeatable).", valueName: "metric.stat=limit"))
@@ -43,7 +46,7 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A JSON budget file (see docs/REPORTS.md).", valueName: "file"))
     var budgets: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Significance level for a regression to count. (default: \(ComparisonGate().alpha))")
+    @Option(name: .long, parsing: .unconditional, help: "Significance level for a regression to count, between 0 and 1. (default: \(ComparisonGate().alpha))", transform: SignificanceLevel.argument)
     var alpha: Double?
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Do not fail on more errors per run, or significantly more warnings, than the baseline. (default: off)")
@@ -55,6 +58,7 @@ struct DiffCommand: ParsableCommand {
         let configuration = try analysis.configuration()
         let options = try analysis.options(configuration: configuration)
         let (baselinePaths, candidatePaths) = try sides()
+        if let output { try refuseOverwriting(baselinePaths + candidatePaths, with: output) }
         let gate = try gate(configuration: configuration)
         let comparison: RunComparison
         do throws(TraceError) {
@@ -73,7 +77,7 @@ struct DiffCommand: ParsableCommand {
                 + "runs: repeated launches are noisy, give at least \(RunComparison.minimumRunsToGate) runs per side")
             throw ExitStatus.badInput.exit
         }
-        try StandardOutput.print(comparison.rendered(format))
+        try writeDocument(comparison.rendered(format), to: output)
         if comparison.failed { throw ExitStatus.checkFailed.exit }
     }
 
@@ -99,10 +103,6 @@ struct DiffCommand: ParsableCommand {
             throw ExitStatus.badInput.exit
         }
         if let alpha {
-            guard alpha > 0 && alpha < 1 else {
-                printError("--alpha must be between 0 and 1, not \(alpha)")
-                throw ExitStatus.badInput.exit
-            }
             gate.alpha = alpha
         } else if let alpha = configuration?.alpha {
             gate.alpha = alpha

@@ -56,8 +56,9 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
 
 /// Prints `error` on standard error and returns the exit that goes with it (``ExitStatus/of(_:writing:)``).
 func failure(_ error: TraceError, writing outputs: [String]) -> ExitCode {
-    printError(error.description)
-    return ExitStatus.of(error, writing: outputs).exit
+    let status = ExitStatus.of(error, writing: outputs)
+    printError(status == .outputFailed ? outputFailure(error).description : error.description)
+    return status.exit
 }
 
 /// Refuses an output that is also one of `inputs` (a usage error): prints why and exits 2.

@@ -55,6 +55,8 @@ struct ExportCommand: ParsableCommand {
                     "lifetrace: \(output): \(summary.eventCount) events, \(summary.recordCount) records, \(summary.violationCount) violations, \(summary.byteCount) bytes\n")
             }
         } catch {
+            var error = error
+            if error.kind == .output { error.path = StandardOutput.named(error.path) }
             printError(error.description)
             throw (error.kind == .input ? ExitStatus.badInput : .outputFailed).exit
         }

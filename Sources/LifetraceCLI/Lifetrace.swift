@@ -57,6 +57,17 @@ struct Lifetrace: ParsableCommand {
             var command = try parseAsRoot(canonical(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
+            // Help and the version go to standard output as every command's output does: a
+            // write that fails is one line and exit status 7, never a silent success.
+            if exitCode(for: error) == .success {
+                let text = fullMessage(for: error)
+                do {
+                    if !text.isEmpty { try StandardOutput.print(text + "\n") }
+                } catch {
+                    exit(withError: error)
+                }
+                exit(withError: ExitCode.success)
+            }
             let code = exitCode(for: error)
             if code == .validationFailure {
                 printError(oneLine(message(for: error)))

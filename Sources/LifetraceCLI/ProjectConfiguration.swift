@@ -176,10 +176,11 @@ struct ProjectConfiguration: Sendable {
             }
         case .alpha:
             let text = try reader.string(value, what: name)
-            guard let number = Double(text.value), number > 0, number < 1 else {
-                throw reader.error(value, "\(name) must be a number between 0 and 1, not \"\(text.value)\"")
+            do throws(SignificanceLevel.Invalid) {
+                alpha = try SignificanceLevel.value(text.value)
+            } catch {
+                throw reader.error(value, "\(name) \"\(text.value)\": \(error.description)")
             }
-            alpha = number
         case .budget:
             guard case .mapping(let limits) = value else {
                 throw reader.error(value, "\(name) must be a mapping of METRIC.STATISTIC to a limit, such as `launch.cold.p50: 400ms`")

@@ -142,7 +142,7 @@ struct RecordCommand: ParsableCommand {
                 ? " (\(lost.rejected) of them records in its region that cannot be events: an unknown or system type, or a time out of range)"
                 : ""
             writeToStandardError(
-                "lifetrace record: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\(rejected.isEmpty ? "" : " and is marked as missing data")\n")
+                "lifetrace: warning: the app's recorder lost \(lost.dropped) events\(rejected); the trace counts them in dropped events\(rejected.isEmpty ? "" : " and is marked as missing data")\n")
         }
         if outcome != .completed { throw fail(outcome.description, code: ExitStatus(rawValue: outcome.exitCode) ?? .appEnded) }
     }
@@ -179,7 +179,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     private func fail(_ message: String, code: ExitStatus) -> ExitCode {
-        writeToStandardError("lifetrace record: \(TerminalText.escaped(message))\n")
+        printError(message)
         return code.exit
     }
 }

@@ -28,6 +28,13 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisArguments
 
+    func validate() throws {
+        if let from, let to, to.nanoseconds < from.nanoseconds {
+            throw ValidationError(
+                "--to \(to) is before --from \(from): no event can be shown; give a --to at or after --from")
+        }
+    }
+
     /// A moment as every command prints it (`+1.500 s`, `-0.003 s`) or as a duration since the
     /// first event (`1.5s`): ``TraceClock/sinceStart(parsing:)``.
     static func time(_ text: String) throws -> DurationArgument {

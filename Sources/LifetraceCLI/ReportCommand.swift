@@ -62,7 +62,7 @@ struct ReportCommand: ParsableCommand {
             throw failure(error, writing: [])
         }
         if let summarised { document = try summaryDocument(summarised, options: options) }
-        try write(document)
+        try writeDocument(document, to: output)
         if unreadable > 0 { throw ExitStatus.badInput.exit }
     }
 
@@ -88,21 +88,6 @@ struct ReportCommand: ParsableCommand {
         progress.finish()
         for failure in failures { printError(failure.error.description) }
         return RunSummary(runs: facts, unreadable: failures.map { ($0.path, $0.error.description) })
-    }
-
-    private func write(_ document: String) throws {
-        guard let output, output != "-" else {
-            try StandardOutput.print(document)
-            return
-        }
-        do throws(TraceError) {
-            let file = try StagedOutputFile(path: output)
-            try file.write(document)
-            try file.commit()
-        } catch {
-            printError("cannot write the report: \(error.description)")
-            throw ExitStatus.outputFailed.exit
-        }
     }
 }
 

@@ -44,7 +44,34 @@ final class StandardOutput {
     }
 
     private static func failed(_ error: TraceError) -> ExitCode {
-        printError("cannot write to standard output: \(error.message)")
+        printError(outputFailure(error).description)
         return ExitStatus.outputFailed.exit
+    }
+
+    /// `path` as messages name an output: `-` is standard output.
+    static func named(_ path: String) -> String { path == "-" ? name : path }
+}
+
+/// `error`, met writing an output, as every command words it: the output named by its path, and
+/// `-` as standard output (`standard output: cannot write: No space left on device`).
+func outputFailure(_ error: TraceError) -> TraceError {
+    var error = error
+    error.file = StandardOutput.named(error.file)
+    return error
+}
+
+/// Writes a whole document (a check's or a comparison's) to `output`, a file written whole or not
+/// at all, or standard output when it is nil or `-`; a failure is one line and exit status 7.
+func writeDocument(_ document: String, to output: String?) throws {
+    guard let output, output != "-" else {
+        try StandardOutput.print(document)
+        return
+    }
+    do throws(TraceError) {
+        let file = try StagedOutputFile(path: output)
+        try file.write(document)
+        try file.commit()
+    } catch {
+        throw failure(error, writing: [output])
     }
 }

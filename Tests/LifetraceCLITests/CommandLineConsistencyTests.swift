@@ -169,7 +169,7 @@ struct CommandLineConsistencyTests {
         ("hang-threshhold: 1s\n", "1:1: unknown key `hang-threshhold`; the keys are `stall-threshold`"),
         ("only:\n  - launch-stall\n  - no-such-rule\n", "3:5: unknown rule \"no-such-rule\"; the rules are: "),
         ("budget:\n  launch.cold.p50: soon\n", "2:20: launch.cold.p50: invalid duration \"soon\""),
-        ("alpha: 2\n", "1:8: `alpha` must be a number between 0 and 1, not \"2\""),
+        ("alpha: 2\n", "1:8: `alpha` \"2\": it must be a number between 0 and 1, such as 0.05"),
         ("rules: [a: b]\n", "1:9: every entry of `rules` must be a single value"),
         ("hang-threshold: [1s\n", ": not YAML: "),
     ])

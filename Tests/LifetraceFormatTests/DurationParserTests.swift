@@ -16,6 +16,9 @@ struct DurationParserTests {
     @Test("bad durations name the problem", arguments: [
         ("", "it is empty"), ("250", "it has no unit"), ("fast", "it has no unit"),
         ("-1s", "\"-1\" is not a non-negative number"), ("1.2.3s", "\"1.2.3\" is not a non-negative number"),
+        ("250MS", "\"MS\" is not a unit: units are lower case (ns, us, µs, ms, s, m, min, h)"), ("1 Min", "\"Min\" is not a unit: units are lower case (ns, us, µs, ms, s, m, min, h)"),
+        ("ms", "the number is missing before \"ms\""),
+        ("400ms=3", "\"=\" cannot be part of a duration"), ("5ms,", "\",\" cannot be part of a duration"),
     ])
     func invalid(text: String, reason: String) {
         #expect(throws: DurationError(text: text, reason: reason)) { try DurationParser.nanoseconds(text) }

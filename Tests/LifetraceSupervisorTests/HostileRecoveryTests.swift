@@ -168,7 +168,7 @@ import Glibc
         }
         let (run, trace) = try Self.recordShellApp(script + "exec sleep 30", in: directory)
         #expect(!run.signalled && run.status == 5, "\(run.status): \(run.error)")
-        #expect(run.error.contains("lifetrace record: warning: the app's recorder lost 9223372036854775807 events"), "\(run.error)")
+        #expect(run.error.contains("lifetrace: warning: the app's recorder lost 9223372036854775807 events"), "\(run.error)")
         let dump = try Self.lifetrace(["dump", trace], in: directory)
         #expect(dump.status == 0, "\(dump.error)")
         #expect(dump.output.components(separatedBy: "\"type\":\"dropped\",\"count\":9223372036854775807").count == 3, "\(dump.output)")

@@ -70,7 +70,7 @@ import Testing
     @Test func missingAppExitsEight() throws {
         let run = try record([], app: ["/nonexistent/app"])
         #expect(run.status == 8)
-        #expect(run.standardError.hasPrefix("lifetrace record: cannot start the app"), "\(run.standardError)")
+        #expect(run.standardError.hasPrefix("lifetrace: cannot start the app"), "\(run.standardError)")
     }
 
     @Test func badScenarioAndFaultExitTwo() throws {

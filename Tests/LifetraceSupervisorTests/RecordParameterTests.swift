@@ -40,7 +40,7 @@ import Testing
     func aWrongParameterExitsTwoWithOneLine(_ arguments: [String], _ message: String) throws {
         let run = try Self.record(arguments)
         #expect(run.status == 2)
-        #expect(run.error.hasPrefix("lifetrace record: ") && run.error.contains(message), "\(run.error)")
+        #expect(run.error.hasPrefix("lifetrace: ") && run.error.contains(message), "\(run.error)")
         #expect(run.error.split(separator: "\n").count == 1)
     }
 }

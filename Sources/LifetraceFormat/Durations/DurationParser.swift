@@ -107,14 +107,33 @@ public enum DurationParser {
         return (String(digits[..<point]) + "." + String(digits[point...]), false)
     }
 
+    /// The units as a message lists them.
+    static var unitNames: String { units.map(\.suffix).joined(separator: ", ") }
+
+    /// Why a term that ends in no unit is not a duration: a character no duration has (`=`), a
+    /// unit in capitals (`250MS`), or no unit at all (`250`, `fast`).
+    private static func missingUnit(_ term: String) -> String {
+        if let foreign = term.first(where: { !($0.isNumber || $0.isLetter || $0.isWhitespace || ".+-".contains($0)) }) {
+            return "\"\(foreign)\" cannot be part of a duration"
+        }
+        let letters = String(term.reversed().prefix { $0.isLetter }.reversed())
+        if !letters.isEmpty, units.contains(where: { $0.suffix == letters.lowercased() }) {
+            return "\"\(letters)\" is not a unit: units are lower case (\(unitNames))"
+        }
+        return "it has no unit"
+    }
+
     /// The nanoseconds of one term, a number and a unit; errors name the whole `text`.
     private static func nanoseconds(term: Substring, of text: String) throws(DurationError) -> Int64 {
         let trimmed = String(term).trimmingWhitespace()
         let match = units.filter { trimmed.hasSuffix($0.suffix) }.max { $0.suffix.count < $1.suffix.count }
         guard let unit = match else {
-            throw DurationError(text: text, reason: "it has no unit")
+            throw DurationError(text: text, reason: missingUnit(trimmed))
         }
         var number = String(trimmed.dropLast(unit.suffix.count)).trimmingWhitespace()
+        guard !number.isEmpty else {
+            throw DurationError(text: text, reason: "the number is missing before \"\(unit.suffix)\"")
+        }
         let tooLong = DurationError(text: text, reason: "it is longer than 2^60 ns (about 36 years)")
         if number.contains(where: { $0 == "e" || $0 == "E" }), let plain = plainDecimal(number) {
             if plain.tooLong { throw tooLong }

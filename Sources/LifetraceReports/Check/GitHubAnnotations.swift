@@ -25,6 +25,9 @@ public struct GitHubAnnotations: CheckRenderer {
     public var strict: Bool
     /// The traces that could not be read.
     public var unreadable: [TraceError]
+    /// Whether the job summary is written beside the annotations (`$GITHUB_STEP_SUMMARY` is
+    /// set): the last line says where the findings left out are, or that they were not written.
+    public var writesJobSummary = true
 
     /// The annotations of `check`.
     public init(_ check: CheckOutput) {
@@ -99,8 +102,12 @@ public struct GitHubAnnotations: CheckRenderer {
         }
         if !left.isEmpty {
             let counts = ["error", "warning", "notice"].compactMap { kind in left[kind].map { plural($0, kind) } }
+            let rest = writesJobSummary
+                ? "every finding is in the job summary (check --format markdown)"
+                : "they were not written anywhere, as $GITHUB_STEP_SUMMARY is not set: "
+                    + "run check --format markdown (or text) for every finding"
             output += "lifetrace: \(counts.joined(separator: ", ")) more than GitHub shows per step (\(Self.perKind) of each kind) "
-                + "are not annotated; every finding is in the job summary (check --format markdown)\n"
+                + "are not annotated; \(rest)\n"
         }
         return output
     }

@@ -70,23 +70,39 @@ public struct Budget: Sendable, Hashable {
         guard let equals = text.firstIndex(of: "=") else {
             throw BudgetError(source: source, reason: "\"\(text)\" is not METRIC.STATISTIC=LIMIT (e.g. launch.cold.p50=400ms)")
         }
-        try self.init(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]), source: source)
+        let value = text[text.index(after: equals)...]
+        guard !value.contains("=") else {
+            throw BudgetError(
+                source: source, reason: "\"\(text)\" has more than one '=': write METRIC.STATISTIC=LIMIT (e.g. launch.cold.p50=400ms)")
+        }
+        try self.init(key: String(text[..<equals]), value: String(value), source: source)
+    }
+
+    /// The statistics as a message lists them.
+    static let statisticNames = "p50 (or median), p90, p99, max, mean"
+
+    /// What a budget's key is, for a message about one that is not: the form, the metrics and
+    /// the statistics.
+    static var expectedKey: String {
+        "a budget's key is METRIC.STATISTIC, such as launch.cold.p50 (launch.<kind>.<statistic>); the metrics are: "
+            + RunMetric.all.map(\.key).joined(separator: ", ") + "; the statistics: " + statisticNames
     }
 
     /// Reads a budget from its key (`launch.cold.p50`) and limit (`400ms`, `1`).
     public init(key: String, value: String, source: String) throws(BudgetError) {
+        if RunMetric.named(key) != nil {
+            throw BudgetError(source: source, reason: "\"\(key)\" names a metric but no statistic: \(Self.expectedKey)")
+        }
         guard let dot = key.lastIndex(of: ".") else {
-            throw BudgetError(source: source, reason: "\"\(key)\" names no statistic (end it with .p50, .p90, .p99, .max or .mean)")
+            throw BudgetError(source: source, reason: "\"\(key)\" is not METRIC.STATISTIC: \(Self.expectedKey)")
         }
         let statisticName = String(key[key.index(after: dot)...])
         guard let statistic = statisticName == "median" ? .p50 : Statistic(rawValue: statisticName) else {
-            throw BudgetError(source: source, reason: "unknown statistic \"\(statisticName)\" in \"\(key)\"; use p50, median, p90, p99, max or mean")
+            throw BudgetError(source: source, reason: "unknown statistic \"\(statisticName)\" in \"\(key)\": \(Self.expectedKey)")
         }
         let metricKey = String(key[..<dot])
         guard let metric = RunMetric.named(metricKey) else {
-            throw BudgetError(
-                source: source,
-                reason: "unknown metric \"\(metricKey)\"; the metrics are: " + RunMetric.all.map(\.key).joined(separator: ", "))
+            throw BudgetError(source: source, reason: "unknown metric \"\(metricKey)\" in \"\(key)\": \(Self.expectedKey)")
         }
         self.metric = metric
         self.statistic = statistic
@@ -105,15 +121,22 @@ public struct Budget: Sendable, Hashable {
         }
     }
 
-    /// Reads a percentage: `10%` or `10` is 10.
+    /// Reads a percentage, a number and `%`, with or without a space between them: `10%` and
+    /// `10 %` are 10. A plain number is refused: `0.1` could mean 10% as well as 0.1%.
     public static func percentage(_ text: String, source: String = "--max-regression") throws(BudgetError) -> Double {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasSuffix("%") { trimmed.removeLast() }
+        let hasSign = trimmed.hasSuffix("%")
+        if hasSign { trimmed = String(trimmed.dropLast()).trimmingCharacters(in: .whitespaces) }
         if let value = Double(trimmed), value < 0 {
             throw BudgetError(source: source, reason: "\"\(text)\" is negative: give the largest allowed rise, such as 10%")
         }
-        guard let value = Double(trimmed), value >= 0, value.isFinite else {
+        guard let value = Double(trimmed), value >= 0, value.isFinite, trimmed.allSatisfy({ !$0.isLetter || $0 == "e" || $0 == "E" }) else {
             throw BudgetError(source: source, reason: "\"\(text)\" is not a percentage (e.g. 10%)")
+        }
+        guard hasSign else {
+            throw BudgetError(
+                source: source,
+                reason: "\"\(text)\" has no '%': write the rise as a percentage, such as 10% (a plain number could mean a fraction or a percentage)")
         }
         return value
     }

@@ -28,12 +28,18 @@ public struct ComparisonGate: Sendable, Hashable {
     /// needs several runs per side; the violations check counts and needs none.
     public var isEmpty: Bool { maxRegression == nil && budgets.isEmpty }
 
+    /// The members of a budget file, named as the configuration file and the options name them.
+    static let fileMembers = ["alpha", "max-regression", "budget"]
+    /// The earlier spellings of the budget file's members, still read: `maxRegression`, `budgets`.
+    static let fileMemberAliases = ["maxRegression": "max-regression", "budgets": "budget"]
+
     /// Adds what a budget file says. The file is JSON:
-    /// `{"alpha": 0.05, "maxRegression": "10%", "budgets": {"launch.cold.p50": "400ms", "stalls.count.p90": 1}}`;
+    /// `{"alpha": 0.05, "max-regression": "10%", "budget": {"launch.cold.p50": "400ms", "stalls.count.p90": 1}}`
+    /// (`maxRegression` and `budgets`, the earlier spellings, are read too);
     /// every member is optional; what the command line gives wins over the file's alpha and
     /// maximum regression.
     /// Errors name the file, the line and the column of the member at fault
-    /// (`budgets.json:3:5: unknown member "budget" ...`).
+    /// (`budgets.json:3:5: unknown member "budgets2" ...`).
     public mutating func read(file path: String) throws(BudgetError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BudgetError(source: path, reason: "cannot read the budget file")
@@ -45,11 +51,12 @@ public struct ComparisonGate: Sendable, Hashable {
             throw BudgetError(source: path, reason: "not valid JSON at \(JSONErrorLocation(of: error, in: [UInt8](data)))")
         }
         let bytes = [UInt8](data)
+        let expected = Self.fileMembers.joined(separator: ", ")
         guard let object = parsed as? [String: Any] else {
             let start = bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
             throw BudgetError(
                 source: Self.place(path, JSONMemberPositions.position(of: start, in: bytes)),
-                reason: "expected a JSON object with \"budgets\", \"maxRegression\", \"alpha\"")
+                reason: "expected a JSON object with \(expected)")
         }
         // Foundation gives no positions: the members are found again where they are written.
         let positions = JSONMemberPositions(document: bytes)
@@ -61,31 +68,40 @@ public struct ComparisonGate: Sendable, Hashable {
             guard let member = (members ?? positions).member(name) else { return path }
             return Self.place(path, (member.valueLine, member.valueColumn))
         }
-        for member in positions.members where !["alpha", "maxRegression", "budgets"].contains(member.key) {
-            throw BudgetError(
-                source: Self.place(path, (member.line, member.column)),
-                reason: "unknown member \"\(member.key)\" (expected budgets, maxRegression, alpha)")
+        // Each member under the name it is given, by its name today.
+        var given: [String: String] = [:]
+        for member in positions.members {
+            guard let name = Self.fileMembers.contains(member.key) ? member.key : Self.fileMemberAliases[member.key] else {
+                throw BudgetError(
+                    source: Self.place(path, (member.line, member.column)),
+                    reason: "unknown member \"\(member.key)\" (expected \(expected))")
+            }
+            if let earlier = given[name] {
+                let again = earlier == member.key ? "is given twice" : "says again what \"\(earlier)\" says"
+                throw BudgetError(
+                    source: Self.place(path, (member.line, member.column)),
+                    reason: "\"\(member.key)\" \(again): give it once, as \"\(name)\"")
+            }
+            given[name] = member.key
         }
-        if let alpha = object["alpha"] {
+        if let key = given["alpha"], let alpha = object[key] {
             guard let value = alpha as? Double, value > 0, value < 1 else {
-                throw BudgetError(source: valuePlace("alpha"), reason: "alpha must be a number between 0 and 1")
+                throw BudgetError(source: valuePlace(key), reason: "alpha must be a number between 0 and 1, such as 0.05")
             }
             self.alpha = value
         }
-        if let regression = object["maxRegression"], maxRegression == nil {
+        if let key = given["max-regression"], let regression = object[key], maxRegression == nil {
             if let text = regression as? String {
-                maxRegression = try Budget.percentage(text, source: valuePlace("maxRegression"))
-            } else if let value = regression as? Double {
-                maxRegression = value
+                maxRegression = try Budget.percentage(text, source: valuePlace(key))
             } else {
-                throw BudgetError(source: valuePlace("maxRegression"), reason: "maxRegression must be a percentage like \"10%\"")
+                throw BudgetError(source: valuePlace(key), reason: "\(key) must be a percentage like \"10%\"")
             }
         }
-        if let budgets = object["budgets"] {
+        if let key = given["budget"], let budgets = object[key] {
             guard let entries = budgets as? [String: Any] else {
-                throw BudgetError(source: valuePlace("budgets"), reason: "budgets must be an object of \"metric.statistic\": limit")
+                throw BudgetError(source: valuePlace(key), reason: "\(key) must be an object of \"metric.statistic\": limit")
             }
-            let members = positions.object("budgets")
+            let members = positions.object(key)
             for name in entries.keys.sorted() {
                 let limit: String
                 switch entries[name] {
