@@ -81,9 +81,9 @@ struct CheckCommand: ParsableCommand {
             analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable)
         if format == .github {
             let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
-            var annotations = GitHubAnnotations(analyses: analyses, strict: strict, unreadable: unreadable)
+            var annotations = GitHubAnnotations(output)
             annotations.writesJobSummary = summary != nil
-            try writeDocument(annotations.text, to: self.output)
+            try writeDocument(annotations.document, to: self.output)
             if let summary { try writeJobSummary(output, to: summary) }
         } else {
             try writeDocument(output.rendered(format), to: self.output)
