@@ -21,8 +21,11 @@ static sem_t answered;
 // The buffer the handler fills; the taker reads it only after the handler posted `answered`.
 static uint64_t buffer[LIFETRACE_SAMPLE_MAX_FRAMES];
 static volatile int buffer_count = 0;
-// Requests sent and not yet answered: an answer to a request the taker gave up on is discarded.
+// Requests sent and not yet answered (0 or 1): a request the taker gave up on is not repeated,
+// its late answer is the next call's sample.
 static int64_t stale_answers = 0;
+// When the handler walked the stack of the last answer (ns on CLOCK_MONOTONIC).
+static volatile int64_t answer_ns = 0;
 
 int lifetrace_sampler_supported(void) {
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
@@ -75,11 +78,14 @@ static void handler(int signal_number, siginfo_t *info, void *context) {
     (void)info;
     int saved = errno;
     int64_t start = now_ns();
+    answer_ns = start;
     walk(context);
     __atomic_add_fetch(&handler_nanoseconds, now_ns() - start, __ATOMIC_RELAXED);
     sem_post(&answered);
     errno = saved;
 }
+
+int64_t lifetrace_sampler_answer_time(void) { return answer_ns; }
 
 int64_t lifetrace_sampler_handler_nanoseconds(void) { return __atomic_load_n(&handler_nanoseconds, __ATOMIC_RELAXED); }
 
@@ -110,11 +116,25 @@ int lifetrace_sampler_prepare(int signal_number) {
     return 0;
 }
 
+// Copies the handler's last answer (posted on `answered`, which the caller has just taken).
+static int copy_answer(uint64_t *frames) {
+    int count = buffer_count;
+    if (count < 0) count = 0;
+    if (count > LIFETRACE_SAMPLE_MAX_FRAMES) count = LIFETRACE_SAMPLE_MAX_FRAMES;
+    memcpy(frames, buffer, (size_t)count * sizeof(uint64_t));
+    return count;
+}
+
 int lifetrace_sampler_take(uint64_t *frames, int64_t timeout_ns) {
     if (!prepared) return -1;
-    // Answers to requests given up on come first; each is taken and discarded.
-    while (stale_answers > 0 && sem_trywait(&answered) == 0) stale_answers--;
-    if (stale_answers > 0) return 0;
+    // A request given up on is answered late, when the thread got a core again: its stack is
+    // the one the thread had then (between the last call and this one), and is the sample of
+    // this call; no new request is sent while it is unanswered. (At most one is outstanding.)
+    if (stale_answers > 0) {
+        if (sem_trywait(&answered) != 0) return 0;
+        stale_answers = 0;
+        return copy_answer(frames);
+    }
     if (pthread_kill(sampled_thread, prepared) != 0) return -1;
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
@@ -129,11 +149,7 @@ int lifetrace_sampler_take(uint64_t *frames, int64_t timeout_ns) {
         stale_answers++;
         return 0;
     }
-    int count = buffer_count;
-    if (count < 0) count = 0;
-    if (count > LIFETRACE_SAMPLE_MAX_FRAMES) count = LIFETRACE_SAMPLE_MAX_FRAMES;
-    memcpy(frames, buffer, (size_t)count * sizeof(uint64_t));
-    return count;
+    return copy_answer(frames);
 }
 
 #if defined(__linux__)

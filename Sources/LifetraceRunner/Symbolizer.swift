@@ -16,6 +16,33 @@ public struct Symbolizer: StackSymbolResolver {
         try Self.symbolize(stacks)
     }
 
+    /// ``symbolizeWithNotes(_:)``.
+    public func resolve(_ stacks: SampledStacks) throws -> (symbols: [UInt64: FrameSymbol], notes: [String]) {
+        let (symbols, skipped) = try Self.symbolizeWithNotes(stacks)
+        return (symbols, skipped.isEmpty ? [] : [Self.skippedNote(skipped)])
+    }
+
+    /// An image whose frames were sampled and could not be symbolicated, and why.
+    public struct SkippedImage: Hashable, Sendable {
+        /// The image's path as the trace recorded it.
+        public var path: String
+        /// Why: its file is missing or unreadable, or its build id differs from the recorded one.
+        public var reason: String
+    }
+
+    /// The one note outputs print for the images that could not be symbolicated: "the stack
+    /// samples' frames in 1 image could not be symbolicated: .build/debug/SampleApp (no such
+    /// file here)".
+    public static func skippedNote(_ skipped: [SkippedImage]) -> String {
+        "the stack samples' frames in \(skipped.count) image\(skipped.count == 1 ? "" : "s") could not be symbolicated: "
+            + skipped.map { "\($0.path) (\($0.reason))" }.joined(separator: ", ")
+    }
+
+    /// The name a frame in a procedure linkage table stub is given: the trampoline the linker
+    /// made for a call into another library, no function of the image's own code
+    /// (``TraceSymbolNames/linkerStub``).
+    static let stubName = TraceSymbolNames.linkerStub
+
     /// Why symbolication could not run.
     public struct Failure: Error, CustomStringConvertible {
         /// One line.
@@ -40,6 +67,12 @@ public struct Symbolizer: StackSymbolResolver {
     /// trace recorded (a file rebuilt since, whose addresses moved, is not used). Addresses in no
     /// image, or in an image whose file is missing or different, get none.
     public static func symbolize(_ stacks: SampledStacks) throws(Failure) -> [UInt64: FrameSymbol] {
+        try symbolizeWithNotes(stacks).symbols
+    }
+
+    /// ``symbolize(_:)``, with the images whose sampled frames got no symbols because their file
+    /// is missing here or is not the one recorded (its build id differs).
+    public static func symbolizeWithNotes(_ stacks: SampledStacks) throws(Failure) -> (symbols: [UInt64: FrameSymbol], skipped: [SkippedImage]) {
         let (symbolizer, demangler) = tools()
         guard let symbolizer else {
             throw Failure(description: "no llvm-symbolizer or addr2line on PATH (install llvm or binutils)")
@@ -49,18 +82,52 @@ public struct Symbolizer: StackSymbolResolver {
             guard let index = stacks.images.lastIndex(where: { $0.contains(node.address) }) else { continue }
             byImage[index, default: []].insert(node.address)
         }
+        // The innermost frame of a sample is the interrupted instruction itself, not a return
+        // address: it is looked up as it is (one byte before it may be another function's end).
+        var callers: Set<UInt64> = []
+        for node in stacks.nodes where node.parent >= 0 && Int(node.parent) < stacks.nodes.count {
+            callers.insert(stacks.nodes[Int(node.parent)].address)
+        }
+        var interrupted: Set<UInt64> = []
+        for sample in stacks.samples where sample.stack < stacks.nodes.count {
+            let address = stacks.nodes[sample.stack].address
+            if !callers.contains(address) { interrupted.insert(address) }
+        }
         var result: [UInt64: FrameSymbol] = [:]
+        var skipped: [SkippedImage] = []
         var mangled: Set<String> = []
         for (index, addresses) in byImage.sorted(by: { $0.key < $1.key }) {
             let image = stacks.images[index]
-            guard FileManager.default.isReadableFile(atPath: image.path) else { continue }
-            if !image.buildID.isEmpty, buildID(ofFile: image.path) != image.buildID { continue }
+            guard FileManager.default.isReadableFile(atPath: image.path) else {
+                if !skipped.contains(where: { $0.path == image.path }) {
+                    let exists = FileManager.default.fileExists(atPath: image.path)
+                    skipped.append(SkippedImage(path: image.path, reason: exists ? "file not readable" : "file missing"))
+                }
+                continue
+            }
+            if !image.buildID.isEmpty, buildID(ofFile: image.path) != image.buildID {
+                if !skipped.contains(where: { $0.path == image.path }) {
+                    skipped.append(SkippedImage(path: image.path, reason: "build id differs from the recorded \(image.buildID): rebuilt since"))
+                }
+                continue
+            }
             let ordered = addresses.sorted()
             // A return address is the instruction after the call: its call is one byte before.
-            let offsets = ordered.map { "0x" + String(($0 - image.base) &- ($0 > image.base ? 1 : 0), radix: 16) }
+            func fileOffset(_ address: UInt64) -> UInt64 {
+                (address - image.base) &- (address > image.base && !interrupted.contains(address) ? 1 : 0)
+            }
+            let offsets = ordered.map { "0x" + String(fileOffset($0), radix: 16) }
+            let stubs = linkageStubSections(ofFile: image.path)
             let lines = try run(symbolizer, arguments: symbolizerArguments(symbolizer, object: image.path), input: offsets.joined(separator: "\n") + "\n")
             let answers = parse(lines, isLLVM: symbolizer.hasSuffix("llvm-symbolizer"))
-            for (address, answer) in zip(ordered, answers) where answer.function != "??" {
+            for (address, answer) in zip(ordered, answers) {
+                // A stub the linker made has no symbol: the tools name it after the symbol before
+                // it (`_init`, of the C runtime's crti.o) and its file after a guess.
+                if stubs.contains(where: { $0.contains(fileOffset(address)) }) {
+                    result[address] = FrameSymbol(function: stubName)
+                    continue
+                }
+                guard answer.function != "??" else { continue }
                 result[address] = answer
                 if answer.function.hasPrefix("$s") || answer.function.hasPrefix("_$s") { mangled.insert(answer.function) }
             }
@@ -83,6 +150,11 @@ public struct Symbolizer: StackSymbolResolver {
                     if let found = tries.first(where: { $0.function == result[address]!.function && $0.line > 0 }) {
                         result[address]!.file = found.file
                         result[address]!.line = found.line
+                    } else if result[address]!.file != "<compiler-generated>" {
+                        // No line anywhere near: the code has no line table, and the file the
+                        // tools name is the symbol table's nearest preceding file symbol
+                        // (`crtstuff.c`, `Swift.o`), a guess that is often another object's.
+                        result[address]!.file = ""
                     }
                 }
             }
@@ -95,7 +167,46 @@ public struct Symbolizer: StackSymbolResolver {
             for (name, plain) in zip(names, demangled) where !plain.isEmpty { map[name] = plain }
             for (address, symbol) in result { if let plain = map[symbol.function] { result[address]?.function = plain } }
         }
-        return result
+        return (result, skipped)
+    }
+
+    /// The file-address ranges of the ELF file's procedure linkage table sections (`.plt`,
+    /// `.plt.got`, `.plt.sec`): code the linker made, in no function of the image's own.
+    public static func linkageStubSections(ofFile path: String) -> [Range<UInt64>] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 64), header.count == 64,
+            header.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]), header[4] == 2, header[5] == 1
+        else { return [] }
+        func integer<T: FixedWidthInteger>(_ data: Data, _ offset: Int, _: T.Type) -> T {
+            data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        }
+        let tableOffset = integer(header, 0x28, UInt64.self)
+        let entrySize = Int(integer(header, 0x3A, UInt16.self))
+        let count = Int(integer(header, 0x3C, UInt16.self))
+        let namesIndex = Int(integer(header, 0x3E, UInt16.self))
+        guard entrySize >= 64, count <= 1 << 12, namesIndex < count, (try? handle.seek(toOffset: tableOffset)) != nil,
+            let table = try? handle.read(upToCount: entrySize * count), table.count == entrySize * count
+        else { return [] }
+        let namesEntry = namesIndex * entrySize
+        let namesOffset = integer(table, namesEntry + 24, UInt64.self)
+        let namesSize = integer(table, namesEntry + 32, UInt64.self)
+        guard namesSize <= 1 << 20, (try? handle.seek(toOffset: namesOffset)) != nil,
+            let names = try? handle.read(upToCount: Int(namesSize)), names.count == Int(namesSize)
+        else { return [] }
+        var ranges: [Range<UInt64>] = []
+        for index in 0..<count {
+            let entry = index * entrySize
+            let nameStart = Int(integer(table, entry, UInt32.self))
+            guard nameStart < names.count else { continue }
+            let nameEnd = names[nameStart...].firstIndex(of: 0) ?? names.count
+            let name = String(decoding: names[nameStart..<nameEnd], as: UTF8.self)
+            guard name == ".plt" || name == ".plt.got" || name == ".plt.sec" else { continue }
+            let address = integer(table, entry + 16, UInt64.self)
+            let size = integer(table, entry + 32, UInt64.self)
+            if size > 0, address <= UInt64.max - size { ranges.append(address..<(address + size)) }
+        }
+        return ranges
     }
 
     /// The GNU build id of the ELF file at `path`, in lower-case hexadecimal, or nil.

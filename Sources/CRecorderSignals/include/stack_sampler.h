@@ -19,9 +19,14 @@ int lifetrace_sampler_prepare(int signal_number);
 /// Interrupts the prepared thread and waits at most `timeout_ns` for its handler to walk its
 /// stack; copies the frames (innermost first: the interrupted instruction, then return
 /// addresses) into `frames` (room for LIFETRACE_SAMPLE_MAX_FRAMES) and returns their count, 0
-/// when the thread did not answer in time (its next answer is then discarded) or -1 when no
-/// thread was prepared. One caller at a time.
+/// when the thread did not answer in time, or -1 when no thread was prepared. A request not
+/// answered in time is not repeated: the next call returns its late answer (the stack the thread
+/// had when it ran again, after the last call) if it came, else 0. One caller at a time.
 int lifetrace_sampler_take(uint64_t *frames, int64_t timeout_ns);
+
+/// When the stack the last successful lifetrace_sampler_take returned was walked (ns on
+/// CLOCK_MONOTONIC): the sample's time, later than the request for a late answer.
+int64_t lifetrace_sampler_answer_time(void);
 
 /// The time the handler has spent so far, in nanoseconds (for measurements).
 int64_t lifetrace_sampler_handler_nanoseconds(void);

@@ -8,6 +8,16 @@ public protocol StackSymbolResolver: Sendable {
     /// The symbols of the addresses of `stacks` it can resolve (others get none); throws when it
     /// cannot run at all.
     func symbols(for stacks: SampledStacks) throws -> [UInt64: FrameSymbol]
+
+    /// The symbols, with notes for the outputs on what could not be resolved (an image's file
+    /// missing or rebuilt since), each said once. By default ``symbols(for:)`` and no note.
+    func resolve(_ stacks: SampledStacks) throws -> (symbols: [UInt64: FrameSymbol], notes: [String])
+}
+
+extension StackSymbolResolver {
+    public func resolve(_ stacks: SampledStacks) throws -> (symbols: [UInt64: FrameSymbol], notes: [String]) {
+        (try symbols(for: stacks), [])
+    }
 }
 
 /// The resolver an analysis symbolicates stack samples with, as ``AnalysisOptions`` holds it:

@@ -17,6 +17,7 @@ final class StallIntervals: @unchecked Sendable {
         if let note = stacks.lossNote { analysis.capped.addStackSampleNote(note) }
         guard !stacks.samples.isEmpty else { return }
         let names = TraceSymbolNames(stacks: stacks, options: options)
+        for note in names.notes { analysis.capped.addStackSampleNote(note) }
         analysis.stallProfiles = StallSamplePass.annotate(&analysis, stalls: intervals, stacks: stacks, names: names.name)
     }
 }

@@ -128,6 +128,12 @@ public struct TraceSymbolNames: Sendable {
     public let stacks: SampledStacks
     /// Function, file and line by address, from a symbolizer (``lifetrace symbolicate``).
     public let symbols: [UInt64: FrameSymbol]
+    /// What the resolver could not do, for the outputs' notes (``StackSymbolResolver/resolve(_:)``).
+    public internal(set) var notes: [String] = []
+
+    /// The name a symbolizer gives a frame in a linker stub (a procedure linkage table entry): a
+    /// trampoline into another library, never the app's own function even in the app's image.
+    public static let linkerStub = "<linker stub into another library>"
 
     /// Names for `stacks`, with `symbols` where known.
     public init(stacks: SampledStacks, symbols: [UInt64: FrameSymbol] = [:]) {
@@ -140,7 +146,7 @@ public struct TraceSymbolNames: Sendable {
         let image = stacks.image(containing: address)
         let isApp = image.map { !Self.isSystemImage($0.path) } ?? false
         if let symbol = symbols[address] {
-            return FrameName(function: symbol.function, location: symbol.location, isApp: isApp)
+            return FrameName(function: symbol.function, location: symbol.location, isApp: isApp && symbol.function != Self.linkerStub)
         }
         return FrameName(function: stacks.describe(address), isApp: isApp)
     }

@@ -5,11 +5,17 @@ extension TraceSymbolNames {
     /// ``AnalysisOptions/symbolication``, those its resolver gives (the trace's own win).
     public init(stacks: SampledStacks, options: AnalysisOptions) {
         var symbols = stacks.symbols
-        if let resolver = options.symbolication?.resolver, !stacks.samples.isEmpty,
-            let found = try? resolver.symbols(for: stacks)
-        {
-            symbols.merge(found) { kept, _ in kept }
+        var notes: [String] = []
+        if let resolver = options.symbolication?.resolver, !stacks.samples.isEmpty {
+            do {
+                let found = try resolver.resolve(stacks)
+                symbols.merge(found.symbols) { kept, _ in kept }
+                notes = found.notes
+            } catch {
+                notes = ["the stack samples could not be symbolicated: \(error)"]
+            }
         }
         self.init(stacks: stacks, symbols: symbols)
+        self.notes = notes
     }
 }

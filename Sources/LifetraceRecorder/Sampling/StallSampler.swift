@@ -150,7 +150,8 @@ public final class StallSampler: @unchecked Sendable {
                 continue
             }
             let wake = epoch.load(ordering: .relaxed)
-            MonotonicClock.sleep(until: wakeTime.load(ordering: .relaxed) &+ threshold)
+            let wokeAt = wakeTime.load(ordering: .relaxed)
+            MonotonicClock.sleep(until: wokeAt &+ threshold)
             guard stillBusy(wake) else { continue }
             writeNewImages(into: &ring, written: &imagesWritten)
             while stillBusy(wake) && !stopping.load(ordering: .relaxed) {
@@ -160,10 +161,15 @@ public final class StallSampler: @unchecked Sendable {
                 }
                 let taken = MonotonicClock.now()
                 takeTime.wrappingIncrement(by: taken &- timestamp, ordering: .relaxed)
-                if count > 0 && stillBusy(wake) {
+                // The sample's time is when the main thread's handler walked its stack: at once
+                // on a healthy machine, later when the main thread had no core and the answer
+                // came late (to this call, for the request the last one gave up on). A late
+                // answer from before this busy interval is not its sample.
+                let walked = count > 0 ? lifetrace_sampler_answer_time() : 0
+                if count > 0 && walked >= wokeAt && stillBusy(wake) {
                     frames.withUnsafeBytes { bytes in
                         ring.writeSideRecord(
-                            type: SideSlot.sample, timestamp: timestamp, value: Int64(ThreadID.main.rawValue), name: 0,
+                            type: SideSlot.sample, timestamp: walked, value: Int64(ThreadID.main.rawValue), name: 0,
                             bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<(count * 8)]))
                     }
                     self.taken.wrappingIncrement(ordering: .relaxed)

@@ -196,8 +196,7 @@ public struct TraceHTMLReport {
     /// The stack samples' profile of each zoomed stall that has one, by the stall view's anchor.
     var stallProfilesByAnchor: [String: StallProfile] {
         guard !analysis.stallProfiles.isEmpty else { return [:] }
-        var byStart: [Int64: StallProfile] = [:]
-        for profile in analysis.stallProfiles where byStart[profile.start] == nil { byStart[profile.start] = profile }
+        let byStart = analysis.stallProfilesByStart
         var result: [String: StallProfile] = [:]
         for entry in WorstFirst.longestStalls(analysis, limit: Self.zoomedStallLimit) {
             if let profile = byStart[entry.stall.start] { result[HTMLText.anchor("stall", entry.number)] = profile }
@@ -237,6 +236,7 @@ public struct TraceHTMLReport {
         var out = ""
         var stallNumber = 0
         let zoomed = Set(canvas.windows.map(\.anchor))
+        let profiles = analysis.stallProfilesByStart
         let detailed = detailedLifetimes
         let listed = Array(analysis.violations.prefix(Self.listedViolationLimit).enumerated())
         for lifetime in analysis.lifetimes {
@@ -265,7 +265,7 @@ public struct TraceHTMLReport {
                         ? "<a href=\"#stall-\(stallNumber)\">\(stallNumber)</a>" : String(stallNumber)
                     out += "<tr><td>\(number)</td><td>\(HTMLText.escape(text.stallStart(stall)))</td>"
                         + "<td>\(DurationFormat.fixed.string(stall.duration))\(stall.unfinished ? " (unfinished)" : "")</td>"
-                        + "<td>\(HTMLText.escape(text.blameText(stall)))</td></tr>\n"
+                        + "<td>\(HTMLText.escape(text.blameText(stall, profile: profiles[stall.start])))</td></tr>\n"
                 }
                 out += "</table>\n"
                 if lifetime.omittedStalls > 0 { out += "<p class=\"note\">\(HTMLText.escape(text.omittedStallsText(lifetime))).</p>\n" }

@@ -151,29 +151,35 @@ public enum WorstFirst {
         }
         guard !all.isEmpty else { return out }
         let longest = longestStalls(analysis, limit: tableRows)
+        // With stack samples, each row says what they blame beside the callback/signpost chain.
+        let profiles = analysis.stallProfilesByStart
+        let sampled = profiles.isEmpty ? "" : "<th>stack samples</th>"
+        func samplesCell(_ stall: Stall) -> String {
+            profiles.isEmpty ? "" : "<td>\(HTMLText.escape(profiles[stall.start]?.blameLine ?? "-"))</td>"
+        }
         out += "<h3 id=\"longest-stalls\">Longest stalls (\(longest.count) of \(all.count))</h3>\n"
             + "<table class=\"sortable\">\n<tr><th>rank</th><th>stall</th><th>lifetime</th><th>starts</th><th>after its launch</th>"
-            + "<th>duration</th><th>work</th></tr>\n"
+            + "<th>duration</th><th>work</th>\(sampled)</tr>\n"
         for (rank, entry) in longest.enumerated() {
             // The moment on the one clock, and the length since the launch as a duration.
             let starts = "<td class=\"num\" data-v=\"\(entry.stall.start)\">\(TraceClock.moment(entry.stall.start, origin: analysis.origin))</td>"
             let since = entry.stall.sinceLaunch.map(cell) ?? "<td>-</td>"
             out += "<tr><td class=\"num\">\(rank + 1)</td><td data-v=\"\(entry.number)\">\(stallLink(entry))</td>"
                 + "<td data-v=\"\(entry.lifetime.index + 1)\">\(lifetimeLink(entry.lifetime))</td>\(starts)\(since)\(cell(entry.stall.duration))"
-                + "<td>\(HTMLText.escape(entry.stall.work?.chainText ?? "-"))</td></tr>\n"
+                + "<td>\(HTMLText.escape(entry.stall.work?.chainText ?? "-"))</td>\(samplesCell(entry.stall))</tr>\n"
         }
         out += "</table>\n"
         let work = blamedWork(analysis)
         let stallTime = all.reduce(Int64(0)) { $0 &+ $1.stall.duration }
         out += "<h3 id=\"blamed-work\">Blamed work by share of stall time (\(min(work.count, tableRows)) of \(work.count))</h3>\n"
             + "<table class=\"sortable\">\n<tr><th>work</th><th>stalls</th><th>stall time</th><th>share</th>"
-            + "<th>longest</th></tr>\n"
+            + "<th>longest</th>\(sampled.isEmpty ? "" : "<th>stack samples of the longest</th>")</tr>\n"
         for entry in work.prefix(tableRows) {
             let share = stallTime > 0 ? Double(entry.total) / Double(stallTime) * 100 : 0
             out += "<tr><td>\(HTMLText.escape(entry.work))</td><td class=\"num\">\(entry.stalls)</td>\(cell(entry.total))"
                 + "<td class=\"num\" data-v=\"\(entry.total)\">\(DecimalText.string(share, decimals: 1)) %</td>"
                 + "<td data-v=\"\(entry.longest.stall.duration)\">\(DurationFormat.fixed.string(entry.longest.stall.duration)), "
-                + "\(stallLink(entry.longest)) in \(lifetimeLink(entry.longest.lifetime))</td></tr>\n"
+                + "\(stallLink(entry.longest)) in \(lifetimeLink(entry.longest.lifetime))</td>\(samplesCell(entry.longest.stall))</tr>\n"
         }
         return out + "</table>\n"
     }

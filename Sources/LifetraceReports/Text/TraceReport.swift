@@ -37,6 +37,7 @@ public struct TraceReport: Sendable {
 
     /// The text form.
     public var text: String {
+        let profiles = analysis.stallProfilesByStart
         var lines = ["Trace \(analysis.path): \(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime"))"]
         lines.append(Self.timesNote)
         if !analysis.metadata.isEmpty {
@@ -53,7 +54,7 @@ public struct TraceReport: Sendable {
                 lines.append("  Stalls (>= \(DurationFormat.fixed.string(options.stallThreshold))):")
                 for stall in lifetime.stalls {
                     lines.append("    \(stallStart(stall))  \(DurationFormat.fixed.string(stall.duration))"
-                        + (stall.unfinished ? " (unfinished)" : "") + "  " + blameText(stall))
+                        + (stall.unfinished ? " (unfinished)" : "") + "  " + blameText(stall, profile: profiles[stall.start]))
                 }
                 if lifetime.omittedStalls > 0 { lines.append("    \(omittedStallsText(lifetime))") }
             }
@@ -80,6 +81,7 @@ public struct TraceReport: Sendable {
 
     /// The Markdown form.
     public var markdown: String {
+        let profiles = analysis.stallProfilesByStart
         var lines = ["# Lifetrace report: \(MarkdownText.code(analysis.path, inTable: false))", ""]
         lines.append("\(analysis.eventCount) events, \(plural(analysis.lifetimeCount, "lifetime")), "
             + "\(plural(analysis.errorCount, "error")), \(plural(analysis.warningCount, "warning")).")
@@ -98,7 +100,7 @@ public struct TraceReport: Sendable {
                 lines += ["| start | duration | blame |", "| --- | --- | --- |"]
                 for stall in lifetime.stalls {
                     lines.append("| \(stallStart(stall)) | \(DurationFormat.fixed.string(stall.duration))"
-                        + (stall.unfinished ? " (unfinished)" : "") + " | \(cell(blameText(stall))) |")
+                        + (stall.unfinished ? " (unfinished)" : "") + " | \(cell(blameText(stall, profile: profiles[stall.start]))) |")
                 }
                 if lifetime.omittedStalls > 0 { lines += ["", MarkdownText.prose(omittedStallsText(lifetime))] }
             }
@@ -179,13 +181,15 @@ public struct TraceReport: Sendable {
         TraceClock.moment(stall.start, origin: analysis.origin)
     }
 
-    /// A stall's blame in one line: the work it is blamed on with its chain, then the other
-    /// intervals that ran during it, longest first.
-    public func blameText(_ stall: Stall) -> String {
-        guard let work = stall.workText else { return "no callback or signpost on the main thread" }
+    /// A stall's blame in one line: the work it is blamed on with its chain, then what its
+    /// stack samples blame (`profile`'s ``StallProfile/blameLine``, when the trace has samples
+    /// of it), then the other intervals that ran during it, longest first.
+    public func blameText(_ stall: Stall, profile: StallProfile? = nil) -> String {
+        let samples = profile?.blameLine.map { "; " + $0 } ?? ""
+        guard let work = stall.workText else { return "no callback or signpost on the main thread" + samples }
         let others = stall.blame.filter { $0.name != stall.work?.name || $0.kind != stall.work?.kind }
-        guard !others.isEmpty else { return work }
-        return work + "; also " + others.map { "\($0.kind.rawValue) \($0.name) \(DurationFormat.fixed.string($0.duration))" }
+        guard !others.isEmpty else { return work + samples }
+        return work + samples + "; also " + others.map { "\($0.kind.rawValue) \($0.name) \(DurationFormat.fixed.string($0.duration))" }
             .joined(separator: ", ")
     }
 
