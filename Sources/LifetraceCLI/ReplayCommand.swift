@@ -13,7 +13,9 @@ struct ReplayCommand: ParsableCommand {
             Times are shown since the trace's first event, as every command shows a moment, and \
             --from and --to select events by that time, written either way (--from 1.5s, or as \
             printed: --from '+1.500 s', --to '-0.003 s'); violations are printed under the event \
-            that revealed them. Exit status: 0 printed (violations do not \
+            that revealed them (a lifetime's stalls, hangs among them, are judged as it ends: \
+            under its exit, or at the end of the trace), and a violation revealed after --to whose \
+            moment is in the window is printed after the window's events. Exit status: 0 printed (violations do not \
             change it), 2 bad input or usage, 7 the output could not be written (docs/CLI.md).
             """)
 

@@ -77,7 +77,7 @@ struct CheckOutputTests {
         let xml = try Self.output(["unexpected-exit.fail.jsonl"]).rendered(.junit)
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == Rule.allCases.count)
         #expect(xml.contains("<testcase classname=\"unexpected-exit.fail.jsonl\" name=\"unexpected-exit\" time=\""))
-        #expect(xml.contains("<system-out>warning (does not fail the check without --strict):&#10;+"))
+        #expect(xml.contains("<system-out>warning (does not fail the check without --strict):&#10;lifetime 1, +"))
         #expect(xml.contains("The process was killed by signal 11"))
         #expect(xml.contains("<property name=\"warnings\" value=\"1\"/>"))
         let parsed = try XMLDocument(xmlString: xml)
@@ -92,9 +92,9 @@ struct CheckOutputTests {
         let lines = text.split(separator: "\n")
         #expect(lines.count == 2)
         // The line of the offending event comes with it from the reader, wherever the trace is named from.
-        #expect(lines[0].hasPrefix("::error title=launch-sequence in launch-sequence.fail.jsonl line 3::+0.010 s into the trace: didFinishLaunching began"))
+        #expect(lines[0].hasPrefix("::error title=launch-sequence in launch-sequence.fail.jsonl line 3::lifetime 1, +0.010 s into the trace: didFinishLaunching began"))
         #expect(lines[0].contains("%0A  callback.begin didFinishLaunching at +0.010 s"))
-        #expect(lines[1].hasPrefix("::warning title=background-time in background-time.fail.jsonl line 13::+31.000 s into the trace: The system expired"))
+        #expect(lines[1].hasPrefix("::warning title=background-time in background-time.fail.jsonl line 13::lifetime 1, +31.000 s into the trace: The system expired"))
     }
 
     @Test("strict: warnings fail the check")

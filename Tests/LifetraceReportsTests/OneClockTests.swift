@@ -38,7 +38,7 @@ import Testing
             #expect(rendered.contains(statement), "\(format): \(rendered)")
             #expect(!rendered.contains("+0.010 s"), "\(format) names a moment since the launch: \(rendered)")
         }
-        #expect(output.rendered(.junit).contains("message=\"+2.010 s into the trace: The main thread was busy for 1.500 s from +2.010 s"))
+        #expect(output.rendered(.junit).contains("message=\"lifetime 2, +2.010 s into the trace: The main thread was busy for 1.500 s from +2.010 s"))
         let json = output.rendered(.json)
         #expect(json.contains("\"sinceStart\": 5010000000"), "\(json)")
         #expect(json.contains("\"origin\": 0"), "\(json)")

@@ -60,7 +60,7 @@ struct RulesCommandTests {
         #expect(junit.range(of: #"name="no-network-while-suspended" time="[0-9.]+"/>"#, options: .regularExpression) != nil)
         let github = try LifetraceCommand.run(["check", "--rules", Self.team, "--format", "github", failing]).output
         #expect(github.contains("::error title=save-state-before-suspension in \(failing)"))
-        #expect(github.contains("::+1.800 s"))
+        #expect(github.contains("::lifetime 1, +1.800 s"))
         let replay = try LifetraceCommand.run(["replay", "--rules", Self.team, failing]).output
         #expect(replay.contains("error[save-state-before-suspension]"))
     }

@@ -87,7 +87,7 @@ extension LifecycleAnalyzer {
             busySource: current.runLoopSeen ? .runLoop : (current.mainCallbacksSeen ? .callbacks : .none),
             timeInStates: timeInStates(until: end),
             end: LifetimeEnd(
-                kind: kind, timestamp: end, sinceLaunch: current.launchTime.map { end - $0 }, code: code,
+                kind: kind, timestamp: end, sinceLaunch: current.windowStart.map { end - $0 }, code: code,
                 signal: signal, facts: facts),
             droppedEvents: current.dropped, eventCount: current.eventCount)
         if emitsEdges {

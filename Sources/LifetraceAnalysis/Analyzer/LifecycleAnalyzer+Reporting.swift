@@ -19,7 +19,7 @@ extension LifecycleAnalyzer {
     func makeViolation(
         _ rule: Rule, at timestamp: Int64, _ message: String, witnesses: [TraceEvent?], symbols: SymbolTable
     ) -> Violation {
-        let launch = inLifetime ? current.launchTime : nil
+        let launch = inLifetime ? current.windowStart : nil
         let since = launch.map { timestamp - $0 }
         var seen: Set<TraceEvent> = []
         let events = witnesses.compactMap { $0 }.filter { seen.insert($0).inserted }.map {

@@ -325,7 +325,7 @@ extension LifecycleAnalyzer {
 
     /// The time since the current lifetime's launch, when it has one.
     public func sinceLaunch(_ timestamp: Int64) -> Int64? {
-        guard inLifetime, let launch = current.launchTime else { return nil }
+        guard inLifetime, let launch = current.windowStart else { return nil }
         return timestamp - launch
     }
 }

@@ -60,7 +60,7 @@ extension LifecycleAnalyzer {
         guard let closed = busy.close(at: end, open: stacks.slots[0], symbols: symbols) else { return }
         let stall = Stall(
             start: closed.start, duration: end - closed.start,
-            sinceLaunch: current.launchTime.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
+            sinceLaunch: current.windowStart.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
             work: closed.work, opening: closed.event)
         let endsInForeground = current.inForeground
         let inForeground = foreground && endsInForeground

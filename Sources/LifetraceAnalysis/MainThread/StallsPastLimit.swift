@@ -110,7 +110,14 @@ extension LifecycleAnalyzer {
     /// The stalls a lifetime's report lists, and how many it leaves out: those past the
     /// lifetime's kept ones, and those past the trace's ``CappedCounts/traceStallLimit``.
     mutating func listedStalls() -> (stalls: [Stall], omitted: Int) {
-        var stalls = current.stalls.map(\.stall).filter { $0.duration >= options.stallThreshold }
+        // Timed from the launch window's start as the lifetime ends: a prewarm's resume may be
+        // found after a stall closed.
+        let launch = current.windowStart
+        var stalls = current.stalls.map(\.stall).filter { $0.duration >= options.stallThreshold }.map {
+            var stall = $0
+            stall.sinceLaunch = launch.map { stall.start - $0 }
+            return stall
+        }
         var omitted = current.stallsPastLimit.count(all: StallsPastLimit.atStallThreshold)
         let room = max(0, CappedCounts.traceStallLimit - stallsListed)
         if stalls.count > room {

@@ -53,7 +53,7 @@ extension LifecycleAnalyzer {
     /// The context the threshold monitors judge in, now.
     func monitorContext(symbols: SymbolTable) -> MonitorContext {
         MonitorContext(
-            options: options, launch: inLifetime ? current.launchTime : nil, origin: traceOrigin, symbols: symbols,
+            options: options, launch: inLifetime ? current.windowStart : nil, origin: traceOrigin, symbols: symbols,
             runsInBackground: runsInBackground)
     }
 

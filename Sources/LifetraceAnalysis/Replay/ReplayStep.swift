@@ -27,7 +27,7 @@ extension LifecycleAnalyzer {
         let found = violations.count
         consume(event, symbols: symbols)
         // After an `exit` the lifetime just ended is still the current one.
-        let launch: Int64? = current.launchTime
+        let launch: Int64? = current.windowStart
         let shown = inLifetime ? current.scenes.prefix(ReplayStep.sceneLimit).map { (symbols.shown($0.name) ?? "", $0.system, $0.app) } : []
         var step = ReplayStep(
             event: EventSummary(event, symbols: symbols, launch: launch, origin: traceOrigin),

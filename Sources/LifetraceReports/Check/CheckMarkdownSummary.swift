@@ -97,7 +97,7 @@ public struct CheckMarkdownSummary: CheckRenderer {
                     }
                     listed += 1
                     lines.append("- **\(violation.severity.rawValue)** \(MarkdownText.code(violation.rule.id, inTable: false)) in "
-                        + "\(MarkdownText.code(analysis.path, inTable: false)): \(MarkdownText.prose(violation.statement))")
+                        + "\(MarkdownText.code(analysis.path, inTable: false)): \(MarkdownText.prose(violation.placedStatement))")
                 }
                 unlisted += analysis.omittedCount
             }

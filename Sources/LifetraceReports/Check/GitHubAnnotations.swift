@@ -71,7 +71,7 @@ public struct GitHubAnnotations: CheckRenderer {
                 let line = violation.offendingLine.map { " line \($0)" } ?? ""
                 let annotation = Annotation(
                     command: failing ? "error" : "warning", title: "\(violation.rule.id) in \(analysis.path)\(line)",
-                    message: violation.statement + violation.events.map { "\n  \($0)" }.joined())
+                    message: violation.placedStatement + violation.events.map { "\n  \($0)" }.joined())
                 if failing { errors.append(annotation) } else { warnings.append(annotation) }
             }
             if let note = analysis.omittedNote {

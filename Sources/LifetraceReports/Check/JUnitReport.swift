@@ -83,14 +83,14 @@ public struct JUnitReport: CheckRenderer {
                 }
                 let found = analysis.violations.filter { $0.rule == rule }
                 var body = found.map { violation in
-                    violation.statement + "\n" + violation.events.map { "    \($0)\n" }.joined()
+                    violation.placedStatement + "\n" + violation.events.map { "    \($0)\n" }.joined()
                 }.joined()
                 let omitted = analysis.omittedViolations[rule, default: 0]
                 if omitted > 0, let note = analysis.omittedNote {
                     body += "\(omitted) more violations of this rule are not listed. \(note).\n"
                 }
                 if fails(rule) {
-                    let message = found.first?.statement ?? "\(omitted) violations, not listed"
+                    let message = found.first?.placedStatement ?? "\(omitted) violations, not listed"
                     suite += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
                         + "message=\"\(escape(message))\">\(escape(body))</failure>\n    </testcase>\n"
                 } else {

@@ -68,10 +68,10 @@ public struct SARIFReport: CheckRenderer {
                     JSONMember("ruleId", .string(violation.rule.id)),
                     JSONMember("ruleIndex", .int(Int64(index[violation.rule] ?? 0))),
                     JSONMember("level", .string(Self.level(violation.rule))),
-                    JSONMember("message", .object([JSONMember("text", .string(violation.statement + witnesses))])),
+                    JSONMember("message", .object([JSONMember("text", .string(violation.placedStatement + witnesses))])),
                     JSONMember("locations", .array([.object([JSONMember("physicalLocation", .object(location))])])),
                     JSONMember("properties", .object([
-                        JSONMember("lifetime", .int(Int64(violation.lifetime + 1))),
+                        JSONMember("lifetimeNumber", .int(Int64(violation.lifetime + 1))),
                         JSONMember("timestamp", .int(violation.timestamp)),
                     ])),
                 ]))

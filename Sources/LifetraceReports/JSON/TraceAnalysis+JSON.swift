@@ -12,6 +12,7 @@ extension Violation {
             json.member("sinceLaunch", sinceLaunch)
             json.member("sinceStart", sinceStart)
             json.member("lifetime", Int64(lifetime))
+            json.member("lifetimeNumber", Int64(lifetime + 1))
             json.member("message", message)
             if let fact {
                 json.member("fact", object: { json in

@@ -5,6 +5,9 @@ import LifetraceZstd
 
 /// What `lifetrace replay` prints: every event of a trace with the system and app views before
 /// and after it, each violation under the event that revealed it, then those found at the end.
+/// With a window (`from`, `to`), a violation is shown when the event that revealed it is in the
+/// window (under it), or when its own moment is (after the window's events: a lifetime's stalls
+/// are judged as the lifetime ends, so a hang is revealed by its `exit` or the trace's end).
 public enum ReplayTranscript {
     /// The first line: what the times count from.
     public static let header = "time \(TraceClock.origin) (as --from and --to take it), event, views"
@@ -26,20 +29,36 @@ public enum ReplayTranscript {
         options.keepsLifetimes = false
         var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         var origin: Int64?
+        // Violations whose moment is in the window but that a later event revealed.
+        var later: [Violation] = []
+        func inWindow(_ violation: Violation) -> Bool {
+            let moment = violation.timestamp &- (origin ?? violation.timestamp)
+            return moment >= from && moment <= to
+        }
         try line(header)
         while let event = try source.next() {
             let step = analyzer.step(event, symbols: source.symbols)
             let offset = event.timestamp - (origin ?? event.timestamp)
             if origin == nil { origin = event.timestamp }
-            guard offset >= from && offset <= to else { continue }
+            guard offset >= from && offset <= to else {
+                // Revealed outside the window (a lifetime's stalls are judged as it ends): shown
+                // when its own moment is in the window.
+                later += step.violations.filter(inWindow)
+                continue
+            }
             try line(step.line(origin: origin ?? event.timestamp))
             for violation in step.violations { try line("    " + violation.line(timed: false)) }
         }
+        if !later.isEmpty {
+            try line("revealed after --to by a later event, at a moment in the window:")
+            for violation in later { try line("    " + violation.line()) }
+        }
         let found = analyzer.violations.count
         _ = analyzer.finish(symbols: source.symbols)
-        if analyzer.violations.count > found {
+        let atEnd = analyzer.violations[found...].filter(inWindow)
+        if !atEnd.isEmpty {
             try line("at the end of the trace:")
-            for violation in analyzer.violations[found...] { try line("    " + violation.line()) }
+            for violation in atEnd { try line("    " + violation.line()) }
         }
         let omitted = analyzer.omittedViolations.values.reduce(0, +)
         if omitted > 0 {

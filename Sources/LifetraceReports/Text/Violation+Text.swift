@@ -8,8 +8,13 @@ extension Violation {
     public func line(namingLifetime: Bool = false, timed: Bool = true) -> String {
         let head = "\(severity.rawValue)[\(rule.id)]"
         guard timed else { return head + ": " + message }
-        return head + " " + (namingLifetime ? "lifetime \(lifetime + 1), " : "") + statement
+        return head + " " + (namingLifetime ? placedStatement : statement)
     }
+
+    /// The statement after the lifetime it happened in, counted from 1 as every output for people
+    /// counts lifetimes (`lifetime 4, +16.725 s into the trace: …`): for the outputs read apart
+    /// from the trace's report (JUnit, GitHub annotations and the job summary, Markdown, SARIF).
+    public var placedStatement: String { "lifetime \(lifetime + 1), \(statement)" }
 
     /// When and what, `+0.010 s into the trace: The main thread was busy…`: the line without the
     /// rule, for the outputs that name the rule on their own (JUnit, GitHub annotations,
