@@ -116,7 +116,7 @@ struct CheckCommandTests {
         #expect(junit.output.contains("errors=\"1\""))
         #expect(junit.output.contains("""
             <testsuite name="\(broken)" tests="1" failures="0" errors="1" skipped="0" time="0.000000">
-                <testcase classname="\(broken)" name="read" time="0.000000">
+                <testcase classname="\(broken)" name="read">
                   <error type="unknownField" message="\(broken):2:27: unknown field &quot;nmae&quot; for type &quot;mark&quot;">
             """))
         let github = try Self.run(["check", "--format", "github", Self.sample("resign-before-background.fail.jsonl"), broken])

@@ -17,7 +17,8 @@ extension LifecycleAnalyzer {
 
     /// Builds a violation without recording it (for findings kept aside until a lifetime ends).
     func makeViolation(
-        _ rule: Rule, at timestamp: Int64, _ message: String, witnesses: [TraceEvent?], symbols: SymbolTable
+        _ rule: Rule, at timestamp: Int64, _ message: String, witnesses: [TraceEvent?], symbols: SymbolTable,
+        overrun: Int64? = nil
     ) -> Violation {
         let launch = inLifetime ? current.windowStart : nil
         let since = launch.map { timestamp - $0 }
@@ -28,7 +29,7 @@ extension LifecycleAnalyzer {
         return Violation(
             rule: rule, timestamp: timestamp, sinceLaunch: since, lifetime: current.index,
             message: message + (rule.reason.map { " Why: " + $0 } ?? ""), events: events,
-            sinceStart: traceOrigin.map { TraceTime.elapsed(from: $0, to: timestamp) })
+            sinceStart: traceOrigin.map { TraceTime.elapsed(from: $0, to: timestamp) }, overrun: overrun)
     }
 
     /// The moment `timestamp`, `+1.234 s` since the trace's first event (``TraceClock``).

@@ -19,7 +19,9 @@ struct BackgroundCallbackMonitor: ThresholdMonitor {
         let limit = context.options.backgroundCallbackLimit
         let duration = time - interval.begin
         guard duration > limit else { return }
-        findings.add(Rule(rule), at: interval.begin + limit, witnesses: [begin] + (end.map { [$0] } ?? [])) {
+        findings.add(
+            Rule(rule), at: interval.begin + limit, witnesses: [begin] + (end.map { [$0] } ?? []), overrun: duration - limit
+        ) {
             let text = context.callbackText(interval.name, scene: interval.scene)
             let ran = end == nil
                 ? "was still running when the process ended at \(context.when(time)), \(context.duration(duration)) after it began"

@@ -136,7 +136,8 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
         // A declared continuous background mode (audio, location, ...) keeps the app running legally.
         if context.runsInBackground { return true }
         findings.add(
-            Rule(rule), at: stretch.start + limit, witnesses: [stretch.startEvent] + (stretch.endEvent.map { [$0] } ?? [])
+            Rule(rule), at: stretch.start + limit, witnesses: [stretch.startEvent] + (stretch.endEvent.map { [$0] } ?? []),
+            overrun: stretch.end - stretch.start - limit
         ) {
             let viewText = stretch.view == .system ? "the system view" : "its callbacks (no state events)"
             return "The app ran in Background with no background task open from \(context.when(stretch.start)) to "

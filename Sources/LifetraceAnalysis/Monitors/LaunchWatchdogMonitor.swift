@@ -17,7 +17,7 @@ struct LaunchWatchdogMonitor: ThresholdMonitor {
         let resumeText = window.resumed ? " (the user's launch, resumed from the prewarm)" : ""
         if length > limit {
             let witnesses = [window.launchEvent] + ((window.windowEvent ?? exit).map { [$0] } ?? [])
-            findings.add(Rule(rule), at: window.start + limit, witnesses: witnesses) {
+            findings.add(Rule(rule), at: window.start + limit, witnesses: witnesses, overrun: length - limit) {
                 let launchText = window.inferred ? "the first event (no launch event; launch inferred)" : "launch"
                 return "The launch\(resumeText) took \(context.duration(length)), from "
                     + "\(window.resumed ? "the resume at \(context.when(window.start))" : launchText) to "

@@ -42,7 +42,9 @@ struct LaunchStallMonitor: ThresholdMonitor {
         for recorded in stalls
         where recorded.stall.start >= window.start && recorded.stall.start <= window.end && recorded.stall.duration >= threshold {
             let stall = recorded.stall
-            findings.add(Rule(rule), at: stall.start, witnesses: [window.launchEvent, recorded.startEvent]) {
+            findings.add(
+                Rule(rule), at: stall.start, witnesses: [window.launchEvent, recorded.startEvent], overrun: stall.duration - threshold
+            ) {
                 context.stallOpening(stall) + ", inside the launch window (which ends at \(window.description))"
                     + "\(context.stallWork(stall)); expected no main-thread stall of \(context.duration(threshold)) "
                     + "or more during launch."
@@ -70,7 +72,7 @@ struct HangMonitor: ThresholdMonitor {
             && !(window?.contains(recorded.stall.start) ?? false) && recorded.stall.start >= prewarmEnd
         {
             let stall = recorded.stall
-            findings.add(Rule(rule), at: stall.start, witnesses: [recorded.startEvent]) {
+            findings.add(Rule(rule), at: stall.start, witnesses: [recorded.startEvent], overrun: stall.duration - threshold) {
                 context.stallOpening(stall)
                     + (recorded.inForeground
                         ? ", after the launch, while the app was in the foreground"

@@ -74,7 +74,9 @@ extension LifecycleAnalyzer {
                 found.count(finding.rule)
             } else {
                 found.append(
-                    makeViolation(finding.rule, at: finding.timestamp, finding.message, witnesses: finding.witnesses, symbols: symbols))
+                    makeViolation(
+                        finding.rule, at: finding.timestamp, finding.message, witnesses: finding.witnesses, symbols: symbols,
+                        overrun: finding.overrun))
             }
         }
     }

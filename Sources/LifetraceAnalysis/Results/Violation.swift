@@ -21,12 +21,18 @@ public struct Violation: Sendable, Hashable {
     /// The witness events: the state-changing event before (when there is one), then the
     /// offending event.
     public var events: [EventSummary]
+    /// How far past its rule's limit (ns), for a rule with a duration limit (a stall's duration
+    /// less the threshold, a callback's, a launch's or a background stretch's time less its
+    /// limit); nil for the others. It ranks violations of one severity, worst first
+    /// (`check --format github`).
+    public var overrun: Int64?
 
     /// Creates a violation.
     public init(
         rule: Rule, timestamp: Int64, sinceLaunch: Int64?, lifetime: Int, message: String,
-        events: [EventSummary], sinceStart: Int64? = nil
+        events: [EventSummary], sinceStart: Int64? = nil, overrun: Int64? = nil
     ) {
+        self.overrun = overrun
         self.rule = rule
         self.timestamp = timestamp
         self.sinceLaunch = sinceLaunch

@@ -51,6 +51,9 @@ public struct RuleFinding {
     public var message: String
     /// The witness events, in time order.
     public var witnesses: [TraceEvent]
+    /// How far past its rule's limit (ns): a stall's duration less the threshold, a callback's
+    /// or a launch's time less its limit; nil for a rule without a duration limit.
+    public var overrun: Int64? = nil
 }
 
 /// What a ``RuleMonitor`` found while taking in the edges of one event.
@@ -65,9 +68,10 @@ public struct RuleFindings {
 
     /// Adds a finding; `message` is built only when the violation will be kept in full.
     public mutating func add(
-        _ rule: Rule, at timestamp: Int64, witnesses: [TraceEvent], message: () -> String
+        _ rule: Rule, at timestamp: Int64, witnesses: [TraceEvent], overrun: Int64? = nil, message: () -> String
     ) {
-        items.append(RuleFinding(rule: rule, timestamp: timestamp, message: onlyCounted ? "" : message(), witnesses: witnesses))
+        items.append(RuleFinding(
+            rule: rule, timestamp: timestamp, message: onlyCounted ? "" : message(), witnesses: witnesses, overrun: overrun))
     }
 }
 

@@ -8,9 +8,13 @@ import LifetraceFormat
 /// GitHub shows at most 10 error, 10 warning and 10 notice annotations per step and 50 per job
 /// (GitHub's documentation of problem matchers and workflow commands, "Limitations"); more are
 /// dropped without a word. So at most ``perKind`` of each kind are written, most severe first:
-/// traces that could not be read or not read whole, then error-severity violations, then
-/// warnings, each in the order of the traces (a trace's count of violations not listed before
-/// the violations); a last plain line says how many were left out and
+/// traces that could not be read or not read whole, a trace's count of violations not listed,
+/// then error-severity violations, then warnings. Violations of one kind are ranked by how far
+/// they went past their rule's limit (``Violation/overrun``: a stall's duration less its
+/// threshold, a callback's, a launch's or a background stretch's time less its limit), the
+/// farthest first; violations of rules without a duration limit (the ordering rules) follow,
+/// and ties keep the order of the traces and, within a trace, of time, so the output is the same
+/// on every run. A last plain line says how many were left out and
 /// where they are. Annotations carry no `file=`: a trace is not source in the pull request, and
 /// an annotation with a file GitHub cannot find in the commit is attached to nothing. The rule
 /// and the trace are in the `title=` instead (`hang in runs/a.jsonl line 12`, with the offending
@@ -50,8 +54,8 @@ public struct GitHubAnnotations: CheckRenderer {
     var annotations: [Annotation] {
         var unread: [Annotation] = []
         var omitted: [Annotation] = []
-        var errors: [Annotation] = []
-        var warnings: [Annotation] = []
+        var errors: [(annotation: Annotation, overrun: Int64?)] = []
+        var warnings: [(annotation: Annotation, overrun: Int64?)] = []
         var notices: [Annotation] = []
         for error in unreadable {
             var place = ""
@@ -72,7 +76,11 @@ public struct GitHubAnnotations: CheckRenderer {
                 let annotation = Annotation(
                     command: failing ? "error" : "warning", title: "\(violation.rule.id) in \(analysis.path)\(line)",
                     message: violation.placedStatement + violation.events.map { "\n  \($0)" }.joined())
-                if failing { errors.append(annotation) } else { warnings.append(annotation) }
+                if failing {
+                    errors.append((annotation, violation.overrun))
+                } else {
+                    warnings.append((annotation, violation.overrun))
+                }
             }
             if let note = analysis.omittedNote {
                 let failing = strict || analysis.omittedViolations.keys.contains { $0.severity == .error }
@@ -84,7 +92,20 @@ public struct GitHubAnnotations: CheckRenderer {
                 notices.append(Annotation(command: "notice", title: "analysis caps in \(analysis.path)", message: note))
             }
         }
-        return unread + omitted + errors + warnings + notices
+        return unread + omitted + Self.worstFirst(errors) + Self.worstFirst(warnings) + notices
+    }
+
+    /// `found` (in the order of the traces and of time) ranked the farthest past its limit first,
+    /// those without a limit last; ties keep their order.
+    static func worstFirst(_ found: [(annotation: Annotation, overrun: Int64?)]) -> [Annotation] {
+        found.enumerated().sorted { left, right in
+            switch (left.element.overrun, right.element.overrun) {
+            case (let l?, let r?) where l != r: return l > r
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return left.offset < right.offset
+            }
+        }.map(\.element.annotation)
     }
 
     /// At most ``perKind`` annotations of each kind, then a plain line on what was left out.

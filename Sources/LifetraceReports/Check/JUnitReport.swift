@@ -7,9 +7,10 @@ import LifetraceFormat
 /// that does not fail the check leaves its test case passed and is written in the test case's
 /// `<system-out>` and counted in the suite's `warnings` property. A trace that could not be read,
 /// or not read whole, is an `<error>` (exit status 2): never absent, so the CI system counts it.
-/// Times (`time`, seconds) are the trace's read-and-check time; its rules are checked in one pass
-/// over the events and cannot be timed apart, so each test case carries the suite's time divided
-/// evenly among them, and the test cases add up to the suite.
+/// Times (`time`, seconds) are measured, never shared out: a suite's `time` is the wall-clock time
+/// of reading and checking its trace. Its rules are checked in one pass over the events and
+/// cannot be timed apart, so the test cases carry no `time` (the attribute is optional in JUnit
+/// XML; readers take a missing one as not measured, or as 0).
 public struct JUnitReport: CheckRenderer {
     /// The analyses.
     public var analyses: [TraceAnalysis]
@@ -54,7 +55,6 @@ public struct JUnitReport: CheckRenderer {
             let warned = ran.filter { violated.contains($0) && !fails($0) }
             let cases = ran.count + (incomplete ? 1 : 0)
             let seconds = analysis.checkDuration.map(Self.seconds) ?? 0
-            let share = cases > 0 ? seconds / Double(cases) : 0
             tests += cases
             failures += failing.count
             errors += incomplete ? 1 : 0
@@ -71,12 +71,12 @@ public struct JUnitReport: CheckRenderer {
             if incomplete {
                 // A trace read only in part: an error (the test could not run), not a pass.
                 let problems = analysis.issues.map(\.description).joined(separator: "\n")
-                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(Rule.traceIntegrityID)\" time=\"\(Self.time(share))\">\n"
+                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(Rule.traceIntegrityID)\">\n"
                     + "      <error type=\"incomplete\" message=\"not read whole, so not checked whole\">"
                     + "\(escape(problems))</error>\n    </testcase>\n"
             }
             for rule in ran {
-                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(escape(rule.id))\" time=\"\(Self.time(share))\""
+                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(escape(rule.id))\""
                 guard violated.contains(rule) else {
                     suite += "/>\n"
                     continue
@@ -113,7 +113,7 @@ public struct JUnitReport: CheckRenderer {
             + "skipped=\"0\" time=\"\(Self.time(totalSeconds))\">\n"
         for error in unreadable {
             output += "  <testsuite name=\"\(escape(error.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000000\">\n"
-                + "    <testcase classname=\"\(escape(error.file))\" name=\"read\" time=\"0.000000\">\n"
+                + "    <testcase classname=\"\(escape(error.file))\" name=\"read\">\n"
                 + "      <error type=\"\(error.kind.rawValue)\" message=\"\(escape(error.description))\">"
                 + "\(escape(error.description))</error>\n    </testcase>\n  </testsuite>\n"
         }
