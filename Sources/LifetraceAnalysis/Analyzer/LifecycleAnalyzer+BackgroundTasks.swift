@@ -50,23 +50,33 @@ extension LifecycleAnalyzer {
     /// Judges the stretches a step of the `background-time` monitor's clock ended, and keeps what
     /// it found with the view that found it, as violations made now, until the lifetime ends
     /// (``recordBackgroundTime()``).
+    /// Most stretches end within the limit, where the monitor finds nothing: those cost a
+    /// comparison each, and no context is built.
     @inline(__always)
     mutating func judgeBackgroundTime(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
-        if !ended.isEmpty { judgeEndedStretches(ended, symbols: symbols) }
+        let limit = options.backgroundLimit
+        if BackgroundTimeMonitor.exceeds(ended.system, limit) || BackgroundTimeMonitor.exceeds(ended.app, limit) {
+            judgeEndedStretches(ended, symbols: symbols)
+        }
     }
 
     @inline(never)
     private mutating func judgeEndedStretches(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
         let context = monitorContext(symbols: symbols)
-        let onlyCounted = found.isFull
-        for (stretch, list) in [(ended.system, \Lifetime.systemBackgroundFound), (ended.app, \Lifetime.appBackgroundFound)] {
-            guard let stretch else { continue }
-            var findings = RuleFindings(onlyCounted: onlyCounted)
-            if BackgroundTimeMonitor.judge(stretch, context: context, findings: &findings) {
-                current.allowancesApplied.insert(.backgroundModes)
-            }
-            keepAside(findings, in: list, symbols: symbols)
+        judgeEndedStretch(ended.system, in: \.systemBackgroundFound, context: context, symbols: symbols)
+        judgeEndedStretch(ended.app, in: \.appBackgroundFound, context: context, symbols: symbols)
+    }
+
+    private mutating func judgeEndedStretch(
+        _ stretch: BackgroundTimeMonitor.EndedStretch?, in list: WritableKeyPath<Lifetime, ViolationList>,
+        context: MonitorContext, symbols: SymbolTable
+    ) {
+        guard let stretch else { return }
+        var findings = RuleFindings(onlyCounted: found.isFull)
+        if BackgroundTimeMonitor.judge(stretch, context: context, findings: &findings) {
+            current.allowancesApplied.insert(.backgroundModes)
         }
+        keepAside(findings, in: list, symbols: symbols)
     }
 
     /// The lifetime ends at `end`: the monitor's clock ends both views' stretches.

@@ -13,13 +13,9 @@ extension LifecycleAnalyzer {
         settleLaunchKind(end: end)
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
-        let ending = JudgedEnding(
-            state: state, terminating: current.willTerminateBegin != nil,
-            stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
-            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start)
-        let point = EdgePoint(kind: .exit, timestamp: end, thread: event.thread, name: .none, event: event)
-        runMonitor(symbols: symbols) { context, findings in
-            UnexpectedExitMonitor.exited(point, ending: ending, context: context, findings: &findings)
+        // Most lifetimes end where the monitor finds nothing: their ending is not built.
+        if UnexpectedExitMonitor.canFind(state: state, terminating: current.willTerminateBegin != nil) {
+            judgeExit(event, state: state, symbols: symbols)
         }
         let kind: LifetimeEnd.Kind
         if current.willTerminateBegin != nil {
@@ -33,6 +29,20 @@ extension LifecycleAnalyzer {
             }
         }
         closeLifetime(kind: kind, at: end, exit: event, code: code, signal: signal, symbols: symbols)
+    }
+
+    /// Hands the lifetime's `exit` and how the lifetime stood to the `unexpected-exit` monitor.
+    @inline(never)
+    private mutating func judgeExit(_ event: TraceEvent, state: LifecycleState?, symbols: SymbolTable) {
+        let end = event.timestamp
+        let ending = JudgedEnding(
+            state: state, terminating: current.willTerminateBegin != nil,
+            stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
+            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start)
+        let point = EdgePoint(kind: .exit, timestamp: end, thread: event.thread, name: .none, event: event)
+        runMonitor(symbols: symbols) { context, findings in
+            UnexpectedExitMonitor.exited(point, ending: ending, context: context, findings: &findings)
+        }
     }
 
     /// Ends the lifetime with no `exit`: the trace ended, or a new `launch` came. Nothing open is

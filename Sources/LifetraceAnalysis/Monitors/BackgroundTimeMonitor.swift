@@ -128,11 +128,19 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
         Ended(system: stop(.system, end: end, endEvent: exit), app: stop(.app, end: appActivity, endEvent: exit))
     }
 
+    /// Whether `stretch` (one that ended, or none) ran longer than `limit`: only such a stretch
+    /// can be a finding (``judge(_:context:findings:)``).
+    @inline(__always)
+    static func exceeds(_ stretch: EndedStretch?, _ limit: Int64) -> Bool {
+        guard let stretch else { return false }
+        return stretch.end - stretch.start > limit
+    }
+
     /// Judges a stretch that ended against the background limit. Returns whether a declared
     /// continuous background mode excused it (the `background-modes` allowance applied).
     static func judge(_ stretch: EndedStretch, context: MonitorContext, findings: inout RuleFindings) -> Bool {
         let limit = context.options.backgroundLimit
-        guard stretch.end - stretch.start > limit, context.checks(rule) else { return false }
+        guard exceeds(stretch, limit), context.checks(rule) else { return false }
         // A declared continuous background mode (audio, location, ...) keeps the app running legally.
         if context.runsInBackground { return true }
         findings.add(

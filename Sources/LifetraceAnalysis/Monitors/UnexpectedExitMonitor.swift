@@ -24,9 +24,16 @@ struct JudgedEnding {
 struct UnexpectedExitMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.unexpectedExit
 
+    /// Whether an ending in `state` (the trusted view's), with or without willTerminate
+    /// (`terminating`), can be a finding: only a foreground app's end without willTerminate.
+    static func canFind(state: LifecycleState?, terminating: Bool) -> Bool {
+        guard !terminating, let state else { return false }
+        return state == .inactive || state == .active
+    }
+
     /// Judges the lifetime's `exit` (an ``EdgePoint`` of kind ``EdgePoint/Kind/exit``).
     static func exited(_ exit: EdgePoint, ending: JudgedEnding, context: MonitorContext, findings: inout RuleFindings) {
-        guard !ending.terminating, let state = ending.state, state == .inactive || state == .active,
+        guard canFind(state: ending.state, terminating: ending.terminating), let state = ending.state,
             case .exit(let code, let signal) = exit.fact
         else { return }
         let end = exit.timestamp

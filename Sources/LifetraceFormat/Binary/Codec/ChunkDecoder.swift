@@ -73,7 +73,8 @@ struct ChunkDecoder {
     /// Whether every delta has been used: true for a well-formed chunk once ``isAtEnd``.
     var deltasAreConsumed: Bool { deltaPosition == records.count }
 
-    /// Decodes up to `capacity` events into `events`; returns how many, and the bad record that
+    /// Decodes up to `capacity` events into `events`, initialized events of no line (each is
+    /// overwritten but its line, which a binary trace does not have); returns how many, and the bad record that
     /// stopped decoding, if any. The events before a bad record are decoded and counted: they are
     /// returned like any other (docs/FORMAT.md, "Reader rules for a chunk", rule 5).
     mutating func decode(
@@ -235,8 +236,14 @@ struct ChunkDecoder {
             timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
             // Everything after the reader subtracts timestamps freely (TraceTime).
             guard TraceTime.contains(timestamp) else { problem = .message("a timestamp is outside ±2^60 ns"); break }
-            (events + decoded).initialize(to: TraceEvent(
-                timestamp: timestamp, payload: payload, stream: stream, thread: ThreadID(rawValue: thread)))
+            // The slot holds an event of no line (``EventBatches``), as every event of a binary
+            // trace has: its fields are overwritten and its line stays none, one store fewer per
+            // event than initializing it whole.
+            let slot = events + decoded
+            slot.pointee.timestamp = timestamp
+            slot.pointee.thread = ThreadID(rawValue: thread)
+            slot.pointee.payload = payload
+            slot.pointee.stream = stream
             decoded &+= 1
         }
         if case .sideRecord = problem {

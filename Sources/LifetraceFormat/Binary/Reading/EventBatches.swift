@@ -2,7 +2,9 @@
 /// events per chunk of the current flush group, in one allocation that grows with the group.
 ///
 /// A class holding a raw allocation rather than an array, so that decoding into a batch and
-/// reading events back costs no copy-on-write check and no exclusivity check per event.
+/// reading events back costs no copy-on-write check and no exclusivity check per event. Every
+/// event in it is initialized, and has no line (``TraceEvent/line``): the decoder overwrites the
+/// other fields only.
 @usableFromInline
 final class EventBatches {
     /// The first event of slot 0; slot `i` starts at `base + i * batchSize`.
