@@ -81,7 +81,15 @@ extension RunComparison {
         var held: [String] = []
         if !gate.budgets.isEmpty { held.append("within budget") }
         if gate.maxRegression != nil { held.append("no regression over " + limit) }
-        if gate.failsOnMoreViolations { held.append("no more violations than the baseline") }
+        if gate.failsOnMoreViolations {
+            // Warnings that rose without a significant test result are named, so the verdict does
+            // not read as "no more" next to a row that says "more, not significant".
+            let rose = violationRows.filter { $0.rule.severity != .error && !$0.failed && $0.candidatePerRun > $0.baselinePerRun }
+            held.append("no more errors per run than the baseline")
+            if !rose.isEmpty {
+                held.append("more " + rose.map(\.rule.id).joined(separator: ", ") + " warnings per run, not significant")
+            }
+        }
         guard let first = held.first else { return "Nothing gated: compared only." }
         return first.prefix(1).uppercased() + first.dropFirst() + (held.count > 1 ? ", " : "")
             + held.dropFirst().joined(separator: ", ") + "."
