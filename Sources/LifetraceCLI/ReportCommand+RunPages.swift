@@ -11,6 +11,11 @@ extension ReportCommand {
     func summaryDocument(_ summary: RunSummary, options: AnalysisOptions) throws -> String {
         guard format == .html, runPages, let output, output != "-" else { return format.document(summary) }
         let pages = RunPages(summaryPath: output, traces: summary.linkedTraces)
+        // No page may replace a trace being read: checked for every page before any is written.
+        for trace in pages.traces {
+            guard let file = pages.file(trace, summaryPath: output) else { continue }
+            try refuseOverwriting(paths + pages.traces, with: file)
+        }
         for trace in pages.traces {
             guard let file = pages.file(trace, summaryPath: output) else { continue }
             let page: String

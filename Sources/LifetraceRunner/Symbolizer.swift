@@ -105,6 +105,15 @@ public struct Symbolizer: StackSymbolResolver {
                 }
                 continue
             }
+            // Only a regular file is read or given to a tool: a trace can name a FIFO, which would
+            // block, or a device such as /dev/zero, which a symbolizer would read without end.
+            let resolved = URL(fileURLWithPath: image.path).resolvingSymlinksInPath().path
+            guard (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular else {
+                if !skipped.contains(where: { $0.path == image.path }) {
+                    skipped.append(SkippedImage(path: image.path, reason: "not a regular file"))
+                }
+                continue
+            }
             if !image.buildID.isEmpty, buildID(ofFile: image.path) != image.buildID {
                 if !skipped.contains(where: { $0.path == image.path }) {
                     skipped.append(SkippedImage(path: image.path, reason: "build id differs from the recorded \(image.buildID): rebuilt since"))

@@ -77,4 +77,21 @@ import Testing
         options.symbolication = StackSymbolication(Symbolizer())
         #expect(TraceSymbolNames(stacks: stacks, options: options).notes == notes)
     }
+
+    @Test func aDeviceOrAFIFONamedAsAnImageIsNeverReadOrGivenToATool() throws {
+        guard Symbolizer.tools().symbolizer != nil else { return }
+        let fifo = NSTemporaryDirectory() + "lifetrace-symbolizer-fifo-\(getpid())"
+        defer { unlink(fifo) }
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var device = Self.appImage(path: "/dev/zero")
+        device.base = 0x6000_0000_0000
+        let pipe = Self.appImage(buildID: "00112233", path: fifo)
+        let stacks = Self.stacks([pipe, device], samples: [[Self.base + 0x30000], [device.base + 0x30000]])
+        // Reading either would block or never end; each is named once instead.
+        let (symbols, notes) = try Symbolizer().resolve(stacks)
+        #expect(symbols.isEmpty)
+        let note = notes.first ?? ""
+        #expect(note.contains("/dev/zero (not a regular file)"), "\(note)")
+        #expect(note.contains("\(fifo) (not a regular file)"), "\(note)")
+    }
 }
