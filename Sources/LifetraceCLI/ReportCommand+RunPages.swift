@@ -16,12 +16,16 @@ extension ReportCommand {
             guard let file = pages.file(trace, summaryPath: output) else { continue }
             try refuseOverwriting(paths + pages.traces, with: file)
         }
+        // Whole or not at all: a page that cannot be made removes the pages written before it.
+        var written: [String] = []
+        func removeWritten() { for file in written { try? FileManager.default.removeItem(atPath: file) } }
         for trace in pages.traces {
             guard let file = pages.file(trace, summaryPath: output) else { continue }
             let page: String
             do throws(TraceError) {
                 page = try TraceHTMLReport.make(path: trace, options: options).html
             } catch {
+                removeWritten()
                 throw failure(error, writing: [])
             }
             do {
@@ -30,10 +34,13 @@ extension ReportCommand {
                 let staged = try StagedOutputFile(path: file)
                 try staged.write(page)
                 try staged.commit()
+                written.append(file)
             } catch let error as TraceError {
+                removeWritten()
                 printError("cannot write the page of \(trace): \(error.description)")
                 throw ExitStatus.outputFailed.exit
             } catch {
+                removeWritten()
                 printError("cannot write the page of \(trace) to \(file): \(error.localizedDescription)")
                 throw ExitStatus.outputFailed.exit
             }
