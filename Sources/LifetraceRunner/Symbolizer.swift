@@ -77,6 +77,7 @@ public struct Symbolizer: StackSymbolResolver {
         guard let symbolizer else {
             throw Failure(description: "no llvm-symbolizer or addr2line on PATH (install llvm or binutils)")
         }
+        let tool = Tool(path: symbolizer)
         var byImage: [Int: Set<UInt64>] = [:]
         for node in stacks.nodes {
             guard let index = stacks.images.lastIndex(where: { $0.contains(node.address) }) else { continue }
@@ -96,87 +97,189 @@ public struct Symbolizer: StackSymbolResolver {
         var result: [UInt64: FrameSymbol] = [:]
         var skipped: [SkippedImage] = []
         var mangled: Set<String> = []
+        // Each file is looked at once, however many images name it (a trace may list the same
+        // library at hundreds of addresses), and all the images' addresses go to one tool.
+        var files = ImageFiles()
+        var queries: [Query] = []
+        var lookups: [(address: UInt64, base: UInt64, file: String)] = []
         for (index, addresses) in byImage.sorted(by: { $0.key < $1.key }) {
             let image = stacks.images[index]
-            guard FileManager.default.isReadableFile(atPath: image.path) else {
-                if !skipped.contains(where: { $0.path == image.path }) {
-                    let exists = FileManager.default.fileExists(atPath: image.path)
-                    skipped.append(SkippedImage(path: image.path, reason: exists ? "file not readable" : "file missing"))
-                }
+            let file: String
+            switch files.check(image) {
+            case .usable(let resolved): file = resolved
+            case .skipped(let reason):
+                if !skipped.contains(where: { $0.path == image.path }) { skipped.append(SkippedImage(path: image.path, reason: reason)) }
                 continue
             }
-            // Only a regular file is read or given to a tool: a trace can name a FIFO, which would
-            // block, or a device such as /dev/zero, which a symbolizer would read without end.
-            let resolved = URL(fileURLWithPath: image.path).resolvingSymlinksInPath().path
-            guard (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular else {
-                if !skipped.contains(where: { $0.path == image.path }) {
-                    skipped.append(SkippedImage(path: image.path, reason: "not a regular file"))
-                }
+            for address in addresses.sorted() {
+                // A return address is the instruction after the call: its call is one byte before.
+                let offset = (address - image.base) &- (address > image.base && !interrupted.contains(address) ? 1 : 0)
+                queries.append(Query(file: file, offset: offset))
+                lookups.append((address, image.base, file))
+            }
+        }
+        let answers = try tool.ask(queries)
+        var lineless: [(address: UInt64, base: UInt64, file: String)] = []
+        for ((address, base, file), (query, answer)) in zip(lookups, zip(queries, answers)) {
+            // A stub the linker made has no symbol: the tools name it after the symbol before
+            // it (`_init`, of the C runtime's crti.o) and its file after a guess.
+            if files.stubs(of: file).contains(where: { $0.contains(query.offset) }) {
+                result[address] = FrameSymbol(function: stubName)
                 continue
             }
-            if !image.buildID.isEmpty, buildID(ofFile: image.path) != image.buildID {
-                if !skipped.contains(where: { $0.path == image.path }) {
-                    skipped.append(SkippedImage(path: image.path, reason: "build id differs from the recorded \(image.buildID): rebuilt since"))
-                }
-                continue
+            guard answer.function != "??" else { continue }
+            result[address] = answer
+            if answer.function.hasPrefix("$s") || answer.function.hasPrefix("_$s") { mangled.insert(answer.function) }
+            if answer.line == 0 { lineless.append((address, base, file)) }
+        }
+        // Code the compiler made (an iterator's call in a loop header) has line 0: such a frame
+        // gets the nearest line before it in the same function (up to 128 bytes back), or else
+        // the nearest after it (up to 64 bytes on).
+        if !lineless.isEmpty {
+            let steps = Array(stride(from: 4, through: 128, by: 4)) + Array(stride(from: -4, through: -64, by: -4))
+            var candidates: [Query] = []
+            for (address, base, file) in lineless {
+                let offset = (address - base) &- 1
+                for step in steps { candidates.append(Query(file: file, offset: offset &- UInt64(bitPattern: Int64(step)))) }
             }
-            let ordered = addresses.sorted()
-            // A return address is the instruction after the call: its call is one byte before.
-            func fileOffset(_ address: UInt64) -> UInt64 {
-                (address - image.base) &- (address > image.base && !interrupted.contains(address) ? 1 : 0)
-            }
-            let offsets = ordered.map { "0x" + String(fileOffset($0), radix: 16) }
-            let stubs = linkageStubSections(ofFile: image.path)
-            let lines = try run(symbolizer, arguments: symbolizerArguments(symbolizer, object: image.path), input: offsets.joined(separator: "\n") + "\n")
-            let answers = parse(lines, isLLVM: symbolizer.hasSuffix("llvm-symbolizer"))
-            for (address, answer) in zip(ordered, answers) {
-                // A stub the linker made has no symbol: the tools name it after the symbol before
-                // it (`_init`, of the C runtime's crti.o) and its file after a guess.
-                if stubs.contains(where: { $0.contains(fileOffset(address)) }) {
-                    result[address] = FrameSymbol(function: stubName)
-                    continue
-                }
-                guard answer.function != "??" else { continue }
-                result[address] = answer
-                if answer.function.hasPrefix("$s") || answer.function.hasPrefix("_$s") { mangled.insert(answer.function) }
-            }
-            // Code the compiler made (an iterator's call in a loop header) has line 0: such a
-            // frame gets the nearest line before it in the same function (up to 128 bytes back), or
-            // else the nearest after it (up to 64 bytes on).
-            let lineless = ordered.filter { result[$0] != nil && result[$0]!.line == 0 }
-            if !lineless.isEmpty {
-                let steps = Array(stride(from: 4, through: 128, by: 4)) + Array(stride(from: -4, through: -64, by: -4))
-                var candidates: [String] = []
-                for address in lineless {
-                    let offset = (address - image.base) &- 1
-                    for step in steps { candidates.append("0x" + String(offset &- UInt64(bitPattern: Int64(step)), radix: 16)) }
-                }
-                let more = parse(
-                    try run(symbolizer, arguments: symbolizerArguments(symbolizer, object: image.path), input: candidates.joined(separator: "\n") + "\n"),
-                    isLLVM: symbolizer.hasSuffix("llvm-symbolizer"))
-                for (index, address) in lineless.enumerated() {
-                    let tries = more.dropFirst(index * steps.count).prefix(steps.count)
-                    if let found = tries.first(where: { $0.function == result[address]!.function && $0.line > 0 }) {
-                        result[address]!.file = found.file
-                        result[address]!.line = found.line
-                    } else if result[address]!.file != "<compiler-generated>" {
-                        // No line anywhere near: the code has no line table, and the file the
-                        // tools name is the symbol table's nearest preceding file symbol
-                        // (`crtstuff.c`, `Swift.o`), a guess that is often another object's.
-                        result[address]!.file = ""
-                    }
+            let more = try tool.ask(candidates)
+            for (index, (address, _, _)) in lineless.enumerated() {
+                let tries = more.dropFirst(index * steps.count).prefix(steps.count)
+                if let found = tries.first(where: { $0.function == result[address]!.function && $0.line > 0 }) {
+                    result[address]!.file = found.file
+                    result[address]!.line = found.line
+                } else if result[address]!.file != "<compiler-generated>" {
+                    // No line anywhere near: the code has no line table, and the file the
+                    // tools name is the symbol table's nearest preceding file symbol
+                    // (`crtstuff.c`, `Swift.o`), a guess that is often another object's.
+                    result[address]!.file = ""
                 }
             }
         }
         if let demangler, !mangled.isEmpty {
             let names = Array(mangled)
-            let output = try run(demangler, arguments: ["--simplified", "--compact"], input: names.joined(separator: "\n") + "\n")
+            let output = try run(demangler, arguments: ["--simplified", "--compact"], input: names.joined(separator: "\n") + "\n", lines: names.count)
             let demangled = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             var map: [String: String] = [:]
             for (name, plain) in zip(names, demangled) where !plain.isEmpty { map[name] = plain }
             for (address, symbol) in result { if let plain = map[symbol.function] { result[address]?.function = plain } }
         }
         return (result, skipped)
+    }
+
+    /// An address to look up: an offset in an image's file.
+    struct Query {
+        /// The file's path, symbolic links resolved.
+        var file: String
+        var offset: UInt64
+    }
+
+    /// What is known of the images' files, each looked at once: whether it can be read and is
+    /// the one recorded, and its linker stubs.
+    struct ImageFiles {
+        enum Verdict {
+            /// The file to give the tools: the image's path, symbolic links resolved.
+            case usable(String)
+            case skipped(String)
+        }
+
+        private var regular: [String: String?] = [:]
+        private var buildIDs: [String: String?] = [:]
+        private var linkageStubs: [String: [Range<UInt64>]] = [:]
+
+        /// Whether the image's frames can be looked up in its file, and in which.
+        mutating func check(_ image: LoadedImage) -> Verdict {
+            let resolved: String
+            if let known = regular[image.path] {
+                guard let known else { return .skipped(Self.unusable(image.path)) }
+                resolved = known
+            } else {
+                // Only a regular file is read or given to a tool: a trace can name a FIFO,
+                // which would block, or a device such as /dev/zero, which a symbolizer would read
+                // without end.
+                let path = URL(fileURLWithPath: image.path).resolvingSymlinksInPath().path
+                let usable = FileManager.default.isReadableFile(atPath: image.path)
+                    && (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+                regular[image.path] = .some(usable ? path : nil)
+                guard usable else { return .skipped(Self.unusable(image.path)) }
+                resolved = path
+            }
+            if !image.buildID.isEmpty {
+                if buildIDs[resolved] == nil { buildIDs[resolved] = .some(buildID(ofFile: resolved)) }
+                if buildIDs[resolved]! != image.buildID {
+                    return .skipped("build id differs from the recorded \(image.buildID): rebuilt since")
+                }
+            }
+            return .usable(resolved)
+        }
+
+        /// The file's procedure linkage table sections (``linkageStubSections(ofFile:)``).
+        mutating func stubs(of file: String) -> [Range<UInt64>] {
+            if let known = linkageStubs[file] { return known }
+            let found = linkageStubSections(ofFile: file)
+            linkageStubs[file] = found
+            return found
+        }
+
+        /// Why the file at `path` is not used: missing, unreadable, or no regular file.
+        private static func unusable(_ path: String) -> String {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                return FileManager.default.fileExists(atPath: path) ? "file not readable" : "file missing"
+            }
+            return "not a regular file"
+        }
+    }
+
+    /// The symbolizer on PATH, asked about many files' addresses at once.
+    struct Tool {
+        var path: String
+        var isLLVM: Bool { path.hasSuffix("llvm-symbolizer") }
+
+        /// The symbols of `queries`, in their order. llvm-symbolizer answers them all in one
+        /// process (each input line names its file: `"FILE" 0xOFFSET`, every file read once);
+        /// addr2line, which takes one file, runs once per distinct file, as does llvm-symbolizer
+        /// for a file whose name no input line can carry (a path holding a newline or both
+        /// quotes).
+        func ask(_ queries: [Query]) throws(Failure) -> [FrameSymbol] {
+            guard !queries.isEmpty else { return [] }
+            var answers = [FrameSymbol](repeating: FrameSymbol(function: "??"), count: queries.count)
+            var shared: [Int] = []
+            var byFile: [String: [Int]] = [:]
+            var order: [String] = []
+            for (index, query) in queries.enumerated() {
+                if isLLVM, Self.inputLineName(query.file) != nil {
+                    shared.append(index)
+                } else {
+                    if byFile[query.file] == nil { order.append(query.file) }
+                    byFile[query.file, default: []].append(index)
+                }
+            }
+            if !shared.isEmpty {
+                let input = shared.map { Self.inputLineName(queries[$0].file)! + " 0x" + String(queries[$0].offset, radix: 16) }
+                let found = parse(try run(path, arguments: Self.llvmArguments, input: input.joined(separator: "\n") + "\n", lines: shared.count), isLLVM: true)
+                for (index, symbol) in zip(shared, found) { answers[index] = symbol }
+            }
+            for file in order {
+                let indices = byFile[file]!
+                let input = indices.map { "0x" + String(queries[$0].offset, radix: 16) }
+                let arguments = isLLVM ? ["--obj=" + file] + Self.llvmArguments : ["-e", file, "-f"]
+                let found = parse(try run(path, arguments: arguments, input: input.joined(separator: "\n") + "\n", lines: indices.count), isLLVM: isLLVM)
+                for (index, symbol) in zip(indices, found) { answers[index] = symbol }
+            }
+            return answers
+        }
+
+        static let llvmArguments = ["--functions=linkage", "--no-inlines", "--output-style=GNU"]
+
+        /// The file's name as llvm-symbolizer reads it at the start of an input line: in double
+        /// quotes, or in single quotes if it holds a double one; nil when it holds both or a
+        /// line break.
+        static func inputLineName(_ file: String) -> String? {
+            guard !file.contains("\n"), !file.contains("\r") else { return nil }
+            if !file.contains("\"") { return "\"" + file + "\"" }
+            if !file.contains("'") { return "'" + file + "'" }
+            return nil
+        }
     }
 
     /// The file-address ranges of the ELF file's procedure linkage table sections (`.plt`,
@@ -259,15 +362,8 @@ public struct Symbolizer: StackSymbolResolver {
         return nil
     }
 
-    private static func symbolizerArguments(_ tool: String, object: String) -> [String] {
-        if tool.hasSuffix("llvm-symbolizer") {
-            return ["--obj=" + object, "--functions=linkage", "--no-inlines", "--output-style=GNU"]
-        }
-        return ["-e", object, "-f"]
-    }
-
     /// Pairs of lines (function, then `file:line`) into symbols.
-    private static func parse(_ output: String, isLLVM: Bool) -> [FrameSymbol] {
+    static func parse(_ output: String, isLLVM: Bool) -> [FrameSymbol] {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         var symbols: [FrameSymbol] = []
         var index = 0
@@ -285,29 +381,14 @@ public struct Symbolizer: StackSymbolResolver {
         return symbols
     }
 
-    private static func run(_ tool: String, arguments: [String], input: String) throws(Failure) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
+    /// Runs `tool` on `input` (``ToolProcess``) and returns its answer; `lines` input lines
+    /// bound how long the answer may be.
+    private static func run(_ tool: String, arguments: [String], input: String, lines: Int) throws(Failure) -> String {
+        do throws(ToolProcess.Failure) {
+            let output = try ToolProcess.run(tool, arguments: arguments, input: Array(input.utf8), outputLimit: (1 << 20) + lines * (1 << 16))
+            return String(decoding: output, as: UTF8.self)
         } catch {
-            throw Failure(description: "cannot run \(tool): \(error.localizedDescription)")
+            throw Failure(description: error.description)
         }
-        // Written from another thread: a large answer must not wait for the whole question.
-        let data = Data(input.utf8)
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(data)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
     }
 }
