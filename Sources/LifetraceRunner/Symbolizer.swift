@@ -3,8 +3,9 @@ import LifetraceAnalysis
 import LifetraceFormat
 
 /// Resolves sampled addresses to functions, files and lines with the platform's tools, offline:
-/// `llvm-symbolizer` (or `addr2line`) on each image file that is at hand, then `swift-demangle`
-/// for Swift names (docs/REPORTS.md, "Symbolication"). On Apple platforms the same is done with
+/// `llvm-symbolizer` on the image files that are at hand (one run for all of them; `addr2line`
+/// runs once per distinct file), then `swift-demangle` for Swift names (docs/REPORTS.md,
+/// "Symbolication"); the tools run as ``ToolProcess``es. On Apple platforms the same is done with
 /// `atos -o BINARY.dSYM -l LOAD_ADDRESS` (not built here). It is the resolver `--symbolicate`
 /// gives the analysis's stall sample pass (``StackSymbolResolver``), and `lifetrace symbolicate`'s.
 public struct Symbolizer: StackSymbolResolver {
@@ -158,7 +159,7 @@ public struct Symbolizer: StackSymbolResolver {
         }
         if let demangler, !mangled.isEmpty {
             let names = Array(mangled)
-            let output = try run(demangler, arguments: ["--simplified", "--compact"], input: names.joined(separator: "\n") + "\n", lines: names.count)
+            let output = try run(demangler, arguments: ["--simplified", "--compact"], lines: names.count) { names[$0] }
             let demangled = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             var map: [String: String] = [:]
             for (name, plain) in zip(names, demangled) where !plain.isEmpty { map[name] = plain }
@@ -255,15 +256,17 @@ public struct Symbolizer: StackSymbolResolver {
                 }
             }
             if !shared.isEmpty {
-                let input = shared.map { Self.inputLineName(queries[$0].file)! + " 0x" + String(queries[$0].offset, radix: 16) }
-                let found = parse(try run(path, arguments: Self.llvmArguments, input: input.joined(separator: "\n") + "\n", lines: shared.count), isLLVM: true)
+                let output = try run(path, arguments: Self.llvmArguments, lines: shared.count) {
+                    Self.inputLineName(queries[shared[$0]].file)! + " 0x" + String(queries[shared[$0]].offset, radix: 16)
+                }
+                let found = parse(output, isLLVM: true)
                 for (index, symbol) in zip(shared, found) { answers[index] = symbol }
             }
             for file in order {
                 let indices = byFile[file]!
-                let input = indices.map { "0x" + String(queries[$0].offset, radix: 16) }
                 let arguments = isLLVM ? ["--obj=" + file] + Self.llvmArguments : ["-e", file, "-f"]
-                let found = parse(try run(path, arguments: arguments, input: input.joined(separator: "\n") + "\n", lines: indices.count), isLLVM: isLLVM)
+                let output = try run(path, arguments: arguments, lines: indices.count) { "0x" + String(queries[indices[$0]].offset, radix: 16) }
+                let found = parse(output, isLLVM: isLLVM)
                 for (index, symbol) in zip(indices, found) { answers[index] = symbol }
             }
             return answers
@@ -381,11 +384,24 @@ public struct Symbolizer: StackSymbolResolver {
         return symbols
     }
 
-    /// Runs `tool` on `input` (``ToolProcess``) and returns its answer; `lines` input lines
-    /// bound how long the answer may be.
-    private static func run(_ tool: String, arguments: [String], input: String, lines: Int) throws(Failure) -> String {
+    /// Runs `tool` (``ToolProcess``) on `lines` input lines, `line(i)` each, made as the tool
+    /// reads them (a question of millions of addresses is never whole in memory), and returns
+    /// its answer, at most 64 KiB a line.
+    private static func run(_ tool: String, arguments: [String], lines: Int, line: (Int) -> String) throws(Failure) -> String {
+        var next = 0
+        func chunk() -> [UInt8]? {
+            guard next < lines else { return nil }
+            var bytes: [UInt8] = []
+            let end = min(lines, next + 4096)
+            for index in next..<end {
+                bytes.append(contentsOf: line(index).utf8)
+                bytes.append(0x0A)
+            }
+            next = end
+            return bytes
+        }
         do throws(ToolProcess.Failure) {
-            let output = try ToolProcess.run(tool, arguments: arguments, input: Array(input.utf8), outputLimit: (1 << 20) + lines * (1 << 16))
+            let output = try ToolProcess.run(tool, arguments: arguments, input: chunk, outputLimit: (1 << 20) + lines * (1 << 16))
             return String(decoding: output, as: UTF8.self)
         } catch {
             throw Failure(description: error.description)

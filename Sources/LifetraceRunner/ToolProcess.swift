@@ -38,10 +38,11 @@ enum ToolProcess {
     static var started: Int { startedCount.load(ordering: .relaxed) }
     private static let startedCount = Atomic<Int>(0)
 
-    /// Runs `path` with `arguments`, gives it `input` on its standard input (then end of file),
-    /// and returns what it wrote on its standard output, once it has ended. An answer longer
-    /// than `outputLimit` bytes ends the tool and fails.
-    static func run(_ path: String, arguments: [String], input: [UInt8], outputLimit: Int) throws(Failure) -> [UInt8] {
+    /// Runs `path` with `arguments`, gives it on its standard input the chunks `input` returns
+    /// until it returns nil (then end of file), and returns what the tool wrote on its standard
+    /// output, once it has ended. An answer longer than `outputLimit` bytes ends the tool and
+    /// fails.
+    static func run(_ path: String, arguments: [String], input: () -> [UInt8]?, outputLimit: Int) throws(Failure) -> [UInt8] {
         // Standard input and output are sockets, so that writing to a tool that has ended is an
         // error, never SIGPIPE; both close on exec, so that another tool started meanwhile by
         // another thread does not hold them open.
@@ -127,21 +128,28 @@ enum ToolProcess {
         return spawned.pid
     }
 
-    /// Writes `input` and reads the answer at once (a large answer must not wait for the whole
-    /// question), until the tool closes its standard output.
+    /// Writes the question, chunk by chunk as `input` gives them (nil: the end), and reads the
+    /// answer at once (a large answer must not wait for the whole question), until the tool
+    /// closes its standard output.
     private static func exchange(
-        input: [UInt8], writing: Int32, reading: Int32, outputLimit: Int, pid: pid_t, path: String
+        input: () -> [UInt8]?, writing: Int32, reading: Int32, outputLimit: Int, pid: pid_t, path: String
     ) throws(Failure) -> [UInt8] {
         _ = fcntl(writing, F_SETFL, fcntl(writing, F_GETFL) | O_NONBLOCK)
+        var chunk: [UInt8] = []
         var written = 0
         var questionOpen = true
-        if input.isEmpty {
-            shutdown(writing, Int32(SHUT_WR))
-            questionOpen = false
-        }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            if questionOpen, written == chunk.count {
+                if let next = input() {
+                    chunk = next
+                    written = 0
+                    continue
+                }
+                shutdown(writing, Int32(SHUT_WR))
+                questionOpen = false
+            }
             var descriptors = [pollfd(fd: reading, events: Int16(POLLIN), revents: 0)]
             if questionOpen { descriptors.append(pollfd(fd: writing, events: Int16(POLLOUT), revents: 0)) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
@@ -150,16 +158,13 @@ enum ToolProcess {
                 throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
             }
             if questionOpen, descriptors[1].revents != 0 {
-                let count = input.withUnsafeBytes { bytes in
+                let count = chunk.withUnsafeBytes { bytes in
                     send(writing, bytes.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL))
                 }
                 if count > 0 {
                     written += count
                 } else if count < 0, errno != EAGAIN, errno != EINTR {
                     // The tool no longer reads (it ended): what it answered is still read.
-                    written = input.count
-                }
-                if written == input.count {
                     shutdown(writing, Int32(SHUT_WR))
                     questionOpen = false
                 }
