@@ -102,7 +102,7 @@ public struct Symbolizer: StackSymbolResolver {
         // library at hundreds of addresses), and all the images' addresses go to one tool.
         var files = ImageFiles()
         var queries: [Query] = []
-        var lookups: [(address: UInt64, base: UInt64, file: String)] = []
+        var lookups: [(address: UInt64, base: UInt64)] = []
         for (index, addresses) in byImage.sorted(by: { $0.key < $1.key }) {
             let image = stacks.images[index]
             let file: String
@@ -116,22 +116,22 @@ public struct Symbolizer: StackSymbolResolver {
                 // A return address is the instruction after the call: its call is one byte before.
                 let offset = (address - image.base) &- (address > image.base && !interrupted.contains(address) ? 1 : 0)
                 queries.append(Query(file: file, offset: offset))
-                lookups.append((address, image.base, file))
+                lookups.append((address, image.base))
             }
         }
         let answers = try tool.ask(queries)
         var lineless: [(address: UInt64, base: UInt64, file: String)] = []
-        for ((address, base, file), (query, answer)) in zip(lookups, zip(queries, answers)) {
+        for ((address, base), (query, answer)) in zip(lookups, zip(queries, answers)) {
             // A stub the linker made has no symbol: the tools name it after the symbol before
             // it (`_init`, of the C runtime's crti.o) and its file after a guess.
-            if files.stubs(of: file).contains(where: { $0.contains(query.offset) }) {
+            if files.stubs(of: query.file).contains(where: { $0.contains(query.offset) }) {
                 result[address] = FrameSymbol(function: stubName)
                 continue
             }
             guard answer.function != "??" else { continue }
             result[address] = answer
             if answer.function.hasPrefix("$s") || answer.function.hasPrefix("_$s") { mangled.insert(answer.function) }
-            if answer.line == 0 { lineless.append((address, base, file)) }
+            if answer.line == 0 { lineless.append((address, base, query.file)) }
         }
         // Code the compiler made (an iterator's call in a loop header) has line 0: such a frame
         // gets the nearest line before it in the same function (up to 128 bytes back), or else
@@ -172,6 +172,7 @@ public struct Symbolizer: StackSymbolResolver {
     struct Query {
         /// The file's path, symbolic links resolved.
         var file: String
+        /// The address minus the image's load bias (one byte less for a return address).
         var offset: UInt64
     }
 

@@ -72,6 +72,18 @@ import Glibc
         return true
     }
 
+    /// lifetrace started with `arguments` and only `path` on PATH (where its tools are found).
+    static func startLifetrace(_ arguments: [String], path: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("lifetrace"))
+        process.arguments = arguments
+        process.environment = ["PATH": path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Some offsets of functions in the sample app's code, as the symbol table has them.
     static func functionOffsets(_ count: Int) throws -> [UInt64] {
         let app = BuiltProducts.path("SampleApp")
@@ -104,13 +116,7 @@ import Glibc
         let app = BuiltProducts.path("SampleApp")
         try Self.trace(images: 1, path: app, buildID: nil, offsets: [0x1000, 0x2000]).write(toFile: trace, atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("lifetrace"))
-        process.arguments = ["check", "--symbolicate", trace]
-        process.environment = ["PATH": directory]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.startLifetrace(["check", "--symbolicate", trace], path: directory)
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             for pid in Self.pids(log) { kill(pid, SIGKILL) }
@@ -140,13 +146,7 @@ import Glibc
         let trace = directory + "/trace.jsonl"
         try Self.trace(images: 1, path: BuiltProducts.path("SampleApp"), buildID: nil, offsets: [0x1000]).write(
             toFile: trace, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("lifetrace"))
-        process.arguments = ["check", "--symbolicate", trace]
-        process.environment = ["PATH": directory]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.startLifetrace(["check", "--symbolicate", trace], path: directory)
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             for pid in Self.pids(log) { kill(pid, SIGKILL) }
@@ -164,13 +164,7 @@ import Glibc
         try Self.trace(images: images, path: app, buildID: Symbolizer.buildID(ofFile: app), offsets: offsets).write(
             toFile: trace, atomically: true, encoding: .utf8)
         let copy = directory + "/copy.ltrace"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("lifetrace"))
-        process.arguments = ["symbolicate", trace, "-o", copy]
-        process.environment = ["PATH": directory]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try startLifetrace(["symbolicate", trace, "-o", copy], path: directory)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         var reader = try BinaryTraceReader(path: copy)
