@@ -276,10 +276,14 @@ public final class TraceWriter {
     private func startChunkStacks() {
         let app = Int(TraceStream.app.rawValue)
         guard encoders[app].sequence != chunkStacksSequence || !encoders[app].holdsSideRecords else { return }
+        forgetChunkStacks()
+    }
+
+    private func forgetChunkStacks() {
         chunkStacks.removeAll(keepingCapacity: true)
         chunkSegments.removeAll(keepingCapacity: true)
         chunkStackCount = 0
-        chunkStacksSequence = encoders[app].sequence
+        chunkStacksSequence = encoders[Int(TraceStream.app.rawValue)].sequence
     }
 
     // Defines the chunk's next stack, local stack `parent` (0 none) extended by `frames`: its
@@ -289,12 +293,7 @@ public final class TraceWriter {
         let sequence = encoders[Int(TraceStream.app.rawValue)].sequence
         guard try appendSide(record, timestamp: timestamp, fresh: fresh) else { return nil }
         // Adding the record may have written a chunk of events first: this one starts afresh.
-        if encoders[Int(TraceStream.app.rawValue)].sequence != sequence {
-            chunkStacks.removeAll(keepingCapacity: true)
-            chunkSegments.removeAll(keepingCapacity: true)
-            chunkStackCount = 0
-            chunkStacksSequence = encoders[Int(TraceStream.app.rawValue)].sequence
-        }
+        if encoders[Int(TraceStream.app.rawValue)].sequence != sequence { forgetChunkStacks() }
         chunkStackCount += 1
         return chunkStackCount
     }
