@@ -15,7 +15,9 @@ struct ImportCommand: ParsableCommand {
             metadata), read together into one trace (docs/INSTRUMENTS.md). The output is written under a temporary name and renamed, so a \
             failed import leaves nothing. Problems the input reader recovered from (a truncated \
             binary trace) are printed as warnings; when they lost data (anything but an unclosed \
-            end), the output is marked as missing data, which check does not pass. Standard \
+            end), the output is marked as missing data, which check does not pass. So are stack \
+            samples, images and symbols past the reader's limits: one warning names them and the \
+            limit, and the output is marked as missing data. Standard \
             output must not be a terminal. Exit \
             status: 0 written, 2 bad input or usage, 7 the output could not be written \
             (docs/CLI.md).
@@ -50,11 +52,13 @@ struct ImportCommand: ParsableCommand {
                 try writer.append(event, symbols: symbols)
             }
             // The stack samples and images of a binary input (docs/FORMAT.md, "Stack samples").
-            try writer.appendSampledStacks(source.sampledStacks)
-            writer.marksDataLost = issues.losesData
+            let stacks = source.sampledStacks
+            try writer.appendSampledStacks(stacks)
+            let losses = TraceCopyLosses(issues: issues, stacks: stacks)
+            writer.marksDataLost = losses.losesData
             try writer.close()
             try staged.commit()
-            for issue in issues { printError("warning: \(issue.description)") }
+            losses.printWarnings(input: inputs.joined(separator: ", "))
         } catch {
             throw failure(error, writing: [output])
         }

@@ -17,6 +17,8 @@ struct SymbolicateCommand: ParsableCommand {
             copy holds the events, the samples, and a symbol record per resolved address \
             (docs/FORMAT.md, "Stack samples"), so that check and report name functions \
             without the binaries. Addresses whose image is missing stay as image and offset. \
+            Samples, images and symbols past the reader's limits are named in one warning, and \
+            the copy is marked as missing data, which check does not pass. \
             '-o -' writes standard output, which must not be a terminal. Exit status: 0 written, \
             2 bad input, usage, or no symbolizer on PATH, 7 the output could not be written \
             (docs/CLI.md).
@@ -50,10 +52,11 @@ struct SymbolicateCommand: ParsableCommand {
             }
             for (address, symbol) in found where stacks.symbols[address] == nil { stacks.addSymbol(symbol, for: address) }
             try writer.appendSampledStacks(stacks)
-            writer.marksDataLost = issues.losesData
+            let losses = TraceCopyLosses(issues: issues, stacks: stacks)
+            writer.marksDataLost = losses.losesData
             try writer.close()
             try staged.commit()
-            for issue in issues { printError("warning: \(issue.description)") }
+            losses.printWarnings(input: input)
             printError("\(input): \(found.count) of \(Set(stacks.nodes.map(\.address)).count) sampled addresses resolved")
         } catch {
             throw failure(error, writing: [output])

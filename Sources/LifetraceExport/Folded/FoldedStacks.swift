@@ -8,8 +8,9 @@ import LifetraceFormat
 ///
 /// The first frame of each line is the sampled thread (`main thread`, `thread 3`); frames are
 /// functions when symbols are known (the trace's `symbol` records, or `--symbolicate`), else
-/// `image+0xoffset`. A `;` in a name becomes `:`, a line break a space, so that every line
-/// splits back into the frames written. A trace without samples gives an empty file.
+/// `image+0xoffset`, each escaped by ``FoldedText/frame(_:)`` (a `;` becomes `:`, a line break
+/// or another control character U+FFFD), so that every line splits back into the frames written.
+/// A trace without samples gives an empty file.
 public enum FoldedStacks {
     /// The folded lines (without line breaks) of every sample in `stacks`, sorted.
     public static func lines(_ stacks: SampledStacks, names: TraceSymbolNames) -> [String] {
@@ -24,20 +25,13 @@ public enum FoldedStacks {
                     frames.append(known)
                     continue
                 }
-                let name = frameText(names.name(address).function)
+                let name = FoldedText.frame(names.name(address).function)
                 cache[address] = name
                 frames.append(name)
             }
             counts[frames.joined(separator: ";"), default: 0] += count
         }
         return counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-    }
-
-    /// `name` as one frame of a folded line: no `;` (the frames' separator) and no line break.
-    public static func frameText(_ name: String) -> String {
-        guard name.contains(where: { $0 == ";" || $0.isNewline }) || name.isEmpty else { return name }
-        if name.isEmpty { return "?" }
-        return String(name.map { $0 == ";" ? ":" : $0.isNewline ? " " : $0 })
     }
 
     private struct ThreadStack: Hashable {

@@ -217,19 +217,7 @@ public struct SampledStacks: Sendable {
     /// One line saying what the limits kept out and naming the limits, or nil when nothing was:
     /// what `check` and `report` print under the trace's name, once.
     public var lossNote: String? {
-        var parts: [String] = []
-        if lostSamples > 0 {
-            parts.append(
-                "\(lostSamples) stack sample\(lostSamples == 1 ? "" : "s") (a reader keeps \(Self.maxSamples) samples "
-                    + "and \(Self.maxNodes) distinct frames of a trace)")
-        }
-        if lostImages > 0 { parts.append("\(lostImages) image\(lostImages == 1 ? "" : "s") (\(Self.maxImages) kept)") }
-        if lostSymbols > 0 {
-            parts.append("\(lostSymbols) symbol\(lostSymbols == 1 ? "" : "s") (\(Self.maxNodes) and 16 MiB of their text kept)")
-        }
-        guard !parts.isEmpty else { return nil }
-        return parts.joined(separator: ", ") + " were past the reader's limits and not kept; the stalls' stack samples count "
-            + "what was kept"
+        lostRecords.map { $0 + " were past the reader's limits and not kept; the stalls' stack samples count what was kept" }
     }
 }
 

@@ -168,15 +168,18 @@ enum SampleRecordBody {
 
 extension TraceWriter {
     /// Writes everything `stacks` holds (its images, symbols and samples) into this trace: what a
-    /// copy of a trace (a recovery, `lifetrace symbolicate`) carries over besides the events.
+    /// copy of a trace (a recovery, `lifetrace import`, `lifetrace symbolicate`) carries over
+    /// besides the events. Each chunk defines only the frames its samples use, once each
+    /// (``StackSegments``): the records grow with the samples and the frames they use, not with
+    /// the samples times their depth.
     public func appendSampledStacks(_ stacks: SampledStacks) throws(TraceError) {
         for image in stacks.images { try appendImage(image) }
         let timestamp = stacks.images.first?.timestamp ?? stacks.samples.first?.timestamp ?? 0
         for (address, symbol) in stacks.symbols.sorted(by: { $0.key < $1.key }) {
             try appendSymbol(symbol, for: address, timestamp: timestamp)
         }
-        for sample in stacks.samples {
-            try appendSample(timestamp: sample.timestamp, thread: sample.thread, frames: stacks.frames(of: sample.stack))
-        }
+        guard !stacks.samples.isEmpty else { return }
+        let segments = StackSegments(stacks)
+        for sample in stacks.samples { try appendSample(sample, of: segments) }
     }
 }

@@ -275,7 +275,7 @@ extension ChunkGroupReader {
         }
         summary.isClosed = true
         if end.flags & TraceEnd.dataLost != 0 {
-            issues.append(TraceError(.dataLost, file: input.name, at: .byte(start, chunk: nil), "sealed with data missing: the writer that closed the trace (a recovery) skipped damaged data of the recorded run"))
+            issues.append(TraceError(.dataLost, file: input.name, at: .byte(start, chunk: nil), "sealed with data missing: the writer that closed the trace (a recovery, or a copy by import or symbolicate) left out data of the recorded run"))
         }
         summary.declaredTotals = .init(chunks: end.chunkCount, events: end.eventCount, flushGroups: end.flushGroupCount)
         if summary.skippedChunkCount == 0 && (end.chunkCount != UInt64(summary.chunkCount) || end.eventCount != declaredEvents) {

@@ -58,9 +58,13 @@ public final class TraceWriter {
     // The events of the chunks written so far.
     private var eventCount: UInt64 = 0
     private var isClosed = false
-    // The app chunk's stacks so far, for stack records (local index by frames), and the
-    // sequence of the chunk they belong to.
+    // The app chunk's stacks so far, for stack records: the local index of each stack defined
+    // by its frames (``appendSample(timestamp:thread:frames:)``) or by the segment of a frame
+    // tree it ends (``appendSample(_:of:)``), the indexes given, and the sequence of the chunk
+    // they belong to.
     private var chunkStacks: [[UInt64]: UInt64] = [:]
+    private var chunkSegments: [Int: UInt64] = [:]
+    private var chunkStackCount: UInt64 = 0
     private var chunkStacksSequence: UInt64 = .max
 
     /// Whether ``close()`` marks the trace as missing data of the recorded run (`End_Flags` bit 0,
@@ -222,23 +226,76 @@ public final class TraceWriter {
         }
         try checkOpen()
         for attempt in 0..<2 {
-            let sequence = encoders[Int(TraceStream.app.rawValue)].sequence
-            if sequence != chunkStacksSequence || !encoders[Int(TraceStream.app.rawValue)].holdsSideRecords {
-                chunkStacks.removeAll(keepingCapacity: true)
-                chunkStacksSequence = sequence
-            }
+            startChunkStacks()
             var stack = chunkStacks[frames]
             if stack == nil {
-                let record = Self.sideRecord(EventRecord.stack, thread: .main, body: SampleRecordBody.stack(parent: 0, frames: frames))
-                guard try appendSide(record, timestamp: timestamp, fresh: attempt == 1) else { continue }
-                stack = UInt64(chunkStacks.count + 1)
-                chunkStacks[frames] = stack
-                chunkStacksSequence = encoders[Int(TraceStream.app.rawValue)].sequence
+                guard let defined = try appendStack(parent: 0, frames: frames, timestamp: timestamp, fresh: attempt == 1) else { continue }
+                stack = defined
+                chunkStacks[frames] = defined
             }
             let record = Self.sideRecord(EventRecord.sample, thread: thread, body: SampleRecordBody.sample(stack: stack!))
             if try appendSide(record, timestamp: timestamp, fresh: attempt == 1) { return }
         }
         throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
+    }
+
+    /// Adds `sample`, a stack of the tree that `segments` cuts: the chunk defines the segments of
+    /// its stack that it does not hold yet, each under the one above it, so that frames shared by
+    /// many stacks are written once a chunk (docs/FORMAT.md, "Stack samples").
+    func appendSample(_ sample: StackSample, of segments: StackSegments) throws(TraceError) {
+        try checkOpen()
+        attempts: for attempt in 0..<2 {
+            startChunkStacks()
+            var stack = chunkSegments[sample.stack]
+            if stack == nil {
+                // The segments the chunk lacks, innermost first, up to one it holds (or the outermost).
+                var missing: [Int] = []
+                var segment = sample.stack
+                while segment >= 0, chunkSegments[segment] == nil {
+                    missing.append(segment)
+                    segment = segments.parent(of: segment)
+                }
+                var parent = segment >= 0 ? chunkSegments[segment]! : 0
+                for segment in missing.reversed() {
+                    let frames = segments.frames(of: segment)
+                    guard let defined = try appendStack(parent: parent, frames: frames, timestamp: sample.timestamp, fresh: attempt == 1) else {
+                        continue attempts
+                    }
+                    chunkSegments[segment] = defined
+                    parent = defined
+                }
+                stack = parent
+            }
+            let record = Self.sideRecord(EventRecord.sample, thread: sample.thread, body: SampleRecordBody.sample(stack: stack!))
+            if try appendSide(record, timestamp: sample.timestamp, fresh: attempt == 1) { return }
+        }
+        throw TraceError(.limitExceeded, file: name, Self.eventTooLarge)
+    }
+
+    // Forgets the stacks of an earlier chunk when the app chunk is another one, or holds events.
+    private func startChunkStacks() {
+        let app = Int(TraceStream.app.rawValue)
+        guard encoders[app].sequence != chunkStacksSequence || !encoders[app].holdsSideRecords else { return }
+        forgetChunkStacks()
+    }
+
+    private func forgetChunkStacks() {
+        chunkStacks.removeAll(keepingCapacity: true)
+        chunkSegments.removeAll(keepingCapacity: true)
+        chunkStackCount = 0
+        chunkStacksSequence = encoders[Int(TraceStream.app.rawValue)].sequence
+    }
+
+    // Defines the chunk's next stack, local stack `parent` (0 none) extended by `frames`: its
+    // local index, or nil when the chunk was full and was written (start again in the next).
+    private func appendStack(parent: UInt64, frames: [UInt64], timestamp: Int64, fresh: Bool) throws(TraceError) -> UInt64? {
+        let record = Self.sideRecord(EventRecord.stack, thread: .main, body: SampleRecordBody.stack(parent: parent, frames: frames))
+        let sequence = encoders[Int(TraceStream.app.rawValue)].sequence
+        guard try appendSide(record, timestamp: timestamp, fresh: fresh) else { return nil }
+        // Adding the record may have written a chunk of events first: this one starts afresh.
+        if encoders[Int(TraceStream.app.rawValue)].sequence != sequence { forgetChunkStacks() }
+        chunkStackCount += 1
+        return chunkStackCount
     }
 
     /// Adds a loaded image (docs/FORMAT.md, "Stack samples").
