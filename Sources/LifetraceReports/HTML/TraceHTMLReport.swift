@@ -175,8 +175,8 @@ public struct TraceHTMLReport {
             let level = whole ? "h2" : "h3"
             let origin = "time \(TraceClock.origin)"
             out += "<\(level) id=\"\(window.anchor)\">\(HTMLText.escape(window.title))</\(level)>\n"
-            out += "<p class=\"axis-note\">\(DurationFormat.compact.string(window.end - window.start)) shown, "
-                + "\(DurationFormat.compact.string(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
+            out += "<p class=\"axis-note\">\(DurationFormat.fixed.string(window.end - window.start)) shown, "
+                + "\(DurationFormat.fixed.string(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
             out += "<div class=\"scroll\">"
             out += TimelineSVG(
                 window: window, canvas: canvas, overlay: overlay, symbols: symbols,
