@@ -87,6 +87,16 @@ import Testing
         #expect(cells.contains { $0.text == "237 ms" }, "\(cells)")
     }
 
+    /// The page's axes are the trace's clock to their step, and a view's note writes its pixel as
+    /// the span shown divided by the pixels (`5 ms` read as if the 5.606 s view were 5 s wide).
+    @Test func thePagesAxesAndScaleReadAsTheyAre() throws {
+        let html = try TraceHTMLReport.make(path: Self.root + "/Samples/runs/cold-launch-scenes.jsonl", options: AnalysisOptions()).html
+        #expect(html.contains(">5.606 s shown, 5.606 ms per pixel; time since the trace's first event.<"), "\(html.prefix(4000))")
+        #expect(html.contains(">481 ms shown, 481.6 µs per pixel; time since the trace's first event.<"))
+        #expect(html.contains(">+1 s</text>") && html.contains(">+5 s</text>"))
+        #expect(!html.contains(" min "), "no duration in minutes")
+    }
+
     /// A budget reads as it was given, and the candidate's figure never reads as the budget when
     /// it is over it.
     @Test func budgetsAndTheFiguresCheckedAgainstThemReadAsTheyAre() throws {

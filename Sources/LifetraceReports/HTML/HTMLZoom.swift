@@ -53,12 +53,16 @@ public enum HTMLZoom {
             while (digit > 1 && digit > resolution) { digit /= 10; decimals += 1; }
             return (ns < 0 ? '-' : '+') + decimal(Math.floor(Math.abs(ns) / digit), decimals) + ' s';
           }
-          // DurationFormat.fixed: the largest unit reached, truncated; whole ns, us and ms, seconds to the millisecond.
-          function duration(ns) {
+          // DurationFormat.fixed: the largest unit reached, truncated; whole ns, us and ms, seconds to the
+          // millisecond; given a `resolution`, to the digit of the largest power of ten not above it.
+          function duration(ns, resolution) {
             ns = Math.floor(Math.abs(ns));
-            if (ns >= 1e9) return decimal(Math.floor(ns / 1e6), 3) + ' s';
-            for (var i = 1; i < 3; i++) if (ns >= units[i][0]) return Math.floor(ns / units[i][0]) + ' ' + units[i][1];
-            return ns + ' ns';
+            var i = 0;
+            while (i < 3 && ns < units[i][0]) i++;
+            var unit = units[i][0], digit = resolution === undefined && i === 0 ? 1e6 : unit, decimals = 0;
+            if (resolution !== undefined) while (digit > 1 && digit > resolution) digit /= 10;
+            for (var scale = unit; scale > digit; scale /= 10) decimals += 1;
+            return decimal(Math.floor(ns / digit), decimals) + ' ' + units[i][1];
           }
           Array.prototype.forEach.call(document.querySelectorAll('svg.timeline[data-plot]'), function (svg) {
             var plot = svg.querySelector('g.plot');
@@ -180,7 +184,7 @@ public enum HTMLZoom {
               svg.setAttribute('data-zoom', view.zoom);
               svg.setAttribute('data-from', view.from);
               var shown = span / view.zoom;
-              note.textContent = zoomed ? ' ' + duration(shown) + ' shown, ' + duration(shown / width) + ' per pixel' +
+              note.textContent = zoomed ? ' ' + duration(shown) + ' shown, ' + duration(shown / width, Math.floor(shown / width / 1000)) + ' per pixel' +
                 (detailed ? ', drawn from the spans' : ', magnified') : '';
               document.dispatchEvent(new CustomEvent('lifetrace-redraw'));
             }
