@@ -11,16 +11,15 @@ extension ReportCommand {
     func summaryDocument(_ summary: RunSummary, options: AnalysisOptions) throws -> String {
         guard format == .html, runPages, let output, output != "-" else { return format.document(summary) }
         let pages = RunPages(summaryPath: output, traces: summary.linkedTraces)
+        // Each page's file, named once: the check below and the writing use the same name.
+        let files = pages.traces.compactMap { trace in pages.file(trace, summaryPath: output).map { (trace: trace, file: $0) } }
         // No page may replace a trace being read: checked for every page before any is written.
-        for trace in pages.traces {
-            guard let file = pages.file(trace, summaryPath: output) else { continue }
-            try refuseOverwriting(paths + pages.traces, with: file)
-        }
+        let read = paths + pages.traces
+        for (_, file) in files { try refuseOverwriting(read, with: file) }
         // Whole or not at all: a page that cannot be made removes the pages written before it.
         var written: [String] = []
         func removeWritten() { for file in written { try? FileManager.default.removeItem(atPath: file) } }
-        for trace in pages.traces {
-            guard let file = pages.file(trace, summaryPath: output) else { continue }
+        for (trace, file) in files {
             let page: String
             do throws(TraceError) {
                 page = try TraceHTMLReport.make(path: trace, options: options).html

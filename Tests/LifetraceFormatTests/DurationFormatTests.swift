@@ -13,17 +13,35 @@ struct DurationFormatTests {
         #expect(DurationFormat.fixed.string(nanoseconds) == text)
     }
 
-    @Test("compact: rounded to three decimals of the unit before the unit is chosen; minutes and hours", arguments: [
-        (Int64(0), "0 ns"), (999, "999 ns"), (1_000, "1 µs"), (1_500, "1.5 µs"), (999_900, "999.9 µs"),
-        (999_999, "999.999 µs"), (999_900_000, "999.9 ms"), (999_999_400, "999.999 ms"), (999_999_500, "1 s"),
-        (64_933_500, "64.934 ms"), (1_500_000_000, "1.5 s"), (4_000_500_000, "4.001 s"),
-        (59_999_400_000, "59.999 s"), (59_999_500_000, "1 min"), (60_000_000_000, "1 min"),
-        (68_600_000_000, "1 min 9 s"), (150_000_000_000, "2 min 30 s"), (3_599_600_000_000, "1 h"),
-        (3_600_000_000_000, "1 h"), (3_900_000_000_000, "1 h 5 min"), (-1_500_000_000, "-1.5 s"),
-        (-150_000_000_000, "-2 min 30 s"), (Int64.max, "2562047 h 47 min"), (Int64.min, "-2562047 h 47 min"),
+    @Test("a mark on a scale: in the style's unit, to the digit of the largest power of ten not above the resolution", arguments: [
+        (Int64(87_800_000_000), Int64(20_000_000), "87.80 s"), (87_829_999_999, 20_000_000, "87.82 s"),
+        (1_305_633_002_000, 2_000, "1305.633002 s"), (88_000_000_000, 1_000_000_000, "88 s"),
+        (200_000_000_000, 100_000_000_000, "200 s"), (250_000_000, 50_000_000, "250 ms"),
+        (300_045_000, 45_000, "300.04 ms"), (300_045_000, 0, "300.045000 ms"), (840, 1_000, "840 ns"),
+        (-1_500_000, 100_000, "-1.5 ms"),
     ])
-    func compact(nanoseconds: Int64, text: String) {
-        #expect(DurationFormat.compact.string(nanoseconds) == text)
+    func resolution(nanoseconds: Int64, resolution: Int64, text: String) {
+        #expect(DurationFormat.fixed.string(nanoseconds, resolution: resolution) == text)
+    }
+
+    @Test("the clock to a resolution stays in seconds: a moment is never written in another unit")
+    func clockResolution() {
+        #expect(DurationFormat.clock.signed(250_000_000, resolution: 50_000_000) == "+0.25 s")
+        #expect(DurationFormat.clock.signed(-3_000_000, resolution: 1_000_000) == "-0.003 s")
+        #expect(TraceClock.moment(87_805_000_000, resolution: 1_000_000) == TraceClock.moment(87_805_000_000))
+    }
+
+    @Test("a limit reads as given and a value beside it never reads as the limit unless it is", arguments: [
+        (Int64(300_000_000), Int64(251_500_000), "300 ms", "251 ms"),
+        (300_000_000, 300_400_000, "300.0 ms", "300.4 ms"), (300_000_000, 300_000_000, "300 ms", "300 ms"),
+        (251_400_000, 251_500_000, "251.4 ms", "251.5 ms"), (251_400_000, 251_450_000, "251.40 ms", "251.45 ms"),
+        (1_500_000, 279_400_000, "1.5 ms", "279.4 ms"), (2_000_000_000, 285_000_000, "2.000 s", "285 ms"),
+        (2_000_000_000, 2_000_000_001, "2.000000000 s", "2.000000001 s"), (400_000_000, 399_999_999, "400 ms", "399 ms"),
+    ])
+    func limitAndValue(limit: Int64, value: Int64, limitText: String, valueText: String) {
+        let written = DurationFormat.fixed.strings(limit: limit, value: value)
+        #expect(written.limit == limitText)
+        #expect(written.value == valueText)
     }
 
     @Test("clock: signed seconds to the millisecond, truncated", arguments: [
@@ -38,8 +56,8 @@ struct DurationFormatTests {
 
     @Test("signed writes + for zero and positive values in any style")
     func signed() {
-        #expect(DurationFormat.compact.signed(250_000_000) == "+250 ms")
-        #expect(DurationFormat.compact.signed(-250_000_000) == "-250 ms")
+        #expect(DurationFormat.fixed.signed(250_000_000) == "+250 ms")
+        #expect(DurationFormat.fixed.signed(-250_000_000) == "-250 ms")
         #expect(DurationFormat.fixed.signed(0) == "+0 ns")
         #expect(DurationFormat.clock.string(900_000_000) == "0.900 s")
     }

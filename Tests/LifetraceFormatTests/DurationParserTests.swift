@@ -49,7 +49,6 @@ struct DurationParserPrintedFormTests {
         Int64(840), 999_000, 250_000_000, 1_500_000_000, 60_000_000_000, 150_000_000_000, 3_900_000_000_000,
     ])
     func roundTrip(nanoseconds: Int64) throws {
-        #expect(try DurationParser.nanoseconds(DurationFormat.compact.string(nanoseconds)) == nanoseconds)
         #expect(try DurationParser.nanoseconds(DurationFormat.fixed.string(nanoseconds)) == nanoseconds)
     }
 }

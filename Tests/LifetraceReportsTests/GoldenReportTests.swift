@@ -96,7 +96,7 @@ import Testing
         #expect(html.contains(">count</text>"))
         #expect(html.contains("text-anchor=\"end\">0</text>"))
         #expect(html.contains(">192 ms</text>"))
-        #expect(html.contains(">238.5 ms</text>"))
+        #expect(html.contains(">238 ms</text>"))
         #expect(html.contains(">285 ms</text>"))
         #expect(html.contains(">cold launch duration</text>"))
         // The stall durations are all 300 ms: one value label, not five.

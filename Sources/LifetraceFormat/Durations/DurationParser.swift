@@ -18,8 +18,9 @@ public struct DurationError: Error, Hashable, Sendable, CustomStringConvertible 
     public var explanation: String { "\(reason) (write a number and a unit: 250ms, 1.5s, 20s)" }
 }
 
-/// Reads durations written like `250ms`, `1.5s`, `20s`, `2m` into nanoseconds, and the way the
-/// tool prints them (``DurationFormat``): `250 ms`, `840 µs`, `1 min`, `2 min 30 s`, `1 h 5 min`.
+/// Reads durations written like `250ms`, `1.5s`, `20s`, `2m` into nanoseconds, the way the tool
+/// prints them (``DurationFormat``): `250 ms`, `840 µs`, `1.500 s`, and in minutes and hours:
+/// `1 min`, `2 min 30 s`, `1 h 5 min`.
 /// A duration of several terms is their sum; each term is a number and a unit. A number may
 /// have an exponent (`1.5e3ms`), as the other numbers the tool reads may.
 public enum DurationParser {

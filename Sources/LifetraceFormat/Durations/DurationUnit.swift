@@ -1,6 +1,8 @@
-/// The ladder of units every duration for people is written in, smallest first.
+/// The ladder of units every duration for people is written in, smallest first. (Durations are
+/// read in minutes and hours too: ``DurationParser``; none is written in them, so that a moment
+/// and a duration on one page share the second as their largest unit.)
 public enum DurationUnit: Int, CaseIterable, Comparable, Sendable {
-    case nanosecond, microsecond, millisecond, second, minute, hour
+    case nanosecond, microsecond, millisecond, second
 
     /// How many nanoseconds one of this unit is.
     public var nanoseconds: UInt64 {
@@ -9,20 +11,16 @@ public enum DurationUnit: Int, CaseIterable, Comparable, Sendable {
         case .microsecond: 1_000
         case .millisecond: 1_000_000
         case .second: 1_000_000_000
-        case .minute: 60_000_000_000
-        case .hour: 3_600_000_000_000
         }
     }
 
-    /// The symbol written after a number: `ns`, `µs`, `ms`, `s`, `min`, `h`.
+    /// The symbol written after a number: `ns`, `µs`, `ms`, `s`.
     public var symbol: String {
         switch self {
         case .nanosecond: "ns"
         case .microsecond: "µs"
         case .millisecond: "ms"
         case .second: "s"
-        case .minute: "min"
-        case .hour: "h"
         }
     }
 

@@ -13,6 +13,13 @@ public enum TraceClock {
     /// The moment `sinceStart` ns after the trace's first event: `+1305.633 s`, `-0.003 s`.
     public static func moment(_ sinceStart: Int64) -> String { DurationFormat.clock.signed(sinceStart) }
 
+    /// A moment as a mark on a scale whose marks are `resolution` ns apart (an axis's ticks, a
+    /// tooltip's pixel): to the digit that step needs, truncated (`+87.80 s` for 20 ms ticks,
+    /// `+1305.633002 s` for 2 µs, `+88 s` for 1 s), so neighbouring marks never read the same.
+    public static func moment(_ sinceStart: Int64, resolution: Int64) -> String {
+        DurationFormat.clock.signed(sinceStart, resolution: resolution)
+    }
+
     /// The same to the microsecond: `+1305.633203 s`.
     public static func preciseMoment(_ sinceStart: Int64) -> String { DurationFormat.preciseClock.signed(sinceStart) }
 

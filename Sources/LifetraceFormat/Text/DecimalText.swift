@@ -27,7 +27,8 @@ public enum DecimalText {
     }
 
     /// A count, ratio or percentage of a summary: `value` rounded to at most three decimals,
-    /// trailing zeros dropped (`1.5`, `2`, `0.05`), like the ``DurationFormat/compact`` style.
+    /// trailing zeros dropped (`1.5`, `2`, `0.05`). (Durations are never written this way:
+    /// ``DurationFormat``.)
     public static func compact(_ value: Double) -> String {
         string(value, decimals: 3, dropsTrailingZeros: true)
     }

@@ -216,8 +216,10 @@ public struct RunComparison: Sendable {
         var checks: [Check] = []
         for budget in gate.budgets {
             let row = rows.first { $0.metric == budget.metric }
-            let description = "\(budget.key) <= \(budget.metric.format(budget.limit))"
-            guard let row, let value = budget.statistic.value(row.candidate, unit: budget.metric.unit) else {
+            let value = row.flatMap { budget.statistic.value($0.candidate, unit: budget.metric.unit) }
+            let written = budget.metric.format(limit: budget.limit, value: value ?? budget.limit)
+            let description = "\(budget.key) <= \(written.limit)"
+            guard let value else {
                 // No sample is not a pass: runs cut before their first frame have no launch
                 // duration at all. Only where no sample means nothing happened (no stall) is the
                 // budget met.
@@ -234,7 +236,7 @@ public struct RunComparison: Sendable {
             // only for relative regressions (--max-regression).
             let over = value > budget.limit
             let failed = over
-            let detail = "candidate \(budget.metric.format(value))" + (over ? ", over the budget" : "")
+            let detail = "candidate \(written.value)" + (over ? ", over the budget" : "")
             checks.append(Check(description: description, failed: failed, detail: detail, kind: .budget))
         }
         if let limit = gate.maxRegression {

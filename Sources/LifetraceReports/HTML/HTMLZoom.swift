@@ -8,7 +8,7 @@
 /// Other timelines (a whole trace of many spans) are magnified, up to ``magnifiedMaximum`` times.
 /// Either way, what carries a time (stalls, launch windows, milestones, violation pins:
 /// `data-t`) is placed by it, and the axis is drawn again with ticks written to the precision
-/// their step needs, the same rule as the report's own (``AxisFormat/label(_:step:extent:)``). It
+/// their step needs, the same rule as the report's own (``AxisFormat/label(_:step:)``). It
 /// fetches nothing.
 public enum HTMLZoom {
     /// The largest zoom factor of a timeline that is magnified rather than drawn again.
@@ -37,31 +37,32 @@ public enum HTMLZoom {
             for (var i = 0, f = [1, 2, 5, 10]; i < f.length; i++) if (power * f[i] >= raw) return power * f[i];
             return power * 10;
           }
-          function compact(ns) {
-            var s = Math.round(Math.abs(ns) / 1e9), sign = ns < 0 ? '-' : '+';
-            if (s >= 3600) { var m = Math.round(s / 60); return sign + Math.floor(m / 60) + ' h' + (m % 60 ? ' ' + (m % 60) + ' min' : ''); }
-            if (s >= 60) return sign + Math.floor(s / 60) + ' min' + (s % 60 ? ' ' + (s % 60) + ' s' : '');
-            return sign + s + ' s';
+          // DecimalText.string(scaled:decimals:): `scaled` with its last `decimals` digits after the point.
+          function decimal(scaled, decimals) {
+            var text = String(scaled);
+            if (decimals === 0) return text;
+            while (text.length <= decimals) text = '0' + text;
+            return text.slice(0, text.length - decimals) + '.' + text.slice(text.length - decimals);
           }
-          // AxisFormat.label: the unit `extent` reaches, the decimals `step` needs, truncated.
-          function label(ns, tickStep, extent) {
+          // AxisFormat.label (TraceClock.moment(_:resolution:)): seconds, to the digit of the largest
+          // power of ten not above `resolution`, truncated; `0` at the origin.
+          function label(ns, resolution) {
             ns = Math.round(ns);
             if (ns === 0) return '0';
-            if (tickStep >= 60e9) return compact(ns);
-            var reach = Math.max(Math.abs(extent), Math.abs(ns)), unit = units[3];
-            for (var i = 0; i < 3; i++) if (reach >= units[i][0]) { unit = units[i]; break; }
-            var digit = unit[0], decimals = 0;
-            while (digit > 1 && Math.round(Math.max(1, tickStep)) % digit !== 0) { digit /= 10; decimals += 1; }
-            var scaled = Math.floor(Math.abs(ns) / digit), text = String(scaled);
-            if (decimals > 0) {
-              while (text.length <= decimals) text = '0' + text;
-              text = text.slice(0, text.length - decimals) + '.' + text.slice(text.length - decimals);
-            }
-            return (ns < 0 ? '-' : '+') + text + ' ' + unit[1];
+            var digit = 1e9, decimals = 0;
+            while (digit > 1 && digit > resolution) { digit /= 10; decimals += 1; }
+            return (ns < 0 ? '-' : '+') + decimal(Math.floor(Math.abs(ns) / digit), decimals) + ' s';
           }
-          function duration(ns) {
-            for (var i = 0; i < 3; i++) if (ns >= units[i][0]) return (Math.floor(ns / units[i][0] * 1000) / 1000) + ' ' + units[i][1];
-            return ns + ' ns';
+          // DurationFormat.fixed: the largest unit reached, truncated; whole ns, us and ms, seconds to the
+          // millisecond; given a `resolution`, to the digit of the largest power of ten not above it.
+          function duration(ns, resolution) {
+            ns = Math.floor(Math.abs(ns));
+            var i = 0;
+            while (i < 3 && ns < units[i][0]) i++;
+            var unit = units[i][0], digit = resolution === undefined && i === 0 ? 1e6 : unit, decimals = 0;
+            if (resolution !== undefined) while (digit > 1 && digit > resolution) digit /= 10;
+            for (var scale = unit; scale > digit; scale /= 10) decimals += 1;
+            return decimal(Math.floor(ns / digit), decimals) + ' ' + units[i][1];
           }
           Array.prototype.forEach.call(document.querySelectorAll('svg.timeline[data-plot]'), function (svg) {
             var plot = svg.querySelector('g.plot');
@@ -114,11 +115,10 @@ public enum HTMLZoom {
               if (!zoomed) return;
               var from = view.from / width * span, to = from + span / view.zoom;
               var tickStep = step(to - from, Math.max(2, Math.min(10, Math.floor(width / 110))));
-              var extent = Math.max(Math.abs(from + offset), Math.abs(to + offset));
               for (var tick = Math.ceil((from + offset) / tickStep) * tickStep; tick <= to + offset; tick += tickStep) {
                 var x = px(tick - offset);
                 add('line', { 'class': 'tick fine', x1: x, x2: x, y1: 12, y2: bottom }, null, axis);
-                var text = label(tick, tickStep, extent), end = x + 2 + text.length * 6 > left + width + 10;
+                var text = label(tick, tickStep), end = x + 2 + text.length * 6 > left + width + 10;
                 // A label that would run past the plot's right edge ends at its tick, as the report's own do.
                 add('text', end ? { 'class': 'axis fine', x: x - 2, y: 10, 'text-anchor': 'end' } : { 'class': 'axis fine', x: x + 2, y: 10 },
                   null, axis).textContent = text;
@@ -139,12 +139,12 @@ public enum HTMLZoom {
                   previous.x1 = Math.max(previous.x1, x1);
                   previous.count += 1;
                   previous.element.setAttribute('width', Math.max(1, previous.x1 - previous.x0));
-                  previous.title.textContent = previous.count + ' spans from ' + label(previous.start + offset, 1000, Math.abs(previous.start + offset));
+                  previous.title.textContent = previous.count + ' spans from ' + label(previous.start + offset, 1000);
                   return;
                 }
                 var name = names[s.name] || '';
                 var title = (name ? name + ': ' : '') + duration(s.end - s.start) + ', ' +
-                  label(s.start + offset, 1000, Math.abs(s.start + offset)) + ' to ' + label(s.end + offset, 1000, Math.abs(s.end + offset));
+                  label(s.start + offset, 1000) + ' to ' + label(s.end + offset, 1000);
                 var rect = add('rect', { 'class': css, x: x0, y: y, width: Math.max(1, x1 - x0), height: \(TimelineSVG.rowHeight - 4) }, title);
                 last[s.lane] = { css: css, x0: x0, x1: x1, count: 1, element: rect, title: rect.firstChild, start: s.start };
                 if (!instant && kind !== 's' && kind !== 'busy' && name && name.length * 6.6 + 6 <= x1 - x0) {
@@ -184,7 +184,7 @@ public enum HTMLZoom {
               svg.setAttribute('data-zoom', view.zoom);
               svg.setAttribute('data-from', view.from);
               var shown = span / view.zoom;
-              note.textContent = zoomed ? ' ' + duration(shown) + ' shown, ' + duration(shown / width) + ' per pixel' +
+              note.textContent = zoomed ? ' ' + duration(shown) + ' shown, ' + duration(shown / width, Math.floor(shown / width / 1000)) + ' per pixel' +
                 (detailed ? ', drawn from the spans' : ', magnified') : '';
               document.dispatchEvent(new CustomEvent('lifetrace-redraw'));
             }

@@ -175,8 +175,11 @@ public struct TraceHTMLReport {
             let level = whole ? "h2" : "h3"
             let origin = "time \(TraceClock.origin)"
             out += "<\(level) id=\"\(window.anchor)\">\(HTMLText.escape(window.title))</\(level)>\n"
-            out += "<p class=\"axis-note\">\(DurationFormat.compact.string(window.end - window.start)) shown, "
-                + "\(DurationFormat.compact.string(Int64(window.bucketWidth))) per pixel; \(origin).</p>\n"
+            // A pixel's width is the view's scale: written to a thousandth of it (`5.606 ms`), as a
+            // mark on a scale is, so that it reads as the span shown divided by the pixels.
+            let pixel = Int64(window.bucketWidth)
+            out += "<p class=\"axis-note\">\(DurationFormat.fixed.string(window.end - window.start)) shown, "
+                + "\(DurationFormat.fixed.string(pixel, resolution: pixel / 1000)) per pixel; \(origin).</p>\n"
             out += "<div class=\"scroll\">"
             out += TimelineSVG(
                 window: window, canvas: canvas, overlay: overlay, symbols: symbols,

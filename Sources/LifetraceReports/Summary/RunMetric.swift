@@ -71,10 +71,31 @@ public struct RunMetric: Sendable, Hashable {
     /// The metric with `key`, if there is one.
     public static func named(_ key: String) -> RunMetric? { all.first { $0.key == key } }
 
-    /// `value` in the metric's unit: a duration (`312 ms`) or a count (`1.5`).
+    /// `value` in the metric's unit: a duration as every report writes it (`312 ms`, `2.600 s`:
+    /// ``DurationFormat/fixed``) or a count (`1.5`).
     public func format(_ value: Double) -> String {
         switch unit {
-        case .duration: DurationFormat.compact.string(TraceTime.nanoseconds(value))
+        case .duration: DurationFormat.fixed.string(TraceTime.nanoseconds(value))
+        case .count: DecimalText.compact(value)
+        }
+    }
+
+    /// A budget's `limit` and the `value` checked against it, in the metric's unit: durations by
+    /// ``DurationFormat/strings(limit:value:)`` (the limit as given, and neither reading as the
+    /// other unless they are equal), counts as ``format(_:)`` writes them.
+    public func format(limit: Double, value: Double) -> (limit: String, value: String) {
+        switch unit {
+        case .duration: DurationFormat.fixed.strings(limit: TraceTime.nanoseconds(limit), value: TraceTime.nanoseconds(value))
+        case .count: (DecimalText.compact(limit), DecimalText.compact(value))
+        }
+    }
+
+    /// `value` as a mark on a scale whose marks are `resolution` apart (a histogram's bin edges):
+    /// a duration to the digit that step needs (``DurationFormat/string(_:resolution:)``), so that
+    /// neighbouring bins never read the same; a count as ``format(_:)`` writes it.
+    public func format(_ value: Double, resolution: Double) -> String {
+        switch unit {
+        case .duration: DurationFormat.fixed.string(TraceTime.nanoseconds(value), resolution: max(1, TraceTime.nanoseconds(resolution)))
         case .count: DecimalText.compact(value)
         }
     }

@@ -198,9 +198,9 @@ extension RunSummary {
             let share = stallTime > 0 ? Double(entry.total) / Double(stallTime) * 100 : 0
             out += "<tr><td class=\"num\">\(rank + 1)</td><td>\(HTMLText.escape(entry.work))</td>"
                 + "<td class=\"num\" data-v=\"\(entry.total)\">\(DecimalText.string(share, decimals: 1)) %</td>"
-                + "<td class=\"num\" data-v=\"\(entry.total)\">\(HTMLText.escape(DurationFormat.compact.string(entry.total)))</td>"
+                + "<td class=\"num\" data-v=\"\(entry.total)\">\(HTMLText.escape(DurationFormat.fixed.string(entry.total)))</td>"
                 + "<td class=\"num\">\(entry.stalls)</td><td class=\"num\">\(entry.runs)</td>"
-                + "<td class=\"num\" data-v=\"\(entry.longest.value)\">\(HTMLText.escape(DurationFormat.compact.string(entry.longest.value)))</td>"
+                + "<td class=\"num\" data-v=\"\(entry.longest.value)\">\(HTMLText.escape(DurationFormat.fixed.string(entry.longest.value)))</td>"
                 + "<td>\(runLink(entry.longest))</td></tr>\n"
         }
         return out + "</table>\n"
@@ -240,11 +240,16 @@ struct Histogram {
         var out = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.left + Self.width + 40)\" "
             + "height=\"\(Self.height)\" role=\"img\">"
             + "<title>\(HTMLText.escape(row.metric.summary)) histogram</title>\n"
+        // Edges to the digit a bin's width needs; one value only (no width to speak of) as it is.
+        let spread = (row.distribution.max ?? 0) > (row.distribution.min ?? 0)
+        func edge(_ value: Double, apart resolution: Double) -> String {
+            spread ? row.metric.format(value, resolution: resolution) : row.metric.format(value)
+        }
         for (index, count) in counts.enumerated() where count > 0 {
             let barHeight = max(1, plotHeight * count / tallest)
             let from = lower + Double(index) * binWidth
             out += "<rect class=\"bar\" x=\"\(Self.left + index * barWidth)\" y=\"\(bottom - barHeight)\" width=\"\(barWidth - 2)\" "
-                + "height=\"\(barHeight)\"><title>\(row.metric.format(from)) to \(row.metric.format(from + binWidth)): \(count)</title></rect>\n"
+                + "height=\"\(barHeight)\"><title>\(edge(from, apart: binWidth)) to \(edge(from + binWidth, apart: binWidth)): \(count)</title></rect>\n"
         }
         // Count axis: 0 at the bottom, the tallest bar's count at the top.
         out += "<line class=\"tick\" x1=\"\(Self.left - 4)\" y1=\"\(top)\" x2=\"\(Self.left - 4)\" y2=\"\(bottom)\" style=\"stroke:#999\"/>"
@@ -261,7 +266,7 @@ struct Histogram {
                 let anchor = quarter == 0 ? "start" : (quarter == 4 ? "end" : "middle")
                 out += "<line class=\"tick\" x1=\"\(x)\" y1=\"\(bottom)\" x2=\"\(x)\" y2=\"\(bottom + 4)\" style=\"stroke:#999\"/>"
                     + "<text class=\"axis\" x=\"\(x)\" y=\"\(bottom + 16)\" text-anchor=\"\(anchor)\">"
-                    + "\(row.metric.format(lower + span * Double(quarter) / 4))</text>\n"
+                    + "\(edge(lower + span * Double(quarter) / 4, apart: span / 4))</text>\n"
             }
             out += "<text class=\"axis\" x=\"\(Self.left + Self.width / 2)\" y=\"\(Self.height - 4)\" text-anchor=\"middle\">"
                 + "\(HTMLText.escape(row.metric.summary))</text>\n"

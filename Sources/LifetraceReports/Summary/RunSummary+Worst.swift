@@ -151,8 +151,8 @@ extension RunSummary {
         let median = SampleDistribution(integers: group.launches).percentileHundredths(50).map { ($0 + 50) / 100 }
         return [
             group.appVersion, group.os, group.device, String(group.traces), String(group.lifetimes),
-            median.map { DurationFormat.compact.string(Int64(clamping: $0)) } ?? "-", String(group.stalls),
-            DurationFormat.compact.string(group.stallTime), DurationFormat.compact.string(group.onScreen),
+            median.map { DurationFormat.fixed.string(Int64(clamping: $0)) } ?? "-", String(group.stalls),
+            DurationFormat.fixed.string(group.stallTime), DurationFormat.fixed.string(group.onScreen),
             group.hangRate.map { DecimalText.string($0, decimals: 1) + " s/h" } ?? "-",
         ]
     }

@@ -142,7 +142,7 @@ public struct RunSummary: Sendable {
         row.metric.unit.percentile(row.distribution, percent)
     }
 
-    /// A column's value for `row` as people read it (`536.877 ms`, `1.5`), `-` where the sample
+    /// A column's value for `row` as people read it (`536 ms`, `2.600 s`, `1.5`: ``RunMetric/format(_:)``), `-` where the sample
     /// is too small for it (``samplesNeeded(percent:)``): the table's cell and the figure's row
     /// under "Where the figures come from" both print this.
     public static func text(_ row: DistributionRow, percent: Int) -> String {

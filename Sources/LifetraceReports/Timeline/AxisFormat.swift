@@ -1,8 +1,8 @@
 import LifecycleModel
 import LifetraceFormat
 
-/// A timeline axis's ticks: a round step and the label of each tick (`+250 ms`, `+1.5 s`,
-/// `+2 min 30 s`, `+1 h 5 min`).
+/// A timeline axis's ticks: a round step, and each tick's label, a moment on the trace's clock
+/// written by the one formatter to the precision the step needs (`+87.80 s`, `+1305.633002 s`).
 public enum AxisFormat {
     /// A round tick step (1, 2 or 5 times a power of ten, in ns; at least 1 µs) that cuts `span`
     /// into about `ticks` parts.
@@ -14,33 +14,13 @@ public enum AxisFormat {
         return power * 10
     }
 
-    /// A tick's label: its offset from the axis origin in the ``DurationFormat/compact`` style,
-    /// signed (`+250 ms`, `-1.5 s`), and `0` at the origin itself.
-    public static func offset(_ nanoseconds: Int64) -> String {
-        nanoseconds == 0 ? "0" : DurationFormat.compact.signed(nanoseconds)
-    }
-
-    /// A time on an axis whose ticks are `step` apart and whose times reach `extent` (ns, the
-    /// largest distance from the origin on it), written so that neighbouring ticks never read
-    /// the same however far they are from the origin: in the unit `extent` reaches (s, ms, µs or
-    /// ns) with the decimals `step` needs, truncated (`+87.805 s`, `+87.810 s` for 5 ms ticks 87 s
-    /// after the launch; `+1305.633002 s` for 2 µs ticks). Steps of a minute or more, which the
-    /// ``DurationFormat/compact`` style writes exactly, are written in it (`+2 min 30 s`). `0` at
-    /// the origin. The page's script writes its ticks with the same rule.
-    public static func label(_ nanoseconds: Int64, step: Int64, extent: Int64) -> String {
-        if nanoseconds == 0 { return "0" }
-        if step >= 60_000_000_000 { return DurationFormat.compact.signed(nanoseconds) }
-        let reach = max(extent.magnitude, nanoseconds.magnitude)
-        let unit: DurationUnit = reach >= 1_000_000_000 ? .second : reach >= 1_000_000 ? .millisecond
-            : reach >= 1000 ? .microsecond : .nanosecond
-        var decimals = 0
-        var digit = unit.nanoseconds
-        while digit > 1 && UInt64(max(1, step)) % digit != 0 {
-            digit /= 10
-            decimals += 1
-        }
-        let number = DecimalText.string(scaled: nanoseconds.magnitude / digit, decimals: decimals)
-        return (nanoseconds < 0 ? "-" : "+") + number + " " + unit.symbol
+    /// A time `nanoseconds` after the axis origin (the trace's first event) on an axis whose ticks
+    /// are `step` apart: ``TraceClock/moment(_:resolution:)``, so that neighbouring ticks never
+    /// read the same however far they are from the origin (`+87.80 s`, `+87.82 s` for 20 ms ticks
+    /// 87 s into the trace; `+1305.633002 s` for 2 µs ticks; `+200 s` for 100 s ticks). `0` at the
+    /// origin. The page's script writes its ticks with the same rule.
+    public static func label(_ nanoseconds: Int64, step: Int64) -> String {
+        nanoseconds == 0 ? "0" : TraceClock.moment(nanoseconds, resolution: step)
     }
 }
 

@@ -155,13 +155,10 @@ public struct TimelineSVG {
     func x(_ t: Int64) -> Int { Self.labelWidth + window.position(t) }
 
     /// A time in a title: from the axis origin, to the precision of a pixel (see
-    /// ``AxisFormat/label(_:step:extent:)``), so that neighbouring bars never read the same.
+    /// ``AxisFormat/label(_:step:)``), so that neighbouring bars never read the same.
     func time(_ t: Int64) -> String {
-        AxisFormat.label(t - window.origin, step: AxisFormat.step(for: Int64(window.bucketWidth.rounded(.up)), ticks: 1), extent: extent)
+        AxisFormat.label(t - window.origin, step: AxisFormat.step(for: Int64(window.bucketWidth.rounded(.up)), ticks: 1))
     }
-
-    /// The largest distance from the axis origin in the window (ns).
-    var extent: Int64 { Int64(clamping: max((window.start - window.origin).magnitude, (window.end - window.origin).magnitude)) }
 
     private func drawStates(row: Int, y: Int, into out: inout String) {
         for run in window.stateRuns(row: row) {
@@ -334,7 +331,7 @@ public struct TimelineSVG {
     }
 
     /// Ticks at a round step (1, 2 or 5 times a power of ten) giving about ten labels, each
-    /// written to the precision the step needs (``AxisFormat/label(_:step:extent:)``).
+    /// written to the precision the step needs (``AxisFormat/label(_:step:)``).
     private func drawAxis(into out: inout String, bottom: Int) {
         let span = window.end - window.start
         let step = AxisFormat.step(for: span, ticks: 10)
@@ -345,7 +342,7 @@ public struct TimelineSVG {
         let right = Self.labelWidth + window.buckets + 10
         while tick <= originOffset + span {
             let at = x(window.origin + tick)
-            let label = AxisFormat.label(tick, step: step, extent: extent)
+            let label = AxisFormat.label(tick, step: step)
             out += "<line class=\"tick coarse\" x1=\"\(at)\" y1=\"\(y + 2)\" x2=\"\(at)\" y2=\"\(bottom)\"/>"
             // A label that would run past the plot's right edge ends at its tick instead.
             if at + 2 + Self.textWidth(label, size: 10) <= right {
