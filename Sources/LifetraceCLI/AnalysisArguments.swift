@@ -46,12 +46,12 @@ struct AnalysisArguments: ParsableArguments {
     /// the tool prints durations (which the options read back).
     enum Defaults {
         static let options = AnalysisOptions()
-        static var stallThreshold: String { DurationFormat.fixed.string(options.stallThreshold) }
-        static var launchStallThreshold: String { DurationFormat.fixed.string(options.launchStallThreshold) }
-        static var hangThreshold: String { DurationFormat.fixed.string(options.hangThreshold) }
-        static var launchWatchdog: String { DurationFormat.fixed.string(options.launchWatchdog) }
-        static var backgroundLimit: String { DurationFormat.fixed.string(options.backgroundLimit) }
-        static var backgroundCallbackLimit: String { DurationFormat.fixed.string(options.backgroundCallbackLimit) }
+        static var stallThreshold: String { DurationFormat.fixed.exact(options.stallThreshold) }
+        static var launchStallThreshold: String { DurationFormat.fixed.exact(options.launchStallThreshold) }
+        static var hangThreshold: String { DurationFormat.fixed.exact(options.hangThreshold) }
+        static var launchWatchdog: String { DurationFormat.fixed.exact(options.launchWatchdog) }
+        static var backgroundLimit: String { DurationFormat.fixed.exact(options.backgroundLimit) }
+        static var backgroundCallbackLimit: String { DurationFormat.fixed.exact(options.backgroundCallbackLimit) }
     }
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Name the functions, files and lines of stack samples from the images' files when they are at hand (llvm-symbolizer or addr2line, swift-demangle). (default: off)")
@@ -83,8 +83,8 @@ struct AnalysisArguments: ParsableArguments {
         guard hangThreshold != nil || configuration?.hangThreshold != nil, options.hangThreshold < options.stallThreshold else {
             return nil
         }
-        let hang = DurationFormat.fixed.string(options.hangThreshold)
-        let stall = DurationFormat.fixed.string(options.stallThreshold)
+        let hang = DurationFormat.fixed.exact(options.hangThreshold)
+        let stall = DurationFormat.fixed.exact(options.stallThreshold)
         return "the hang threshold (\(hang)) is below the stall threshold (\(stall)): a hang is a main-thread stall, "
             + "so hangs from \(hang) are reported that are not among the stalls (from \(stall)); "
             + "give a --hang-threshold of at least --stall-threshold"

@@ -20,7 +20,7 @@
 ///
 /// | style | example | used by |
 /// | --- | --- | --- |
-/// | ``fixed`` | `840 ns`, `999 µs`, `312 ms`, `1.500 s`, `1310.110 s` | every duration: messages (violations of built-in and rule-file rules, stall blame), `report` (one trace and many), `diff`, the page's tables, notes and titles, the exports' stall annotations, the help's defaults |
+/// | ``fixed`` | `840 ns`, `999 µs`, `312 ms`, `1.500 s`, `1310.110 s` | every duration: messages (violations of built-in and rule-file rules, stall blame), `report` (one trace and many), `diff`, the page's tables, notes and titles, the exports' stall annotations |
 /// | ``clock`` | `+0.241 s`, `-0.003 s` | a moment: its time since the trace's first event (``TraceClock``), in messages, replays, reports and the page, its axes' ticks to their step; `info`'s time span (a reading of the trace's clock) |
 /// | ``preciseClock`` | `+0.241250 s` | the same to the microsecond: `dump --format text` |
 ///
@@ -65,6 +65,12 @@ public struct DurationFormat: Sendable, Hashable {
     /// ``string(_:resolution:)`` with its sign always: `+87.80 s`, `-0.5 s`.
     public func signed(_ nanoseconds: Int64, resolution: Int64) -> String {
         (nanoseconds < 0 ? "-" : "+") + magnitude(nanoseconds.magnitude, resolution: resolution.magnitude)
+    }
+
+    /// `nanoseconds` to the digit it is exact to, as a value someone gave is written back to them
+    /// (a default in the help, a limit): `20 s`, `1.5 ms`, `250 ms`, never `20.000 s`.
+    public func exact(_ nanoseconds: Int64) -> String {
+        string(nanoseconds, resolution: Int64(exactDigit(nanoseconds.magnitude)))
     }
 
     /// A limit and a value compared with it (a budget and the figure checked against it), each in
