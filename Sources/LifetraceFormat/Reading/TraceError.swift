@@ -36,6 +36,10 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The trace was closed by a writer that knew part of the recorded run is missing from it
         /// (a recovery that skipped damaged data: `End_Flags` bit 0 in `docs/FORMAT.md`).
         case dataLost
+        /// A binary trace goes on after its end-of-trace record, which closes it: a frame of the
+        /// trace's own kinds (a chunk, a second end record, a file header) or bytes that are no
+        /// frame. They are not read (`docs/FORMAT.md`, "End-of-trace frame").
+        case trailingData
     }
 
     /// Where in the input the problem is.
