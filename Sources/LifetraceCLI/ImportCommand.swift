@@ -14,11 +14,11 @@ struct ImportCommand: ParsableCommand {
             ('xcrun xctrace export': life-cycle-period, os-signpost, and the --toc for the \
             metadata), read together into one trace (docs/INSTRUMENTS.md). The output is written under a temporary name and renamed, so a \
             failed import leaves nothing. Problems the input reader recovered from (a truncated \
-            binary trace) are printed as warnings; when they lost data (anything but an unclosed \
+            binary trace) are named on standard error; when they lost data (anything but an unclosed \
             end), the output is marked as missing data, which check does not pass. Standard \
             output must not be a terminal. Exit \
-            status: 0 written, 2 bad input or usage, 7 the output could not be written \
-            (docs/CLI.md).
+            status: 0 written, 2 bad input or usage, or an input that lost data (written all the \
+            same), 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace to import ('-' for standard input), or the XML tables of one Instruments recording.")
@@ -41,6 +41,7 @@ struct ImportCommand: ParsableCommand {
         // The output appears only once the whole import succeeded (released unfinished, the
         // staged file is removed).
         try refuseOverwriting(inputs, with: output)
+        var problems: [TraceError] = []
         do throws(TraceError) {
             let staged = try StagedOutputFile(path: output)
             let source = try TraceFile.open(paths: inputs)
@@ -54,9 +55,10 @@ struct ImportCommand: ParsableCommand {
             writer.marksDataLost = issues.losesData
             try writer.close()
             try staged.commit()
-            for issue in issues { printError("warning: \(issue.description)") }
+            problems = issues
         } catch {
             throw failure(error, writing: [output])
         }
+        try ReadProblems.finish(problems)
     }
 }

@@ -18,8 +18,8 @@ struct SymbolicateCommand: ParsableCommand {
             (docs/FORMAT.md, "Stack samples"), so that check and report name functions \
             without the binaries. Addresses whose image is missing stay as image and offset. \
             '-o -' writes standard output, which must not be a terminal. Exit status: 0 written, \
-            2 bad input, usage, or no symbolizer on PATH, 7 the output could not be written \
-            (docs/CLI.md).
+            2 bad input, usage, no symbolizer on PATH, or an input that lost data (written all \
+            the same), 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace to symbolicate.")
@@ -34,6 +34,7 @@ struct SymbolicateCommand: ParsableCommand {
 
     func run() throws {
         try refuseOverwriting([input], with: output)
+        var problems: [TraceError] = []
         do throws(TraceError) {
             let source = try TraceFile.open(path: input)
             let staged = try StagedOutputFile(path: output)
@@ -53,10 +54,11 @@ struct SymbolicateCommand: ParsableCommand {
             writer.marksDataLost = issues.losesData
             try writer.close()
             try staged.commit()
-            for issue in issues { printError("warning: \(issue.description)") }
+            problems = issues
             printError("\(input): \(found.count) of \(Set(stacks.nodes.map(\.address)).count) sampled addresses resolved")
         } catch {
             throw failure(error, writing: [output])
         }
+        try ReadProblems.finish(problems)
     }
 }
