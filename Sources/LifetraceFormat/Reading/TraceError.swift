@@ -84,16 +84,24 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// One line: file, location, message.
     public var description: String {
+        if case .line = location { return "\(file):\(placedMessage)" }
+        return "\(file): \(placedMessage)"
+    }
+
+    /// The line without the file: where in it, then what is wrong (`12:7: unknown field ...`,
+    /// `byte 4096 (chunk 3 of stream app): checksum mismatch`), for outputs that name the file
+    /// on their own.
+    public var placedMessage: String {
         switch location {
         case .file:
-            return "\(file): \(message)"
+            return message
         case .line(let line, let column):
-            return "\(file):\(line):\(column): \(message)"
+            return "\(line):\(column): \(message)"
         case .byte(let offset, let chunk?):
             let stream = TraceStream(rawValue: chunk.stream)?.name ?? "#\(chunk.stream)"
-            return "\(file): byte \(offset) (chunk \(chunk.sequence) of stream \(stream)): \(message)"
+            return "byte \(offset) (chunk \(chunk.sequence) of stream \(stream)): \(message)"
         case .byte(let offset, nil):
-            return "\(file): byte \(offset): \(message)"
+            return "byte \(offset): \(message)"
         }
     }
 }

@@ -88,6 +88,10 @@ public struct GitHubAnnotations: CheckRenderer {
                 omitted.append(Annotation(
                     command: failing ? "error" : "warning", title: "violations not listed in \(analysis.path)", message: note))
             }
+            // Judged all the same (an unclosed end): a notice, as the text's note.
+            for issue in analysis.readingNotes(strict: strict) {
+                notices.append(Annotation(command: "notice", title: "trace not closed: \(analysis.path)", message: issue.description))
+            }
             for note in analysis.capNotes {
                 notices.append(Annotation(command: "notice", title: "analysis caps in \(analysis.path)", message: note))
             }
