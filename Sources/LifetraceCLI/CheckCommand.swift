@@ -15,7 +15,8 @@ struct CheckCommand: ParsableCommand {
             broken rule. Exit status: 0 when no trace has an error-severity violation, 1 when one \
             has (or a warning, with --strict), 2 for bad input or usage, or when a trace was not \
             read whole: data skipped inside it, a binary trace cut inside a frame (judged only up \
-            to the data lost), nothing readable, or (with --strict) an unclosed end; 7 when the \
+            to the data lost) or going on after its end record, nothing readable, or (with \
+            --strict) an unclosed end (without it, judged with a note in every format); 7 when the \
             output (-o, standard output, or with --format github the job summary) could not be \
             written (docs/CLI.md).
             """)

@@ -21,7 +21,9 @@ struct DiffCommand: ParsableCommand {
             warning significantly more often (unless --allow-more-violations), when a candidate \
             statistic is over an absolute budget, or when a median rose by more than \
             --max-regression in a statistically significant regression; 0 otherwise; 2 for bad \
-            input or usage; 7 when the output could not be written (docs/CLI.md). Budgets and \
+            input or usage, or a run that lost data (cut inside a frame, data skipped: compared \
+            up to the loss, each problem named on standard error); 7 when the output could not \
+            be written (docs/CLI.md). Budgets and \
             --max-regression need at least two runs per side; they, --alpha and \
             --allow-more-violations can also come from the configuration file. See docs/REPORTS.md.
             """)
@@ -77,7 +79,12 @@ struct DiffCommand: ParsableCommand {
                 + "runs: repeated launches are noisy, give at least \(RunComparison.minimumRunsToGate) runs per side")
             throw ExitStatus.badInput.exit
         }
+        // Every problem a reader recovered from is named; a run that lost data is bad input, and
+        // a gate never passes it (compared all the same, up to its loss).
+        var problems = ReadProblems()
+        for run in comparison.baseline + comparison.candidate { problems.report(run.issues) }
         try writeDocument(comparison.rendered(format), to: output)
+        try problems.finish()
         if comparison.failed { throw ExitStatus.checkFailed.exit }
     }
 

@@ -10,9 +10,10 @@ struct DumpCommand: ParsableCommand {
         discussion: """
             jsonl is the canonical text form (what 'lifetrace import' reads back exactly); text \
             is for reading: time in ms since the first event, stream, thread, type, fields. \
-            Problems the reader recovered from are printed as warnings on standard error. Exit \
-            status: 0 printed, 2 bad input or usage, 7 the output could not be written \
-            (docs/CLI.md).
+            Problems the reader recovered from are named on standard error; a trace that lost \
+            data (cut inside a frame, data skipped) is printed up to the loss. Exit status: 0 \
+            printed (an unclosed trace, with a warning), 2 bad input or usage, or a trace that \
+            lost data, 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace ('-' for standard input).")
@@ -26,13 +27,14 @@ struct DumpCommand: ParsableCommand {
 
     func run() throws {
         try refuseOverwriting([input], with: output)
+        var problems: [TraceError] = []
         do throws(TraceError) {
             let source = try TraceFile.open(path: input)
-            let issues = try format.write(source, to: output)
-            for issue in issues { printError("warning: \(issue.description)") }
+            problems = try format.write(source, to: output)
         } catch {
             throw failure(error, writing: [output])
         }
+        try ReadProblems.finish(problems)
     }
 }
 

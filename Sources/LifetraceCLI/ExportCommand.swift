@@ -12,8 +12,10 @@ struct ExportCommand: ParsableCommand {
             perfetto: a native Perfetto trace for ui.perfetto.dev. chrome-json: the Trace Event \
             Format for chrome://tracing and other viewers. ctf: a CTF 1.8 directory (metadata and \
             stream_0) for babeltrace2 and Trace Compass. folded: the stack samples, one line per \
-            distinct stack (frame;frame;frame count), for flamegraph.pl and speedscope. See docs/EXPORT.md. Exit status: 0 written, \
-            2 bad input or usage, 7 the output could not be written (docs/CLI.md).
+            distinct stack (frame;frame;frame count), for flamegraph.pl and speedscope. See docs/EXPORT.md. A damaged \
+            trace is exported up to the loss, each problem named on standard error. Exit status: 0 written, \
+            2 bad input or usage, or a trace that lost data (cut inside a frame, data skipped; \
+            written all the same), 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
@@ -48,18 +50,22 @@ struct ExportCommand: ParsableCommand {
         let options = try analysis.options()
         guard let format = chosenFormat else { throw ExitStatus.badInput.exit }
         try refuseOverwriting([path], with: output)
+        var problems: [TraceError] = []
         do throws(ExportError) {
             let summary = try TraceExporter.export(path: path, to: format, output: output, options: options)
             if output != "-" {
                 writeToStandardError(
                     "lifetrace: \(output): \(summary.eventCount) events, \(summary.recordCount) records, \(summary.violationCount) violations, \(summary.byteCount) bytes\n")
             }
+            // Written from every event read before the loss; a trace that lost data is still bad input.
+            problems = summary.issues
         } catch {
             var error = error
             if error.kind == .output { error.path = StandardOutput.named(error.path) }
             printError(error.description)
             throw (error.kind == .input ? ExitStatus.badInput : .outputFailed).exit
         }
+        try ReadProblems.finish(problems)
     }
 }
 

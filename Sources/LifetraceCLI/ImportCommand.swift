@@ -14,13 +14,13 @@ struct ImportCommand: ParsableCommand {
             ('xcrun xctrace export': life-cycle-period, os-signpost, and the --toc for the \
             metadata), read together into one trace (docs/INSTRUMENTS.md). The output is written under a temporary name and renamed, so a \
             failed import leaves nothing. Problems the input reader recovered from (a truncated \
-            binary trace) are printed as warnings; when they lost data (anything but an unclosed \
+            binary trace) are named on standard error; when they lost data (anything but an unclosed \
             end), the output is marked as missing data, which check does not pass. So are stack \
-            samples, images and symbols past the reader's limits: one warning names them and the \
-            limit, and the output is marked as missing data. Standard \
+            samples, images and symbols past the reader's limits: one line names them and the \
+            limit. Both end with exit status 2, the output written all the same. Standard \
             output must not be a terminal. Exit \
-            status: 0 written, 2 bad input or usage, 7 the output could not be written \
-            (docs/CLI.md).
+            status: 0 written, 2 bad input or usage, or an input that lost data (written all the \
+            same), 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace to import ('-' for standard input), or the XML tables of one Instruments recording.")
@@ -43,6 +43,7 @@ struct ImportCommand: ParsableCommand {
         // The output appears only once the whole import succeeded (released unfinished, the
         // staged file is removed).
         try refuseOverwriting(inputs, with: output)
+        var problems = ReadProblems()
         do throws(TraceError) {
             let staged = try StagedOutputFile(path: output)
             let source = try TraceFile.open(paths: inputs)
@@ -58,9 +59,11 @@ struct ImportCommand: ParsableCommand {
             writer.marksDataLost = losses.losesData
             try writer.close()
             try staged.commit()
-            losses.printWarnings(input: inputs.joined(separator: ", "))
+            problems.report(issues)
+            if let line = losses.limitLine(input: inputs.joined(separator: ", ")) { problems.lost(line) }
         } catch {
             throw failure(error, writing: [output])
         }
+        try problems.finish()
     }
 }

@@ -16,7 +16,9 @@ struct ReplayCommand: ParsableCommand {
             that revealed them (a lifetime's stalls, hangs among them, are judged as it ends: \
             under its exit, or at the end of the trace), and a violation revealed after --to whose \
             moment is in the window is printed after the window's events. Exit status: 0 printed (violations do not \
-            change it), 2 bad input or usage, 7 the output could not be written (docs/CLI.md).
+            change it), 2 bad input or usage, or a trace that lost data (cut inside a frame, data \
+            skipped: its events up to the loss are printed, each problem is named on standard \
+            error), 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace (binary or JSONL; '-' for standard input).")
@@ -46,13 +48,16 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let options = try analysis.options()
         let output = StandardOutput()
+        let problems: [TraceError]
         do {
-            try ReplayTranscript.write(
+            problems = try ReplayTranscript.write(
                 path: path, options: options, from: from?.nanoseconds ?? .min, to: to?.nanoseconds ?? .max, show: output.line)
             try output.finish()
         } catch let error as TraceError {
             printError(error.description)
             throw ExitStatus.badInput.exit
         }
+        // Shown up to the loss; a trace that lost data is still bad input.
+        try ReadProblems.finish(problems)
     }
 }

@@ -16,9 +16,10 @@ struct ReportCommand: ParsableCommand {
             launch time distribution by kind, stalls, violations by rule and endings over all runs. \
             ndjson: one row per lifetime and one closing row per trace, for any number of traces \
             (docs/JSON.md). A trace that cannot be read is named on standard error and the rest \
-            is reported. Exit status: 0 reported (violations do not change it; 'check' is the \
-            gate), 2 bad input or usage (the rest still reported), 7 the output could not be \
-            written (docs/CLI.md).
+            is reported; a damaged trace is reported up to the loss, each problem named on \
+            standard error. Exit status: 0 reported (violations do not change it; 'check' is the \
+            gate), 2 bad input or usage, or a trace that could not be read or lost data (the rest \
+            still reported), 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "Trace files or directories of traces (binary or JSONL; '-' for standard input).")
@@ -48,36 +49,47 @@ struct ReportCommand: ParsableCommand {
         var document = ""
         var unreadable = 0
         var summarised: RunSummary?
+        var issues: [[TraceError]] = []
+        var problems = ReadProblems()
         do throws(TraceError) {
             if single {
                 let progress = ReadingProgress(path: paths[0])
                 defer { progress?.finish() }
-                document = try format.report(path: paths[0], options: options)
+                let report = try format.report(path: paths[0], options: options)
+                document = report.document
+                issues = [report.issues]
             } else {
                 let runs = try summary(options: options)
                 summarised = runs
                 unreadable = runs.unreadable.count
+                issues = runs.runs.map(\.issues)
             }
         } catch {
             throw failure(error, writing: [])
         }
+        for trace in issues { problems.report(trace) }
         if let summarised { document = try summaryDocument(summarised, options: options) }
         try writeDocument(document, to: output)
+        // What was read is reported; a trace that could not be read, or lost data, is bad input.
         if unreadable > 0 { throw ExitStatus.badInput.exit }
+        try problems.finish()
     }
 
     /// The formats written while the traces are read: rows, or one trace's JSON document.
     private func stream(options: AnalysisOptions) throws {
         var unreadable = 0
+        var problems = ReadProblems()
         let destination = output ?? "-"
         do throws(TraceError) {
             let file = try StagedOutputFile(path: destination)
-            unreadable = try format.stream(paths, options: options, to: file) { printError($0.description) }
+            unreadable = try format.stream(
+                paths, options: options, to: file, failed: { printError($0.description) }, recovered: { problems.report($0) })
             try file.commit()
         } catch {
             throw failure(error, writing: [destination])
         }
         if unreadable > 0 { throw ExitStatus.badInput.exit }
+        try problems.finish()
     }
 
     /// The summary over the runs, each unreadable trace named on standard error.

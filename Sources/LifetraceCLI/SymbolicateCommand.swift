@@ -17,11 +17,11 @@ struct SymbolicateCommand: ParsableCommand {
             copy holds the events, the samples, and a symbol record per resolved address \
             (docs/FORMAT.md, "Stack samples"), so that check and report name functions \
             without the binaries. Addresses whose image is missing stay as image and offset. \
-            Samples, images and symbols past the reader's limits are named in one warning, and \
+            Samples, images and symbols past the reader's limits are named on one line, and \
             the copy is marked as missing data, which check does not pass. \
             '-o -' writes standard output, which must not be a terminal. Exit status: 0 written, \
-            2 bad input, usage, or no symbolizer on PATH, 7 the output could not be written \
-            (docs/CLI.md).
+            2 bad input, usage, no symbolizer on PATH, or an input that lost data (written all \
+            the same), 7 the output could not be written (docs/CLI.md).
             """)
 
     @Argument(help: "The trace to symbolicate.")
@@ -36,6 +36,7 @@ struct SymbolicateCommand: ParsableCommand {
 
     func run() throws {
         try refuseOverwriting([input], with: output)
+        var problems = ReadProblems()
         do throws(TraceError) {
             let source = try TraceFile.open(path: input)
             let staged = try StagedOutputFile(path: output)
@@ -56,10 +57,12 @@ struct SymbolicateCommand: ParsableCommand {
             writer.marksDataLost = losses.losesData
             try writer.close()
             try staged.commit()
-            losses.printWarnings(input: input)
+            problems.report(issues)
+            if let line = losses.limitLine(input: input) { problems.lost(line) }
             printError("\(input): \(found.count) of \(Set(stacks.nodes.map(\.address)).count) sampled addresses resolved")
         } catch {
             throw failure(error, writing: [output])
         }
+        try problems.finish()
     }
 }

@@ -20,11 +20,9 @@ struct TraceCopyLosses {
     /// for whole.
     var losesData: Bool { issues.losesData || lostRecords != nil }
 
-    /// Prints one warning line per problem, and one naming `input` and what the limits kept out.
-    func printWarnings(input: String) {
-        for issue in issues { printError("warning: \(issue.description)") }
-        if let lostRecords {
-            printError("warning: \(input): \(lostRecords) were past the reader's limits and are not in the copy, which is marked as missing data")
-        }
+    /// The line naming `input` and what the limits kept out, if they kept anything out: data
+    /// lost like a damaged input's (docs/CLI.md, "Damaged traces").
+    func limitLine(input: String) -> String? {
+        lostRecords.map { "\(input): \($0) were past the reader's limits and are not in the copy, which is marked as missing data" }
     }
 }

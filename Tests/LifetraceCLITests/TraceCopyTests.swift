@@ -4,7 +4,7 @@ import LifetraceTestSupport
 import Testing
 
 /// `import` and `symbolicate` copy a trace: nothing is lost without a word (what the reader's
-/// limits kept out is a warning and marks the copy), and the copy's stack records grow with the
+/// limits kept out is named, marks the copy and ends with exit status 2), and the copy's stack records grow with the
 /// frames its samples use, not with the samples times their depth (docs/CLI.md, "Copies of a
 /// trace"; docs/FORMAT.md, "Stack samples").
 @Suite struct TraceCopyTests {
@@ -24,8 +24,8 @@ import Testing
         let trace = directory + "/frames.ltrace", copy = directory + "/copy.ltrace"
         try HostileStackTraces.distinctFrames(path: trace)
         let imported = try Self.run(["import", trace, "-o", copy])
-        #expect(imported.status == 0, "\(imported.error)")
-        let warning = "lifetrace: warning: \(trace): 3744 stack samples (a reader keeps \(SampledStacks.maxSamples) samples and "
+        #expect(imported.status == 2, "\(imported.error)")
+        let warning = "lifetrace: \(trace): 3744 stack samples (a reader keeps \(SampledStacks.maxSamples) samples and "
             + "\(SampledStacks.maxNodes) distinct frames of a trace) were past the reader's limits and are not in the copy, "
             + "which is marked as missing data"
         #expect(imported.error.split(separator: "\n").map(String.init) == [warning], "\(imported.error)")
@@ -51,9 +51,9 @@ import Testing
         let trace = directory + "/frames.ltrace", copy = directory + "/copy.ltrace"
         try HostileStackTraces.distinctFrames(path: trace)
         let symbolicated = try Self.run(["symbolicate", trace, "-o", copy])
-        #expect(symbolicated.status == 0, "\(symbolicated.error)")
+        #expect(symbolicated.status == 2, "\(symbolicated.error)")
         #expect(symbolicated.error.contains(
-            "lifetrace: warning: \(trace): 3744 stack samples (a reader keeps \(SampledStacks.maxSamples) samples"), "\(symbolicated.error)")
+            "lifetrace: \(trace): 3744 stack samples (a reader keeps \(SampledStacks.maxSamples) samples"), "\(symbolicated.error)")
         #expect(symbolicated.error.contains("are not in the copy, which is marked as missing data"), "\(symbolicated.error)")
         let info = try Self.run(["info", copy])
         #expect(info.output.contains("integrity:  1 problem, closed"), "\(info.output)")

@@ -98,6 +98,14 @@ public struct TraceAnalysis: Sendable {
         return strict || eventCount == 0 || issues.losesData
     }
 
+    /// The problems of the trace that a check judges it with all the same, which every output
+    /// of the check carries as notes: an unclosed end (``TraceError/isNotClosed``, the trace of an
+    /// app killed before `lifetrace recover` sealed it), unless `strict`. Empty for a trace read
+    /// whole, and for one not read whole (``isIncomplete(strict:)``), whose problems are errors.
+    public func readingNotes(strict: Bool) -> [TraceError] {
+        isIncomplete(strict: strict) ? [] : issues
+    }
+
     /// The lines outputs print for what the analysis counted instead of keeping past its caps
     /// (``CappedCounts/notes``), each without a final period; empty for a trace within them.
     public var capNotes: [String] { capped.notes }

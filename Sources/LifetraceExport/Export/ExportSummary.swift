@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// What an export wrote, for the command's closing line and for tests.
 public struct ExportSummary: Sendable, Hashable {
     /// The format written.
@@ -13,6 +15,9 @@ public struct ExportSummary: Sendable, Hashable {
     public var lifetimeCount: Int
     /// How many bytes were written.
     public var byteCount: Int64
+    /// The problems the trace's reader recovered from (a cut end, a skipped chunk, an unclosed
+    /// end): the export holds every event read before them, and the command names them.
+    public var issues: [TraceError] = []
 
     /// Creates a summary.
     public init(

@@ -31,6 +31,14 @@ public enum TraceExporter {
         // The exports stream: no lifetime report is kept past its lifetime's end.
         var options = options
         options.keepsLifetimes = false
+        var summary = try write(&source, to: format, output: output, options: options)
+        summary.issues = source.issues
+        return summary
+    }
+
+    private static func write<Source: TraceEventSource>(
+        _ source: inout Source, to format: ExportFormat, output: String, options: AnalysisOptions
+    ) throws(ExportError) -> ExportSummary {
         switch format {
         case .perfetto:
             let file = try ExportOutputFile(path: output)

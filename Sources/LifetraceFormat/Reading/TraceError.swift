@@ -36,6 +36,10 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The trace was closed by a writer that knew part of the recorded run is missing from it
         /// (a recovery that skipped damaged data: `End_Flags` bit 0 in `docs/FORMAT.md`).
         case dataLost
+        /// A binary trace goes on after its end-of-trace record, which closes it: a frame of the
+        /// trace's own kinds (a chunk, a second end record, a file header) or bytes that are no
+        /// frame. They are not read (`docs/FORMAT.md`, "End-of-trace frame").
+        case trailingData
     }
 
     /// Where in the input the problem is.
@@ -80,16 +84,24 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// One line: file, location, message.
     public var description: String {
+        if case .line = location { return "\(file):\(placedMessage)" }
+        return "\(file): \(placedMessage)"
+    }
+
+    /// The line without the file: where in it, then what is wrong (`12:7: unknown field ...`,
+    /// `byte 4096 (chunk 3 of stream app): checksum mismatch`), for outputs that name the file
+    /// on their own.
+    public var placedMessage: String {
         switch location {
         case .file:
-            return "\(file): \(message)"
+            return message
         case .line(let line, let column):
-            return "\(file):\(line):\(column): \(message)"
+            return "\(line):\(column): \(message)"
         case .byte(let offset, let chunk?):
             let stream = TraceStream(rawValue: chunk.stream)?.name ?? "#\(chunk.stream)"
-            return "\(file): byte \(offset) (chunk \(chunk.sequence) of stream \(stream)): \(message)"
+            return "byte \(offset) (chunk \(chunk.sequence) of stream \(stream)): \(message)"
         case .byte(let offset, nil):
-            return "\(file): byte \(offset): \(message)"
+            return "byte \(offset): \(message)"
         }
     }
 }

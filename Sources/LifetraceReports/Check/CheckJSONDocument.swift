@@ -157,11 +157,12 @@ public struct CheckJSONDocument: Sendable {
 extension CheckJSONDocument {
     /// Analyses `paths` on every core and writes their document to `output` while they are read:
     /// each lifetime as it ends, traces in path order. A trace that cannot be read keeps what was
-    /// read of it and gets an `error`; `failed` is called with its error on the calling thread.
+    /// read of it and gets an `error`; `failed` is called with its error on the calling thread,
+    /// `recovered` with the problems of each trace its reader recovered from (`issues`).
     /// Returns the document, whose counts give the verdict.
     public static func stream(
         _ paths: [String], options: AnalysisOptions, strict: Bool, to output: StagedOutputFile,
-        failed: (TraceError) -> Void = { _ in }
+        failed: (TraceError) -> Void = { _ in }, recovered: ([TraceError]) -> Void = { _ in }
     ) throws(TraceError) -> CheckJSONDocument {
         var streaming = options
         streaming.keepsLifetimes = false
@@ -188,7 +189,10 @@ extension CheckJSONDocument {
             first = false
             try spool.copy(to: output)
             try output.write(document.traceTail(traced.0, lifetimes: traced.1))
-            if case .failure(let error) = traced.0 { failed(error) }
+            switch traced.0 {
+            case .failure(let error): failed(error)
+            case .success(let analysis): if !analysis.issues.isEmpty { recovered(analysis.issues) }
+            }
         }
         try output.write(document.tail)
         return document

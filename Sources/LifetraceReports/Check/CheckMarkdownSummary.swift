@@ -105,7 +105,10 @@ public struct CheckMarkdownSummary: CheckRenderer {
                 lines += ["", "\(unlisted) more violations are not listed here; the JSON and JUnit outputs list every one kept."]
             }
         }
-        let notes = analyses.flatMap { analysis in analysis.capNotes.map { (analysis.path, $0) } }
+        // A problem the check judged the trace with all the same (an unclosed end), then the caps.
+        let notes = analyses.flatMap { analysis in
+            analysis.readingNotes(strict: strict).map { (analysis.path, $0.placedMessage) } + analysis.capNotes.map { (analysis.path, $0) }
+        }
         if !notes.isEmpty {
             lines += ["", "### Notes", ""]
             lines += notes.map { "- \(MarkdownText.code($0.0, inTable: false)): \(MarkdownText.prose($0.1))." }

@@ -9,7 +9,8 @@ import LifetraceFormat
 /// (GitHub's documentation of problem matchers and workflow commands, "Limitations"); more are
 /// dropped without a word. So at most ``perKind`` of each kind are written, most severe first:
 /// traces that could not be read or not read whole, a trace's count of violations not listed,
-/// then error-severity violations, then warnings. Violations of one kind are ranked by how far
+/// then error-severity violations, then warnings, then notices (an unclosed trace judged all
+/// the same, the analysis's caps). Violations of one kind are ranked by how far
 /// they went past their rule's limit (``Violation/overrun``: a stall's duration less its
 /// threshold, a callback's, a launch's or a background stretch's time less its limit), the
 /// farthest first; violations of rules without a duration limit (the ordering rules) follow,
@@ -87,6 +88,10 @@ public struct GitHubAnnotations: CheckRenderer {
                 // Before the trace's own violations: it says how many there are.
                 omitted.append(Annotation(
                     command: failing ? "error" : "warning", title: "violations not listed in \(analysis.path)", message: note))
+            }
+            // Judged all the same (an unclosed end): a notice, as the text's note.
+            for issue in analysis.readingNotes(strict: strict) {
+                notices.append(Annotation(command: "notice", title: "trace not closed: \(analysis.path)", message: issue.description))
             }
             for note in analysis.capNotes {
                 notices.append(Annotation(command: "notice", title: "analysis caps in \(analysis.path)", message: note))

@@ -6,7 +6,9 @@ import LifetraceFormat
 /// check fails, on an error-severity violation, or on any violation with `strict`; a warning
 /// that does not fail the check leaves its test case passed and is written in the test case's
 /// `<system-out>` and counted in the suite's `warnings` property. A trace that could not be read,
-/// or not read whole, is an `<error>` (exit status 2): never absent, so the CI system counts it.
+/// or not read whole, is an `<error>` (exit status 2): never absent, so the CI system counts it;
+/// one judged all the same with a problem of its reading (an unclosed end) says so in the suite's
+/// `<system-out>`, as a note.
 /// Times (`time`, seconds) are measured, never shared out: a suite's `time` is the wall-clock time
 /// of reading and checking its trace. Its rules are checked in one pass over the events and
 /// cannot be timed apart, so the test cases carry no `time` (the attribute is optional in JUnit
@@ -99,10 +101,11 @@ public struct JUnitReport: CheckRenderer {
                         + "    </testcase>\n"
                 }
             }
-            let notes = analysis.capNotes
+            // A problem the check judged the trace with all the same (an unclosed end), then the caps.
+            let notes = analysis.readingNotes(strict: strict).map(\.description) + analysis.capNotes.map { $0 + "." }
             if !notes.isEmpty || !warned.isEmpty {
                 let lines = (warned.isEmpty ? [] : ["warnings, not failures: " + warned.map(\.id).joined(separator: ", ") + "."])
-                    + notes.map { "note: \($0)." }
+                    + notes.map { "note: \($0)" }
                 suite += "    <system-out>\(escape(lines.map { $0 + "\n" }.joined()))</system-out>\n"
             }
             suite += "  </testsuite>\n"

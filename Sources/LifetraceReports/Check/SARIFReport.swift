@@ -12,7 +12,8 @@ import LifetraceFormat
 /// by title. Each violation is a result with its rule's level (`error` or `warning`), its
 /// statement, and the trace as its location (the line of the offending event in a text trace).
 /// Traces that could not be read, or not read whole, are error notifications of the invocation,
-/// whose `executionSuccessful` is then false: a dashboard never shows them as clean.
+/// whose `executionSuccessful` is then false: a dashboard never shows them as clean; a trace
+/// judged all the same with a problem of its reading (an unclosed end) is a note notification.
 public struct SARIFReport: CheckRenderer {
     /// The SARIF version written.
     public static let version = "2.1.0"
@@ -57,6 +58,10 @@ public struct SARIFReport: CheckRenderer {
             if analysis.isIncomplete(strict: output.strict) {
                 let problems = analysis.issues.map(\.description).joined(separator: "; ")
                 notifications.append(notification("\(analysis.path): not read whole, so not checked whole: \(problems)", uri: analysis.path))
+            }
+            // Judged all the same (an unclosed end): a note of the invocation, at the trace.
+            for issue in analysis.readingNotes(strict: output.strict) {
+                notifications.append(notification(issue.description, uri: analysis.path, level: "note"))
             }
             for violation in analysis.violations {
                 var location: [JSONMember] = [JSONMember("artifactLocation", artifactLocation(analysis.path))]
@@ -129,10 +134,11 @@ public struct SARIFReport: CheckRenderer {
     /// SARIF's level for a rule's severity.
     static func level(_ rule: Rule) -> String { rule.severity == .error ? "error" : "warning" }
 
-    /// A notification of the invocation (a trace the check could not read whole).
-    private func notification(_ text: String, uri path: String) -> JSONValue {
+    /// A notification of the invocation at a trace: an `error` for a trace the check could not
+    /// read whole, a `note` for a problem it judged the trace with all the same.
+    private func notification(_ text: String, uri path: String, level: String = "error") -> JSONValue {
         .object([
-            JSONMember("level", .string("error")),
+            JSONMember("level", .string(level)),
             JSONMember("message", .object([JSONMember("text", .string(text))])),
             JSONMember("locations", .array([.object([JSONMember("physicalLocation", .object([
                 JSONMember("artifactLocation", artifactLocation(path)),

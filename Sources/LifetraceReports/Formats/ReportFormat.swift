@@ -25,16 +25,20 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         self == .ndjson || (self == .json && singleTrace)
     }
 
-    /// The report of the one trace at `path`, for a format that is not streamed.
-    public func report(path: String, options: AnalysisOptions) throws(TraceError) -> String {
+    /// The report of the one trace at `path`, for a format that is not streamed, and the
+    /// problems its reader recovered from (the report covers what was read before them).
+    public func report(path: String, options: AnalysisOptions) throws(TraceError) -> (document: String, issues: [TraceError]) {
         let trace: TraceReport.Format
         switch self {
-        case .html: return try TraceHTMLReport.make(path: path, options: options).html
+        case .html:
+            let page = try TraceHTMLReport.make(path: path, options: options)
+            return (page.html, page.analysis.issues)
         case .text: trace = .text
         case .markdown: trace = .markdown
         case .json, .ndjson: trace = .json
         }
-        return TraceReport(analysis: try TraceInputs.analyze(path: path, options: options), options: options).rendered(trace)
+        let analysis = try TraceInputs.analyze(path: path, options: options)
+        return (TraceReport(analysis: analysis, options: options).rendered(trace), analysis.issues)
     }
 
     /// The summary over many runs in this format (rows and JSON share the summary's JSON form).
@@ -49,12 +53,18 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 
     /// Writes the streamed formats (``isStreamed(singleTrace:)``) for `paths` (files, or
     /// directories of traces for rows) to `output` while they are read; `failed` is called with
-    /// the error of each trace that could not be read, which the document then names. Returns
-    /// how many could not be read.
+    /// the error of each trace that could not be read, which the document then names, and
+    /// `recovered` with the problems of each trace its reader recovered from (the document covers
+    /// what was read before them). Returns how many could not be read.
     public func stream(
-        _ paths: [String], options: AnalysisOptions, to output: StagedOutputFile, failed: (TraceError) -> Void
+        _ paths: [String], options: AnalysisOptions, to output: StagedOutputFile, failed: (TraceError) -> Void,
+        recovered: ([TraceError]) -> Void = { _ in }
     ) throws(TraceError) -> Int {
-        if self == .ndjson { return try TraceRows.write(try TraceInputs.expand(paths), options: options, to: output, failed: failed) }
-        return try CheckJSONDocument.stream(paths, options: options, strict: false, to: output, failed: failed).unreadableTraces
+        if self == .ndjson {
+            return try TraceRows.write(
+                try TraceInputs.expand(paths), options: options, to: output, failed: failed, recovered: recovered)
+        }
+        return try CheckJSONDocument.stream(
+            paths, options: options, strict: false, to: output, failed: failed, recovered: recovered).unreadableTraces
     }
 }

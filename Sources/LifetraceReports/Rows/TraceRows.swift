@@ -7,12 +7,13 @@ import LifetraceRunner
 public enum TraceRows {
     /// Analyses `paths` and writes their rows to `output` in path order, one JSON object per
     /// line. A trace that cannot be read gets an error row and the others go on; `failed` is
-    /// called on the calling thread with each such trace's error. Returns the number of traces
-    /// that could not be read.
+    /// called on the calling thread with each such trace's error, `recovered` with the problems
+    /// of each trace its reader recovered from. Returns the number of traces that could not be
+    /// read.
     @discardableResult
     public static func write(
         _ paths: [String], options: AnalysisOptions, to output: StagedOutputFile,
-        failed: (TraceError) -> Void = { _ in }
+        failed: (TraceError) -> Void = { _ in }, recovered: ([TraceError]) -> Void = { _ in }
     ) throws(TraceError) -> Int {
         var streaming = options
         streaming.keepsLifetimes = false
@@ -33,9 +34,12 @@ public enum TraceRows {
             return result
         } emit: { result, spool throws(TraceError) in
             try spool.copy(to: output)
-            if case .failure(let error) = result {
+            switch result {
+            case .failure(let error):
                 unreadable += 1
                 failed(error)
+            case .success(let analysis):
+                if !analysis.issues.isEmpty { recovered(analysis.issues) }
             }
         }
         return unreadable

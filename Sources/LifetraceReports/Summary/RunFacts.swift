@@ -41,6 +41,9 @@ public struct RunFacts: Sendable, Hashable {
     public var violations: [(rule: Rule, count: Int)]
     /// The trace's metadata (app version, OS, device, ...), from its first lifetime row.
     public var metadata = TraceMetadata()
+    /// The problems the trace's reader recovered from (its facts are those read before them);
+    /// the commands name them, and a trace that lost data is bad input (docs/CLI.md).
+    public var issues: [TraceError] = []
 
     /// The facts of a trace from its rows: the lifetime rows (``LifetimeRow``) and the row that
     /// closes it (``TraceRow``). This is the one place a summary reads a trace from, in this
@@ -71,6 +74,7 @@ public struct RunFacts: Sendable, Hashable {
                 violations: analysis.violations.lazy.filter { $0.lifetime == lifetime.index })
         }
         self.init(trace: TraceRow(analysis), lifetimes: rows)
+        issues = analysis.issues
     }
 
     public static func == (lhs: RunFacts, rhs: RunFacts) -> Bool {
@@ -115,7 +119,11 @@ public struct RunFacts: Sendable, Hashable {
                         path: path, metadata: metadata, lifetime: lifetime, violations: violations, omitted: omitted))
                 }
             }
-            return (path, result.map { RunFacts(trace: TraceRow($0), lifetimes: rows) })
+            return (path, result.map { analysis in
+                var facts = RunFacts(trace: TraceRow(analysis), lifetimes: rows)
+                facts.issues = analysis.issues
+                return facts
+            })
         } emit: { traced, _ in
             switch traced.1 {
             case .success(let run): runs.append(run)

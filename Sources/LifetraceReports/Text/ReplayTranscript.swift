@@ -17,11 +17,13 @@ public enum ReplayTranscript {
     /// `--from` and `--to` select by (from `from` to `to`, ns). Every line goes through the
     /// terminal escaper: a trace's names cannot forge lines.
     ///
-    /// Throws the ``TraceError`` that stopped the reading (what was read before it is shown), or
-    /// what `show` throws.
+    /// Returns the problems the reader recovered from (a cut end, a skipped chunk, an unclosed
+    /// end: every event read before them is shown). Throws the ``TraceError`` that stopped the
+    /// reading (what was read before it is shown), or what `show` throws.
+    @discardableResult
     public static func write(
         path: String, options: AnalysisOptions, from: Int64 = .min, to: Int64 = .max, show: (String) throws -> Void
-    ) throws {
+    ) throws -> [TraceError] {
         func line(_ text: String) throws { try show(TerminalText.escaped(text)) }
         var source = try TraceFile.open(path: path)
         // A replay lists events, not lifetimes: no report is kept.
@@ -66,6 +68,7 @@ public enum ReplayTranscript {
                 + "\(options.violationLimit) of a trace in full")
         }
         for note in analyzer.cappedCounts.notes { try line("note: \(note)") }
+        return source.issues
     }
 }
 

@@ -47,6 +47,10 @@ public enum BinaryTraceFormat {
     /// Whether `magic` is a zstd skippable-frame magic number (0x184D2A50...0x184D2A5F).
     static func isSkippable(_ magic: UInt32) -> Bool { magic & 0xFFFF_FFF0 == 0x184D_2A50 }
 
+    /// Whether `magic` is one of Lifetrace's own four frames (file header, chunk, end of trace,
+    /// group order), 0x184D2A5A...0x184D2A5D.
+    static func isLifetraceFrame(_ magic: UInt32) -> Bool { magic >= headerMagic && magic <= orderMagic }
+
     /// Whether `prefix`, the first bytes of an input, start like a binary trace.
     ///
     /// Four bytes are enough to decide; with twelve or more the header signature is checked too.

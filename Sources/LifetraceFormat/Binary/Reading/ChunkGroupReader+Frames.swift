@@ -281,7 +281,44 @@ extension ChunkGroupReader {
         if summary.skippedChunkCount == 0 && (end.chunkCount != UInt64(summary.chunkCount) || end.eventCount != declaredEvents) {
             issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: nil), "end-of-trace record declares \(end.chunkCount) chunks and \(end.eventCount) events; the file holds \(summary.chunkCount) and \(declaredEvents)"))
         }
-        return .other
+        try skipAfterEnd(issues: &issues)
+        return .inputEnds
+    }
+
+    // The end-of-trace record closes the trace: what its totals count is all there is. Only
+    // other tools' skippable frames may follow it (a seek table, say), whole, and are skipped as
+    // anywhere else. Anything more (a chunk, a second end record, another trace's header, bytes
+    // that are no frame, a frame cut short) is damage: read as events it would add what the
+    // record does not count, or a second trace's lifetimes to the first's. It is reported once,
+    // at its offset with its size, and not read.
+    private mutating func skipAfterEnd(issues: inout [TraceError]) throws(TraceError) {
+        while try input.ensure(1) {
+            let start = input.offset
+            var magic: UInt32?
+            var size = 0
+            if try input.ensure(BinaryTraceFormat.frameHeaderSize) {
+                (magic, size) = input.withAvailable { bytes in
+                    (bytes.littleEndian(at: 0, as: UInt32.self), Int(bytes.littleEndian(at: 4, as: UInt32.self)))
+                }
+            }
+            if let magic, BinaryTraceFormat.isSkippable(magic), !BinaryTraceFormat.isLifetraceFrame(magic) {
+                input.consume(BinaryTraceFormat.frameHeaderSize)
+                if try input.skip(Int64(size)) == Int64(size) { continue }
+            }
+            let what = switch magic {
+            case BinaryTraceFormat.chunkMagic?: "they start with a chunk"
+            case BinaryTraceFormat.endMagic?: "they start with a second end-of-trace record"
+            case BinaryTraceFormat.headerMagic?: "they start with a file header (another trace appended?)"
+            case BinaryTraceFormat.orderMagic?: "they start with a group-order frame"
+            case let magic? where BinaryTraceFormat.isSkippable(magic): "they start with a skippable frame cut short"
+            default: "they are no frame"
+            }
+            let count = input.offset - start + (try input.skip(.max))
+            issues.append(TraceError(
+                .trailingData, file: input.name, at: .byte(start, chunk: nil),
+                "\(count) byte\(count == 1 ? "" : "s") after the end-of-trace record, which closes the trace, were not read; \(what)"))
+            return
+        }
     }
 
     // The input ends inside the frame at `start`. A cut chunk (or a frame that could be one)
