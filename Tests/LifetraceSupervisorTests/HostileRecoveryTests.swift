@@ -307,6 +307,21 @@ import Glibc
         #expect(try Self.lifetrace(["check", trace], in: directory).status == 2)
     }
 
+    @Test("recover of a trace whose stack samples pass the reader's limits names them and seals the trace with data missing")
+    func recoverSaysWhatTheLimitsKeptOut() throws {
+        let directory = try ScratchDirectory.make("recover-limits")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/frames.ltrace"
+        try HostileStackTraces.distinctFrames(path: trace)
+        try Self.leftoverRegion(beside: trace, committed: Self.size(trace))
+        let recover = try Self.lifetrace(["recover", trace], in: directory)
+        #expect(recover.status == 3, "\(recover.error)")
+        #expect(recover.error.contains(
+            "lost: 3744 stack samples (a reader keeps \(SampledStacks.maxSamples) samples and \(SampledStacks.maxNodes) distinct frames of a trace) were past the reader's limits and are not in the sealed trace"),
+            "\(recover.error)")
+        #expect(try Self.lifetrace(["check", trace], in: directory).status == 2)
+    }
+
     // MARK: Links and temporary files
 
     @Test("recover never writes through a link planted at a temporary name, and refuses a trace path that is a link")

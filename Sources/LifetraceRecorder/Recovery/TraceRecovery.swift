@@ -230,6 +230,9 @@ public enum TraceRecovery {
                 }
                 // The stack samples and images the file holds, beside its events.
                 try writer.appendSampledStacks(source.sampledStacks)
+                if let lost = source.sampledStacks.lostRecords {
+                    losses.append("\(lost) were past the reader's limits and are not in the sealed trace")
+                }
                 // A file this codec cannot read is left as it is, rather than sealed without its events.
                 if let unreadable = source.issues.first(where: { $0.kind == .needsLibzstd }) { throw unreadable }
                 // What the writer committed ends at a frame, unclosed: anything else is damage.
