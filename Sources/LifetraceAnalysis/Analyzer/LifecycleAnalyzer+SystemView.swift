@@ -18,6 +18,12 @@ extension LifecycleAnalyzer {
         emit(.lifetimeBegan(LifetimeBegin(
             index: current.index, timestamp: event.timestamp,
             launch: LaunchFacts(kind: current.kind, reason: reason, pid: pid))))
+        if current.kind == .prewarmed && allowances.contains(.prewarmResume) {
+            // Timed from the launch until a resume is found (LifecycleAnalyzer+RealIOS.swift);
+            // told before anything the launch event itself reveals.
+            current.launchMomentOpen = true
+            emit(.launchTimed(lifetime: current.index, from: event.timestamp, settled: false))
+        }
         emitPoint(.launch, event)
         let state: LifecycleState = background ? .background : .inactive
         current.system = state

@@ -101,6 +101,9 @@ struct Lifetime {
     var resumeTime: Int64?
     /// Whether the resume came from a `state` event (a later pause then moves it no more).
     var resumeFromState = false
+    /// Whether the launch moment may still move: a prewarmed launch before its resume is settled
+    /// (``LifecycleEdge/launchTimed(lifetime:from:settled:)``).
+    var launchMomentOpen = false
     /// Main-thread busy time before the resume: the prewarm's work.
     var prewarmBusy: Int64 = 0
     /// A lifecycle callback moved the app (or a scene) to the foreground: willEnterForeground,
