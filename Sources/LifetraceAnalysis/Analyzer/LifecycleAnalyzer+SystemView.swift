@@ -93,6 +93,7 @@ extension LifecycleAnalyzer {
         if state == .suspended && current.runLoopSeen {
             closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
         }
+        if state == .suspended { suspendedWithExpiredTasks(event, symbols: symbols) }
         let change = StateChange(
             view: .system, from: previous.map(ViewState.system), since: previous == nil ? nil : since, to: .system(state),
             timestamp: event.timestamp)

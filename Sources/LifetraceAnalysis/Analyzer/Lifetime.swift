@@ -145,6 +145,9 @@ struct Lifetime {
     // Background time.
     /// The background tasks open, by id (``EdgeInterval/key``), oldest first.
     var openTasks: [EdgeInterval] = []
+    /// The background tasks the system expired whose end is awaited (at most
+    /// ``ThreadStacks/depthLimit``), oldest first.
+    var expiredTasks: [BackgroundTimeMonitor.ExpiredTask] = []
     /// The `background-time` monitor's clock of the stretches in Background with no task open.
     var backgroundTime = BackgroundTimeMonitor()
     /// What it found in each view, reported at the lifetime's end by the view the lifetime trusts.
