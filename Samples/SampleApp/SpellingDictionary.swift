@@ -5,12 +5,12 @@ import Foundation
 /// `--unmarked-heavy-launch` warms it on the main thread during launch, inside no signpost: the
 /// slow work sits in a function nobody marked, and only the stack samples of the stall name it.
 enum SpellingDictionary {
-    /// Counts every word's letter pairs, over and over, until at least `minimumDuration` passed,
-    /// so the stall it causes is the same on any machine. Never inlined, so it has its own frame.
+    /// Counts every word's letter pairs, over and over, until at least `minimumDuration` passed and
+    /// the stall is no longer held (``StallHold``). Never inlined, so it has its own frame.
     @inline(never)
     static func warm(notes: [NoteStore.Note], minimumDuration: Duration) -> Int {
         let clock = ContinuousClock()
-        let start = clock.now
+        let start = clock.now, hold = StallHold()
         var pairs = 0
         repeat {
             for note in notes {
@@ -20,7 +20,7 @@ enum SpellingDictionary {
                     previous = byte
                 }
             }
-        } while clock.now - start < minimumDuration
+        } while clock.now - start < minimumDuration || hold.holds(since: start, now: clock.now)
         return pairs
     }
 }

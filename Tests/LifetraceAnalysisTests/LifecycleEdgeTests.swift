@@ -36,6 +36,8 @@ struct LifecycleEdgeTests {
         var closed: [Int: Int64] = [:]
         var findings: [Violation] = []
         var reports: [LifetimeReport] = []
+        // Per lifetime, the launch moment last told and whether it was settled.
+        var timed: [Int: (from: Int64, settled: Bool)] = [:]
         for edge in edges {
             switch edge {
             case .lifetimeBegan(let begin):
@@ -82,8 +84,16 @@ struct LifecycleEdgeTests {
             case .finding(let violation):
                 findings.append(violation)
                 #expect(violation.lifetime >= reports.count, "\(label): a finding of lifetime \(violation.lifetime) after its end")
+            case .launchTimed(let index, let from, let settled):
+                #expect(lifetime == index, "\(label): a launch moment told outside its lifetime")
+                #expect(timed[index]?.settled != true, "\(label): a launch moment moves once settled")
+                timed[index] = (from, settled)
             case .launchInferred, .point: break
             }
+        }
+        // The launch moment last told is the one the lifetime's report has.
+        for (index, moment) in timed where index < reports.count {
+            #expect(reports[index].launch.timestamp == moment.from, "\(label): lifetime \(index) is timed from \(moment.from)")
         }
         #expect(lifetime == nil, "\(label): the last lifetime never ended")
         #expect(reports == analysis.lifetimes, "\(label): the lifetimes are the analysis's")
@@ -190,6 +200,34 @@ struct LifecycleEdgeTests {
             return "\(trace.symbols[interval.name]) @\(end / 1_000_000)"
         }
         #expect(open == ["willFinishLaunching @20"])
+    }
+
+    @Test("A prewarmed launch is timed from its launch, then from each resume found, until its first move to the foreground settles it")
+    func prewarmedLaunchMoment() {
+        var trace = TraceBuilder()
+        trace.launch(0, prewarm: true)
+        trace.callback(1, "willFinishLaunching")
+        trace.callback(2, "didFinishLaunching", duration: 300)
+        // Two pauses of the launch: the last one wins.
+        trace.mark(5_000, "woken")
+        trace.mark(10_000, "opened")
+        trace.callback(10_001, "didBecomeActive")
+        trace.frame(10_050)
+        let (edges, analysis) = Self.edges(trace)
+        let moments = edges.compactMap { edge -> String? in
+            guard case .launchTimed(0, let from, let settled) = edge else { return nil }
+            return "\(from / 1_000_000)\(settled ? " settled" : "")"
+        }
+        #expect(moments == ["0", "5000", "10000", "10000 settled"])
+        #expect(analysis.lifetimes.first?.launch.timestamp == 10_000_000_000)
+        // A cold launch, and a prewarmed one read with the textbook model, are timed from the launch: no edge.
+        var cold = TraceBuilder()
+        cold.foregroundLaunch()
+        var textbook = AnalysisOptions()
+        textbook.textbook = true
+        for (plain, options) in [(cold, AnalysisOptions()), (trace, textbook)] {
+            #expect(!Self.edges(plain, options: options).0.contains { if case .launchTimed = $0 { true } else { false } })
+        }
     }
 
     @Test("A lifetime without a launch event that opens with the launch callbacks is inferred a launch")

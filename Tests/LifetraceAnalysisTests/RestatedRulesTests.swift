@@ -72,6 +72,20 @@ struct RestatedRulesTests {
         #expect(flagged >= Self.restated.count)
     }
 
+    /// A prewarmed launch is timed from the resume of the user's launch by the built-in rules and
+    /// by the rule file's `launch` alike (docs/RULES.md, "Scopes").
+    @Test func thePrewarmedRealIOSSamplesGetTheSameVerdicts() throws {
+        let options = try Self.options()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.samples.appendingPathComponent("real").path)
+            .filter { $0.hasPrefix("prewarm-") && $0.hasSuffix(".jsonl") }.sorted()
+        #expect(files.count >= 8)
+        for file in files {
+            var source = try TraceFile.open(path: Self.samples.appendingPathComponent("real/\(file)").path)
+            let analysis = try LifecycleAnalyzer.analyze(&source, path: file, options: options)
+            #expect(Self.disagreements(analysis) == [], "\(file): \(analysis.violations.map { "\($0.rule.id): \($0.message)" })")
+        }
+    }
+
     @Test func theRandomWalksGetTheSameVerdicts() throws {
         let options = try Self.options()
         for seed in LifecyclePropertyTests.seeds {

@@ -94,7 +94,7 @@ struct CheckOutputTests {
         // The line of the offending event comes with it from the reader, wherever the trace is named from.
         #expect(lines[0].hasPrefix("::error title=launch-sequence in launch-sequence.fail.jsonl line 3::lifetime 1, +0.010 s into the trace: didFinishLaunching began"))
         #expect(lines[0].contains("%0A  callback.begin didFinishLaunching at +0.010 s"))
-        #expect(lines[1].hasPrefix("::warning title=background-time in background-time.fail.jsonl line 13::lifetime 1, +31.000 s into the trace: The system expired"))
+        #expect(lines[1].hasPrefix("::warning title=background-time in background-time.fail.jsonl line 14::lifetime 1, +31.500 s into the trace: The system expired"))
     }
 
     @Test("strict: warnings fail the check")

@@ -13,7 +13,15 @@ import Glibc
 
 /// The stack samples of a stuck main thread, from the sample app's unmarked heavy launch: on its
 /// own, under `lifetrace record`, killed with SIGKILL, and with sampling off.
+///
+/// The app holds that stall until the sampler has taken the samples these tests read (its
+/// `StallHold`: during the stall 20 more than twice those before it, or until a release file exists), so that
+/// a loaded machine makes the stall longer, never the samples fewer; broken sampling ends the hold
+/// after 20 s and fails the expectations on the samples.
 @Suite struct StallSampleTests {
+    /// The samples the app's stall holds for at least (`StallHold.extraSamples`).
+    static let heldSamples = 20
+
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,7 +43,8 @@ import Glibc
         #expect(message.contains("(SpellingDictionary.swift:"), "\(message)")
         let profile = analysis.stallProfiles.first
         #expect(profile?.blame?.frame.function.contains("SpellingDictionary.warm") == true)
-        // Most samples of the 400 ms stall are in it.
+        // The stall was held until the sampler had taken its samples, and most are in it.
+        #expect((profile?.sampleCount ?? 0) >= heldSamples, "\(String(describing: profile))")
         #expect((profile?.blame?.samples ?? 0) * 2 > (profile?.sampleCount ?? 0))
     }
 
@@ -133,8 +142,10 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("SampleApp"))
         process.arguments = ["--unmarked-heavy-launch"]
+        // The stall goes on until this file exists, which it never does: the app is killed in it.
         process.environment = ProcessInfo.processInfo.environment.merging([
             "LIFETRACE_OUTPUT": output, "SAMPLE_APP_DATA": directory.appendingPathComponent("data").path,
+            "SAMPLE_APP_STALL_RELEASE": directory.appendingPathComponent("never").path,
         ]) { $1 }
         try process.run()
         // Killed as soon as a flush has put samples in the file, while the stall goes on: the
@@ -142,17 +153,24 @@ import Glibc
         // hanging the test.
         let deadline = Date().addingTimeInterval(30)
         var seen = 0
-        while seen < 20, process.isRunning, Date() < deadline {
+        while seen < Self.heldSamples, process.isRunning, Date() < deadline {
             seen = (try? Self.readAll(output))?.sampledStacks.samples.count ?? 0
-            if seen < 20 { usleep(5_000) }
+            if seen < Self.heldSamples { usleep(5_000) }
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(seen > 0)
+        #expect(seen >= Self.heldSamples)
         guard case .sealed = try TraceRecovery.recover(tracePath: output, codec: ZstdCodec()) else {
             Issue.record("nothing recovered")
             return
         }
+        var events = try BinaryTraceReader(path: output)
+        var lastRunLoopEvent: EventType?
+        while let event = try events.next() {
+            if event.thread.isMain && (event.type == .runloopWake || event.type == .runloopSleep) { lastRunLoopEvent = event.type }
+        }
+        // Killed inside the held stall: the main thread's last run-loop turn never ended.
+        #expect(lastRunLoopEvent == .runloopWake)
         let reader = try Self.readAll(output)
         #expect(reader.sampledStacks.samples.count >= seen)
         #expect(!reader.sampledStacks.images.isEmpty)

@@ -110,7 +110,7 @@ extension Allowance {
             osVersions: nil,
             textbookRules: ["background-time"],
             stillViolation: "the same stretch in an app that declares none of them (or whose modes are unknown); "
-                + "a background task or BGTask that expires"),
+                + "a background task or BGTask the app does not end when it expires"),
         AllowanceEntry(
             id: "quick-minimise",
             sequence: "willResignActive, willEnterForeground, didEnterBackground: the app is minimised and "

@@ -24,6 +24,7 @@ extension LifecycleAnalyzer {
 
     /// `bgtask.end` (or an expiry, `how`): the task's interval ends, and the monitor hears of it.
     mutating func taskEnded(_ id: Int64, event: TraceEvent, how: IntervalEnding = .ended, symbols: SymbolTable) {
+        if how == .ended && !current.expiredTasks.isEmpty { expiredTaskEnded(id, event: event, symbols: symbols) }
         guard let index = current.openTasks.lastIndex(where: { $0.key == id }) else {
             if how == .ended, emitsEdges, namedEdges(.backgroundTask, event.payload.taskName, symbols: symbols) {
                 emitPoint(.unmatchedEnd, event, name: event.payload.taskName)
@@ -37,14 +38,41 @@ extension LifecycleAnalyzer {
         current.backgroundTime.taskEnded(task, event: event)
     }
 
-    /// `bgtask.expire`: always a `background-time` warning; the task counts as closed.
+    /// `bgtask.expire`: the task counts as closed (no longer keeping the app from suspension), and
+    /// its end is awaited: a `background-time` warning when it does not come within the grace
+    /// (``BackgroundTimeMonitor/expiryGrace``), before the app is suspended or the lifetime ends.
     mutating func taskExpired(_ id: Int64, name: Symbol, event: TraceEvent, symbols: SymbolTable) {
         let began = current.openTasks.contains { $0.key == id }
-        let point = EdgePoint(kind: .backgroundTaskExpired, timestamp: event.timestamp, thread: event.thread, name: name, event: event)
-        runMonitor(symbols: symbols) { context, findings in
-            BackgroundTimeMonitor.taskExpired(point, context: context, findings: &findings)
+        let task = BackgroundTimeMonitor.ExpiredTask(id: id, name: name, expiry: event)
+        if current.expiredTasks.count < ThreadStacks.depthLimit {
+            current.expiredTasks.append(task)
+        } else {
+            // Past the tasks followed, the end is not awaited: judged as not ended.
+            judgeExpiredTask(task, .notFollowed, symbols: symbols)
         }
         if began { taskEnded(id, event: event, how: .expired, symbols: symbols) }
+    }
+
+    /// A `bgtask.end` of a task the system expired: in time, or late.
+    private mutating func expiredTaskEnded(_ id: Int64, event: TraceEvent, symbols: SymbolTable) {
+        guard let index = current.expiredTasks.firstIndex(where: { $0.id == id }) else { return }
+        let task = current.expiredTasks.remove(at: index)
+        if event.timestamp > task.deadline { judgeExpiredTask(task, .endedLate(event), symbols: symbols) }
+    }
+
+    /// The app is suspended (`event`): the expired tasks it had not ended were not ended in time.
+    mutating func suspendedWithExpiredTasks(_ event: TraceEvent, symbols: SymbolTable) {
+        guard !current.expiredTasks.isEmpty else { return }
+        for task in current.expiredTasks { judgeExpiredTask(task, .suspended(event), symbols: symbols) }
+        current.expiredTasks.removeAll()
+    }
+
+    private mutating func judgeExpiredTask(
+        _ task: BackgroundTimeMonitor.ExpiredTask, _ outcome: BackgroundTimeMonitor.ExpiryOutcome, symbols: SymbolTable
+    ) {
+        runMonitor(symbols: symbols) { context, findings in
+            BackgroundTimeMonitor.expiredTaskNotEnded(task, outcome, context: context, findings: &findings)
+        }
     }
 
     /// Judges the stretches a step of the `background-time` monitor's clock ended, and keeps what
@@ -79,10 +107,16 @@ extension LifecycleAnalyzer {
         keepAside(findings, in: list, symbols: symbols)
     }
 
-    /// The lifetime ends at `end`: the monitor's clock ends both views' stretches.
-    mutating func closeBackgroundTime(at end: Int64, exit: TraceEvent?, symbols: SymbolTable) {
+    /// The lifetime ends at `end`: the monitor's clock ends both views' stretches, and the expired
+    /// tasks not ended yet were not ended in time, unless the trace stopped (`traceStopped`)
+    /// before their grace ran out.
+    mutating func closeBackgroundTime(at end: Int64, exit: TraceEvent?, traceStopped: Bool, symbols: SymbolTable) {
         judgeBackgroundTime(
             current.backgroundTime.lifetimeEnded(at: end, exit: exit, appActivity: current.lastAppActivity), symbols: symbols)
+        for task in current.expiredTasks where !traceStopped || end > task.deadline {
+            judgeExpiredTask(task, .lifetimeEnded(at: end, exit: exit, traceStopped: traceStopped), symbols: symbols)
+        }
+        current.expiredTasks.removeAll()
     }
 
     /// Records the trusted view's `background-time` findings of the lifetime.

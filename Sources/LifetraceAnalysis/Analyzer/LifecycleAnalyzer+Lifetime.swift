@@ -82,7 +82,7 @@ extension LifecycleAnalyzer {
         settleLaunchKind(end: end)
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
-        closeBackgroundTime(at: end, exit: exit, symbols: symbols)
+        closeBackgroundTime(at: end, exit: exit, traceStopped: kind == .endOfTrace, symbols: symbols)
         let launch = checkLaunch(end: end, exit: exit, symbols: symbols)
         if kind != .endOfTrace {
             for interval in stacks.allOpen {

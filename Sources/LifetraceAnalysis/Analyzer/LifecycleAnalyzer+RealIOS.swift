@@ -24,7 +24,7 @@ extension LifecycleAnalyzer {
         // A silence with the main thread busy (inside a callback, or a run-loop turn) is work, not a pause.
         if !current.foregroundMoved && current.launchTime != nil && busy.start == nil {
             if current.kind == .prewarmed && allowances.contains(.prewarmResume) && !current.resumeFromState {
-                prewarmResumed(at: event.timestamp)
+                prewarmResumed(at: event.timestamp, settled: false)
             }
             if current.launchStep > 0 || current.willFinishBegin != nil || current.didFinishEnd != nil {
                 current.pausedAfterLaunchCallbacks = true
@@ -45,14 +45,24 @@ extension LifecycleAnalyzer {
     }
 
     /// The user's launch of a prewarmed process begins at `time`: what the main thread did before
-    /// was the prewarm, and the launch window starts here.
-    mutating func prewarmResumed(at time: Int64) {
+    /// was the prewarm, and the launch window starts here. `settled`: no later resume can be found.
+    mutating func prewarmResumed(at time: Int64, settled: Bool) {
         TraceTime.accumulate(&current.prewarmBusy, max(current.busyToFrame, current.busyToFirstActiveEnd))
         current.busyToDidFinishEnd = 0
         current.busyToFirstActiveEnd = 0
         current.busyToFrame = 0
         current.resumeTime = time
         current.allowancesApplied.insert(.prewarmResume)
+        if settled { current.launchMomentOpen = false }
+        emit(.launchTimed(lifetime: current.index, from: time, settled: settled))
+    }
+
+    /// The launch moment of a prewarmed launch can move no more (its first move to the
+    /// foreground): those who judge as events come are told it is final.
+    private mutating func settleLaunchMoment() {
+        guard current.launchMomentOpen, let start = current.windowStart else { return }
+        current.launchMomentOpen = false
+        emit(.launchTimed(lifetime: current.index, from: start, settled: true))
     }
 
     /// A `state` event moved the app from Background or Suspended into the foreground: the resume
@@ -62,8 +72,8 @@ extension LifecycleAnalyzer {
             !current.resumeFromState, previous == .background || previous == .suspended,
             state == .inactive || state == .active
         else { return }
-        prewarmResumed(at: time)
         current.resumeFromState = true
+        prewarmResumed(at: time, settled: true)
     }
 
     /// A lifecycle callback that moves the app or a scene to the foreground, before the model
@@ -71,6 +81,8 @@ extension LifecycleAnalyzer {
     mutating func movingToForeground(_ callback: CallbackName, event: TraceEvent, symbols: SymbolTable) {
         guard !current.foregroundMoved else { return }
         current.foregroundMoved = true
+        // No pause or `state` event moves the resume of a prewarmed launch from here on.
+        settleLaunchMoment()
         silenceThreshold = allowances.contains(.inferredSuspension) ? RealIOSTimes.suspensionSilence : .max
         guard allowances.contains(.backgroundLaunch), current.kind == .cold, current.launchTime != nil,
             callback == .willEnterForeground || callback == .sceneWillEnterForeground

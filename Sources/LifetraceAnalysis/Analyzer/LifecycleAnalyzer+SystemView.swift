@@ -18,6 +18,12 @@ extension LifecycleAnalyzer {
         emit(.lifetimeBegan(LifetimeBegin(
             index: current.index, timestamp: event.timestamp,
             launch: LaunchFacts(kind: current.kind, reason: reason, pid: pid))))
+        if current.kind == .prewarmed && allowances.contains(.prewarmResume) {
+            // Timed from the launch until a resume is found (LifecycleAnalyzer+RealIOS.swift);
+            // told before anything the launch event itself reveals.
+            current.launchMomentOpen = true
+            emit(.launchTimed(lifetime: current.index, from: event.timestamp, settled: false))
+        }
         emitPoint(.launch, event)
         let state: LifecycleState = background ? .background : .inactive
         current.system = state
@@ -87,6 +93,7 @@ extension LifecycleAnalyzer {
         if state == .suspended && current.runLoopSeen {
             closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
         }
+        if state == .suspended { suspendedWithExpiredTasks(event, symbols: symbols) }
         let change = StateChange(
             view: .system, from: previous.map(ViewState.system), since: previous == nil ? nil : since, to: .system(state),
             timestamp: event.timestamp)

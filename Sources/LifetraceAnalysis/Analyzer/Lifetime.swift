@@ -101,6 +101,9 @@ struct Lifetime {
     var resumeTime: Int64?
     /// Whether the resume came from a `state` event (a later pause then moves it no more).
     var resumeFromState = false
+    /// Whether the launch moment may still move: a prewarmed launch before its resume is settled
+    /// (``LifecycleEdge/launchTimed(lifetime:from:settled:)``).
+    var launchMomentOpen = false
     /// Main-thread busy time before the resume: the prewarm's work.
     var prewarmBusy: Int64 = 0
     /// A lifecycle callback moved the app (or a scene) to the foreground: willEnterForeground,
@@ -142,6 +145,9 @@ struct Lifetime {
     // Background time.
     /// The background tasks open, by id (``EdgeInterval/key``), oldest first.
     var openTasks: [EdgeInterval] = []
+    /// The background tasks the system expired whose end is awaited (at most
+    /// ``ThreadStacks/depthLimit``), oldest first.
+    var expiredTasks: [BackgroundTimeMonitor.ExpiredTask] = []
     /// The `background-time` monitor's clock of the stretches in Background with no task open.
     var backgroundTime = BackgroundTimeMonitor()
     /// What it found in each view, reported at the lifetime's end by the view the lifetime trusts.

@@ -21,6 +21,17 @@ public enum LifecycleEdge: Sendable {
     /// taken as a launch at its first event (`at`). Its kind is known when the lifetime ends
     /// (``LaunchReport/kind`` of ``launchWindowEnded(_:)``).
     case launchInferred(lifetime: Int, at: Int64)
+    /// The launch of a prewarmed lifetime is timed from `from`: the moment its launch window
+    /// starts and every time since its launch counts from (``LaunchReport/timestamp``). Sent when
+    /// such a lifetime begins (`from` is its `launch` event), again at each resume of the user's
+    /// launch found (docs/LIFECYCLE.md, `prewarm-resume`: a later pause before the first move to
+    /// the foreground moves it), and once it can move no more (`settled`: the resume came from a
+    /// `state` event, or the app or a scene first moved to the foreground). Sent as soon as known,
+    /// for what judges events as they come (rule files); the final moment is also
+    /// ``LaunchWindow/start`` in ``launchWindowEnded(_:)``. A lifetime that is not a prewarmed
+    /// launch, or is read with the textbook model, has none: its launch moment is its `launch`
+    /// event (or its first event, ``launchInferred(lifetime:at:)``).
+    case launchTimed(lifetime: Int, from: Int64, settled: Bool)
     /// A view's state changed, or became unknown (``StateChange/to`` nil) when its lifetime ended.
     case stateChanged(StateChange)
     /// A callback, signpost or background task began and is followed by the analyzer (beyond

@@ -2,8 +2,8 @@ import LifecycleModel
 import LifetraceFormat
 
 /// `background-time`: the app ran in Background with no background task open for longer than
-/// `--background-limit` (unless it declares a continuous background mode), or the system expired
-/// one of its background tasks.
+/// `--background-limit` (unless it declares a continuous background mode), or it did not end a
+/// background task the system expired within ``expiryGrace``, before its suspension or its end.
 ///
 /// The monitor keeps the clock of each stretch of Background without a task, in the two views that
 /// can tell Background: the system view, and the effective app view, which cannot see suspension
@@ -155,13 +155,74 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
         return false
     }
 
-    /// The system expired a background task (`point`): always a finding, reported at once.
-    static func taskExpired(_ point: EdgePoint, context: MonitorContext, findings: inout RuleFindings) {
-        guard case .backgroundTask(let id) = point.fact else { return }
-        findings.add(Rule(rule), at: point.timestamp, witnesses: [point.event]) {
-            let label = context.symbols.shown(point.name).map { "background task \(id) (\"\($0)\")" } ?? "background task \(id)"
-            return "The system expired \(label) at \(context.when(point.timestamp)); expected the app to end its "
-                + "background task before the extra execution time ran out."
+    /// How long after its expiry a background task may still end: its expiration handler runs
+    /// "shortly before the app's remaining background time reaches 0", synchronously on the main
+    /// thread, "blocking the app's suspension momentarily", and must end the task (Apple,
+    /// UIApplication, beginBackgroundTask(expirationHandler:); Apple, Extending your app's
+    /// background execution time, whose example ends the task in its handler). One second, the
+    /// time `lifetrace record` gives expiration handlers.
+    static let expiryGrace: Int64 = 1_000_000_000
+
+    /// A background task the system expired (its `bgtask.expire`), whose end is awaited.
+    struct ExpiredTask {
+        var id: Int64
+        var name: Symbol
+        /// The `bgtask.expire` event.
+        var expiry: TraceEvent
+        /// When the task must have ended.
+        var deadline: Int64 { expiry.timestamp &+ BackgroundTimeMonitor.expiryGrace }
+    }
+
+    /// How an expired task's wait for its end came out, when it is a finding.
+    enum ExpiryOutcome {
+        /// The task ended at `event`, past the grace.
+        case endedLate(TraceEvent)
+        /// The app was suspended (`event`) with the task not ended.
+        case suspended(TraceEvent)
+        /// The lifetime ended at `at` (by `exit`, when it had one) with the task not ended.
+        case lifetimeEnded(at: Int64, exit: TraceEvent?, traceStopped: Bool)
+        /// Its end was not awaited: as many expired tasks awaited theirs as are followed.
+        case notFollowed
+    }
+
+    /// The expired task `task` was not ended in time (`outcome`): a finding at its deadline, or at
+    /// the suspension or the lifetime's end when that came first. An expiry itself is not one:
+    /// "Background tasks can end in one of two ways: when your app has finished doing whatever it
+    /// set out to do; when the system calls the task's expiry handler" (Apple Developer Forums
+    /// thread 85066, "UIApplication Background Task Notes"), and the app ends it in both.
+    static func expiredTaskNotEnded(
+        _ task: ExpiredTask, _ outcome: ExpiryOutcome, context: MonitorContext, findings: inout RuleFindings
+    ) {
+        guard context.checks(rule) else { return }
+        let label = context.symbols.shown(task.name).map { "background task \(task.id) (\"\($0)\")" } ?? "background task \(task.id)"
+        let at: Int64
+        let witness: TraceEvent?
+        let what: String
+        switch outcome {
+        case .endedLate(let end):
+            at = task.deadline
+            witness = end
+            what = "the app ended it only at \(context.when(end.timestamp))"
+        case .suspended(let event):
+            at = min(task.deadline, event.timestamp)
+            witness = event
+            what = "the app had not ended it when it was suspended at \(context.when(event.timestamp))"
+        case .lifetimeEnded(let end, let exit, let traceStopped):
+            at = min(task.deadline, end)
+            witness = exit
+            what = traceStopped
+                ? "the app had not ended it by the end of the trace at \(context.when(end))"
+                : "the app had not ended it when the process ended at \(context.when(end))"
+        case .notFollowed:
+            at = task.expiry.timestamp
+            witness = nil
+            what = "its end was not awaited (\(ThreadStacks.depthLimit) expired tasks already awaited theirs)"
+        }
+        findings.add(Rule(rule), at: at, witnesses: [task.expiry] + (witness.map { [$0] } ?? [])) {
+            "The system expired \(label) at \(context.when(task.expiry.timestamp)) and \(what); expected its expiration "
+                + "handler to end it within \(context.duration(expiryGrace)) of the expiry (Apple, UIApplication, "
+                + "beginBackgroundTask(expirationHandler:): \"Failure to end the task explicitly will result in the "
+                + "termination of the app.\")."
         }
     }
 

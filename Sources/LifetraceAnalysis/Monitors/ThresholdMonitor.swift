@@ -79,5 +79,8 @@ extension LifecycleAnalyzer {
                         overrun: finding.overrun))
             }
         }
+        for (rule, times) in findings.counted where rule.builtIn == nil || options.rules.contains(rule) {
+            found.count(rule, times: times)
+        }
     }
 }

@@ -147,7 +147,7 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
         case .backgroundTime:
             RuleSpec(
                 .warning, .backgroundBriefly,
-                "a background task expires, or the app runs in Background too long with no task open",
+                "the app does not end a background task the system expired, or runs in Background too long with no task open",
                 options: [.backgroundLimit])
         case .unexpectedExit:
             RuleSpec(.warning, .terminateWhenRunning, "the process exits while Inactive or Active with no willTerminate")

@@ -60,18 +60,39 @@ public struct RuleFinding {
 public struct RuleFindings {
     /// The findings, in the order found.
     public private(set) var items: [RuleFinding] = []
+    /// The findings past ``limit``, counted by rule (recorded as violations counted, not kept).
+    public private(set) var counted: [Rule: Int] = [:]
     /// Whether the analysis keeps no more violations in full: a finding is then only counted,
     /// so `message` is never built.
     public let onlyCounted: Bool
+    /// The most findings kept in ``items``; past it a finding is only counted.
+    public let limit: Int
 
-    init(onlyCounted: Bool) { self.onlyCounted = onlyCounted }
+    /// No findings yet; `onlyCounted` as the analysis's (``onlyCounted``), at most `limit` kept
+    /// in full (a monitor that keeps findings aside a while bounds them so).
+    public init(onlyCounted: Bool, limit: Int = .max) {
+        self.onlyCounted = onlyCounted
+        self.limit = max(0, limit)
+    }
 
     /// Adds a finding; `message` is built only when the violation will be kept in full.
     public mutating func add(
         _ rule: Rule, at timestamp: Int64, witnesses: [TraceEvent], overrun: Int64? = nil, message: () -> String
     ) {
+        guard items.count < limit else {
+            counted[rule, default: 0] += 1
+            return
+        }
         items.append(RuleFinding(
             rule: rule, timestamp: timestamp, message: onlyCounted ? "" : message(), witnesses: witnesses, overrun: overrun))
+    }
+
+    /// Adds `other`'s findings and counts after these (past ``limit``, counted).
+    public mutating func append(contentsOf other: RuleFindings) {
+        for item in other.items {
+            if items.count < limit { items.append(item) } else { counted[item.rule, default: 0] += 1 }
+        }
+        for (rule, count) in other.counted { counted[rule, default: 0] += count }
     }
 }
 

@@ -184,7 +184,8 @@ extension CTFTraceWriter: LifecycleEdgeSink {
                 stream.appendInt64(change.timestamp)
                 try stream.endEvent()
             }
-        case .lifetimeBegan, .launchInferred, .intervalBegan, .point, .busyBegan, .launchWindowClosed, .lifetimeEnded:
+        case .lifetimeBegan, .launchInferred, .launchTimed, .intervalBegan, .point, .busyBegan, .launchWindowClosed,
+            .lifetimeEnded:
             break
         }
     }

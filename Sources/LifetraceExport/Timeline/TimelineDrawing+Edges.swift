@@ -23,7 +23,7 @@ extension TimelineDrawing: LifecycleEdgeSink {
             // the args), so that the name table does not grow with what a trace claims.
             let name = begin.index < Self.namedLifetimeLimit ? "lifetime \(begin.index)" : "lifetime"
             try self.begin(lifetimesTrack, at: begin.timestamp, name: names.intern(name), category: .lifetime, args: args)
-        case .launchInferred:
+        case .launchInferred, .launchTimed:
             break
         case .stateChanged(let change):
             try draw(change, symbols: symbols)

@@ -60,8 +60,8 @@ public enum LifecycleTimeline {
             case .frame, .firstFrame: sink.record(TimelineSpan(lane: .frame, start: point.timestamp, end: point.timestamp))
             case .launch, .exit, .backgroundTaskExpired, .dropped, .unmatchedEnd: break
             }
-        case .lifetimeBegan, .launchInferred, .intervalBegan, .busyBegan, .stall, .launchWindowClosed, .launchWindowEnded,
-            .finding, .lifetimeEnded:
+        case .lifetimeBegan, .launchInferred, .launchTimed, .intervalBegan, .busyBegan, .stall, .launchWindowClosed,
+            .launchWindowEnded, .finding, .lifetimeEnded:
             break
         }
     }

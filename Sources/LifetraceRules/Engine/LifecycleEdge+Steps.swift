@@ -28,6 +28,10 @@ struct EdgeSteps {
                 taker.take(.lifetimeBegan(at: begin.timestamp))
             case .launchInferred, .stateChanged, .busyBegan, .busyEnded, .finding:
                 continue
+            case .launchTimed(_, let from, let settled):
+                // Before the states the event enters: the event that resumes a prewarmed
+                // launch, and the state it enters, belong to the launch.
+                taker.take(.launchTimed(from: from, settled: settled, by: cause))
             case .intervalBegan(let interval):
                 takeStates()
                 var occurrence = Occurrence(interval, kind: interval.kind.beginKind, at: interval.begin, event: cause)

@@ -33,6 +33,9 @@ enum RuleStep {
     case lifetimeBegan(at: Int64)
     /// The effective state became `state` by `event`.
     case stateChanged(LifecycleState, by: TraceEvent)
+    /// The launch of a prewarmed lifetime is timed from `from`, found at `event`; `settled`: it
+    /// moves no more (``LifecycleEdge/launchTimed(lifetime:from:settled:)``).
+    case launchTimed(from: Int64, settled: Bool, by: TraceEvent)
     /// The launch window ended.
     case launchWindowEnded(at: Int64)
     /// The lifetime ended; `judged` is false when the trace simply stopped.

@@ -4,11 +4,13 @@ import LifetraceFormat
 
 /// How a rule's scope and pattern take each step (docs/RULES.md, "How rules are judged").
 extension RuleCheck {
-    /// A step other than an occurrence (those come to ``take(_:symbols:findings:)-occurrence``).
-    mutating func take(_ step: RuleStep, symbols: SymbolTable, findings: inout RuleFindings) {
+    /// A step other than an occurrence (those come to ``apply(_:symbols:findings:)-occurrence``)
+    /// and the launch moment's (``launchTimed(from:settled:by:findings:)``).
+    mutating func apply(_ step: RuleStep, symbols: SymbolTable, findings: inout RuleFindings) {
         switch step {
         case .lifetimeBegan(let timestamp):
             lifetimeStart = timestamp
+            launchStart = timestamp
             if traceStart == nil { traceStart = timestamp }
             open = nil
             previous = nil
@@ -36,8 +38,10 @@ extension RuleCheck {
                 }
             }
             if kinds & OccurrenceKind.state.bit != 0 {
-                take(Occurrence(kind: .state, timestamp: event.timestamp, event: event, state: state), symbols: symbols, findings: &findings)
+                apply(Occurrence(kind: .state, timestamp: event.timestamp, event: event, state: state), symbols: symbols, findings: &findings)
             }
+        case .launchTimed:
+            break
         case .launchWindowEnded(let timestamp):
             inLaunch = false
             if interval == .launch { endSpan(at: timestamp, findings: &findings) }
@@ -56,15 +60,14 @@ extension RuleCheck {
     }
 
     /// An interval that ended without an end event of its own: only `max-duration` takes it.
-    mutating func takeIntervalEnd(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
+    mutating func applyIntervalEnd(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
         if pattern == .maxDuration, kinds & occurrence.kind.bit != 0 {
             follow(occurrence, symbols: symbols, findings: &findings)
         }
     }
 
     /// An occurrence: the scope's boundaries first, then the pattern.
-    mutating func take(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
-        guard kinds & occurrence.kind.bit != 0 else { return }
+    mutating func apply(_ occurrence: Occurrence, symbols: SymbolTable, findings: inout RuleFindings) {
         if scope == .between {
             if open != nil, let to, to.matches(occurrence) {
                 close(at: occurrence.timestamp, by: occurrence.event, judged: true, symbols: symbols, findings: &findings)

@@ -47,6 +47,16 @@ struct RuleCheck {
     var traceStart: Int64?
     /// Whether the lifetime's launch window is still open.
     var inLaunch = false
+    /// Whether the rule judges the launch (its scope is `launch`, or it measures `launch`): its
+    /// stretch or interval starts at the analyzer's launch moment.
+    let judgesLaunch: Bool
+    /// The lifetime's launch moment as the analyzer has it so far: its start, or the resume of a
+    /// prewarmed launch (``RuleStep/launchTimed(from:settled:by:)``).
+    var launchStart: Int64 = 0
+    /// What the rule found while the launch moment of a prewarmed launch may still move: kept
+    /// aside until it is settled (then reported) or moves (then dropped with the stretch that was
+    /// the prewarm); nil otherwise. At most ``heldLimit`` in full, the rest counted.
+    var held: RuleFindings?
     /// The ids in the monitor's ``NameIndex`` of the names of its selectors, per slot: 0 and 1
     /// the pattern's (or the `max-duration` interval's), 2 and 3 the scope's; 4 to 7 their scenes.
     var patternIDs = PatternSlots()
@@ -57,6 +67,8 @@ struct RuleCheck {
 
     /// The most intervals followed at once per rule (deeper nesting is not followed).
     static let intervalLimit = 256
+    /// The most findings kept aside in full while a launch moment may move (``held``).
+    static let heldLimit = 1024
 
     init(_ rule: FileRule) {
         self.rule = rule
@@ -101,6 +113,7 @@ struct RuleCheck {
         self.within = within
         self.countLimit = countLimit
         self.interval = interval
+        judgesLaunch = scope == .launch || interval == .launch
         // Read once here rather than out of the rule's enums at each change of state.
         if case .states(let states) = rule.scope {
             scopeStates = states.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
