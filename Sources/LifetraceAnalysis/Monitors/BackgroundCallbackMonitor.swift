@@ -23,9 +23,10 @@ struct BackgroundCallbackMonitor: ThresholdMonitor {
             Rule(rule), at: interval.begin + limit, witnesses: [begin] + (end.map { [$0] } ?? []), overrun: duration - limit
         ) {
             let text = context.callbackText(interval.name, scene: interval.scene)
+            let written = context.durations(duration, over: limit)
             let ran = end == nil
-                ? "was still running when the process ended at \(context.when(time)), \(context.duration(duration)) after it began"
-                : "ran for \(context.duration(duration)), returning at \(context.when(time))"
+                ? "was still running when the process ended at \(context.when(time)), \(written.value) after it began"
+                : "ran for \(written.value), returning at \(context.when(time))"
             // willTerminate has the same five seconds: "Your implementation of this method has
             // approximately five seconds to perform any tasks and return. If the method does not
             // return before time expires, the system may kill the process altogether"
@@ -34,7 +35,7 @@ struct BackgroundCallbackMonitor: ThresholdMonitor {
                 ? "(applicationWillTerminate(_:) has approximately five seconds), or the system kills the process"
                 : "(longer work belongs in a background task), or the system terminates the app"
             return "\(text) began at \(context.when(interval.begin)) and \(ran); expected it to return within "
-                + "\(context.duration(limit)) \(expected)."
+                + "\(written.limit) \(expected)."
         }
     }
 }

@@ -148,9 +148,10 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
             overrun: stretch.end - stretch.start - limit
         ) {
             let viewText = stretch.view == .system ? "the system view" : "its callbacks (no state events)"
+            let written = context.durations(stretch.end - stretch.start, over: limit)
             return "The app ran in Background with no background task open from \(context.when(stretch.start)) to "
-                + "\(context.when(stretch.end)) (\(context.duration(stretch.end - stretch.start)), by \(viewText)); expected at "
-                + "most \(context.duration(limit)) before suspension unless a background task is open."
+                + "\(context.when(stretch.end)) (\(written.value), by \(viewText)); expected at "
+                + "most \(written.limit) before suspension unless a background task is open."
         }
         return false
     }

@@ -18,11 +18,12 @@ struct LaunchWatchdogMonitor: ThresholdMonitor {
         if length > limit {
             let witnesses = [window.launchEvent] + ((window.windowEvent ?? exit).map { [$0] } ?? [])
             findings.add(Rule(rule), at: window.start + limit, witnesses: witnesses, overrun: length - limit) {
+                let written = context.durations(length, over: limit)
                 let launchText = window.inferred ? "the first event (no launch event; launch inferred)" : "launch"
-                return "The launch\(resumeText) took \(context.duration(length)), from "
+                return "The launch\(resumeText) took \(written.value), from "
                     + "\(window.resumed ? "the resume at \(context.when(window.start))" : launchText) to "
                     + "\(window.abandoned ? "the moment the user left, at \(context.when(window.end))" : window.description) "
-                    + "at \(context.when(window.end)); expected it within the watchdog limit of \(context.duration(limit))."
+                    + "at \(context.when(window.end)); expected it within the watchdog limit of \(written.limit)."
             }
         } else if !window.closed, !window.abandoned, let exit, LifecycleAnalyzer.isKill(exit), length >= limit - limit / 10 {
             // Killed without notice near the watchdog's allowance, still launching: the watchdog's

@@ -37,6 +37,14 @@ struct MonitorContext {
     /// A duration as messages write it: `451 ms`, `5.000 s`.
     func duration(_ nanoseconds: Int64) -> String { DurationFormat.fixed.string(nanoseconds) }
 
+    /// A duration past its limit, and the limit, as messages write them: the limit as it was given
+    /// (`20 s`, `1.5 s`) and the value never reading as the limit it passed (`5.000 s` over `5 s`
+    /// reads `5.0004 s`), ``DurationFormat/strings(limit:value:)``.
+    func durations(_ value: Int64, over limit: Int64) -> (value: String, limit: String) {
+        let written = DurationFormat.fixed.strings(limit: limit, value: value)
+        return (written.value, written.limit)
+    }
+
     /// A callback's name with its scene: `sceneDidEnterBackground (scene "main")`.
     func callbackText(_ name: Symbol, scene: Symbol) -> String {
         LifecycleAnalyzer.callbackText(name, scene: scene, symbols: symbols)
