@@ -12,7 +12,7 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
     }
 
-    @Test("256 stacks of 1,024 frames, 32,768 samples: the Perfetto export runs within 64 MiB and writes every sample")
+    @Test("64 stacks of 1,024 frames, 32,768 samples: the Perfetto export runs within 64 MiB and leaves no staged file")
     func perfettoExportOfManySamplesOfDeepStacksWithinMemory() throws {
         let workspace = try Workspace()
         let trace = workspace.path + "/deep.ltrace"
@@ -23,10 +23,11 @@ import Testing
         let result = try HostileNamesTests.runWithin64MiB(["export", trace, "--format", "perfetto", "-o", output])
         #expect(result.status == 0, "\(result.error.suffix(300))")
         #expect(try Self.files(outputs) == ["deep.pftrace"])
-        // Every sample is a packet of its own: more than 32,768 packets' worth of bytes, and the
-        // 2^18 frames' interned data.
+        // Every sample is a packet of its own, after the 65,536 frames' interned data. Before,
+        // each sample's packet kept an encoder's worth of storage: 173 MB, aborted under the
+        // limit with the staged file left behind.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int)
-        #expect(size > (1 << 15) * 16 + (1 << 18) * 8)
+        #expect(size > (1 << 15) * 16 + (1 << 16) * 8)
     }
 
     @Test("an export that cannot write its output fails with one line and leaves no staged file")

@@ -34,9 +34,8 @@ public enum HostileStackTraces {
     }
 
     /// `samples` samples of `stacks` distinct stacks of `depth` frames taken in turn, the frames
-    /// in one image: a table of `stacks * depth` frames that every sample refers to. 256 stacks
-    /// of 1,024 frames and 32,768 samples compress to about 150 KB.
-    public static func repeatedDeepStacks(path: String, stacks: Int = 256, depth: Int = 1024, samples: Int = 1 << 15) throws {
+    /// in one image: a table of `stacks * depth` frames that every sample refers to.
+    public static func repeatedDeepStacks(path: String, stacks: Int = 64, depth: Int = 1024, samples: Int = 1 << 15) throws {
         try write(path: path) { writer in
             try writer.appendImage(LoadedImage(timestamp: busy.lowerBound, path: "/app/Hostile", buildID: "", base: 0x4000_0000, size: 1 << 30))
             let frames = (0..<stacks).map { stack in (0..<depth).map { 0x4000_0000 + UInt64(stack * depth + $0) * 16 } }

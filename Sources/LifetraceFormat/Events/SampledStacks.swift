@@ -152,8 +152,9 @@ public struct SampledStacks: Sendable {
     private var symbolBytes = 0
     private var children: [Key: Int32] = [:]
     /// The table of ``images``, built on the first lookup after the last image was added; a
-    /// new image gives the stacks a new, empty cache (a copy taken before keeps its own).
-    private var imageCache = ImageTableCache()
+    /// new image gives the stacks a new, empty cache (a copy taken before keeps its own). None
+    /// without images: a trace without samples allocates nothing for it.
+    private var imageCache: ImageTableCache?
 
     /// No samples, no images.
     public init() {}
@@ -230,7 +231,7 @@ public struct SampledStacks: Sendable {
 
     /// The images as address ranges (``ImageTable``), built once after the last image was
     /// added: take it once to resolve many addresses.
-    public var imageTable: ImageTable { imageCache.table(of: images) }
+    public var imageTable: ImageTable { imageCache?.table(of: images) ?? ImageTable([]) }
 
     /// The index in ``images`` of the image holding `address`, if any: of those that do, the
     /// last declared (docs/FORMAT.md, "Stack samples").
