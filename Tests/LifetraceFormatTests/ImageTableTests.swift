@@ -30,7 +30,7 @@ struct ImageTableTests {
     }
 
     @Test func randomOverlapsAgreeWithTheLinearRule() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<50 {
             let images = (0..<Int(generator.next() % 40)).map { _ in
                 Self.image(generator.next() % 0x1000, generator.next() % 0x300)
@@ -95,18 +95,5 @@ struct ImageTableTests {
         #expect(stacks.image(containing: 0x1800)?.path == "/lib/b")
         #expect(before.image(containing: 0x1800)?.path == "/lib/a")
         #expect(stacks.imageIndex(containing: 0x2000) == nil)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that the random cases are the same each run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
