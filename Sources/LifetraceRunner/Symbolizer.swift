@@ -81,7 +81,7 @@ public struct Symbolizer: StackSymbolResolver {
         let tool = Tool(path: symbolizer)
         var byImage: [Int: Set<UInt64>] = [:]
         for node in stacks.nodes {
-            guard let index = stacks.images.lastIndex(where: { $0.contains(node.address) }) else { continue }
+            guard let index = stacks.imageIndex(containing: node.address) else { continue }
             byImage[index, default: []].insert(node.address)
         }
         // The innermost frame of a sample is the interrupted instruction itself, not a return

@@ -140,7 +140,7 @@ import LifetraceZstd
              message: "\"frames\" must hold addresses as strings of \"0x\" and 1 to 16 hexadecimal digits"),
         Case(input: #"{"type":"stack","id":1,"frames":["0x1"],"frames":["0x2"]}"#, kind: .syntax, line: 1, column: 41,
              message: "duplicate field \"frames\""),
-        Case(input: #"{"ts":1,"type":"image","path":"/a","base":"0xffffffffffffff00","size":"0x100"}"#, kind: .invalidValue,
+        Case(input: #"{"ts":1,"type":"image","path":"/a","base":"0xffffffffffffff00","size":"0x101"}"#, kind: .invalidValue,
              line: 1, column: 71, message: "the image ends past the 64-bit address space (\"base\" + \"size\" > 2^64)"),
         Case(input: #"{"ts":1,"type":"image","path":"/a","base":4096,"size":"0x100"}"#, kind: .invalidValue, line: 1, column: 43,
              message: "\"base\" must be a string of \"0x\" and 1 to 16 hexadecimal digits"),

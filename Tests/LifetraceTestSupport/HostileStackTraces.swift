@@ -33,6 +33,18 @@ public enum HostileStackTraces {
         }
     }
 
+    /// `samples` samples of `stacks` distinct stacks of `depth` frames taken in turn, the frames
+    /// in one image: a table of `stacks * depth` frames that every sample refers to.
+    public static func repeatedDeepStacks(path: String, stacks: Int = 64, depth: Int = 1024, samples: Int = 1 << 15) throws {
+        try write(path: path) { writer in
+            try writer.appendImage(LoadedImage(timestamp: busy.lowerBound, path: "/app/Hostile", buildID: "", base: 0x4000_0000, size: 1 << 30))
+            let frames = (0..<stacks).map { stack in (0..<depth).map { 0x4000_0000 + UInt64(stack * depth + $0) * 16 } }
+            for sample in 0..<samples {
+                try writer.appendSample(timestamp: sampleTime(sample, of: samples), thread: .main, frames: frames[sample % stacks])
+            }
+        }
+    }
+
     static func sampleTime(_ index: Int, of count: Int) -> Int64 {
         busy.lowerBound + 1_000 + Int64(Double(index) / Double(max(count, 1)) * 1_999_000_000)
     }

@@ -135,20 +135,29 @@ public struct TraceSymbolNames: Sendable {
     /// trampoline into another library, never the app's own function even in the app's image.
     public static let linkerStub = "<linker stub into another library>"
 
+    /// The images as address ranges, built once for every name.
+    private let images: ImageTable
+
     /// Names for `stacks`, with `symbols` where known.
     public init(stacks: SampledStacks, symbols: [UInt64: FrameSymbol] = [:]) {
         self.stacks = stacks
         self.symbols = symbols
+        images = stacks.imageTable
+    }
+
+    /// The image holding `address`, if any (``SampledStacks/image(containing:)``).
+    public func image(containing address: UInt64) -> LoadedImage? {
+        images.index(containing: address).map { stacks.images[$0] }
     }
 
     /// The name of the frame at `address`.
     public func name(_ address: UInt64) -> FrameName {
-        let image = stacks.image(containing: address)
+        let image = image(containing: address)
         let isApp = image.map { !Self.isSystemImage($0.path) } ?? false
         if let symbol = symbols[address] {
             return FrameName(function: symbol.function, location: symbol.location, isApp: isApp && symbol.function != Self.linkerStub)
         }
-        return FrameName(function: stacks.describe(address), isApp: isApp)
+        return FrameName(function: SampledStacks.describe(address, in: image), isApp: isApp)
     }
 
     /// Whether `path` is the C library, the dynamic loader, or a language runtime shipped with

@@ -1,7 +1,7 @@
 import LifetraceFormat
 
 /// The stall sample pass's walk over a trace's samples (``StallSamplePass``): the main thread's
-/// samples ordered by time once, each address named once per stall at most, and the frames
+/// samples ordered by time once, each address named once per trace at most, and the frames
 /// walked bounded per stall (``StallSamplePass/stallFrameLimit``) and per trace
 /// (``StallSamplePass/traceStepLimit``), so that a small trace claiming deep, distinct stacks
 /// cannot make the pass's time or memory grow with the claim. A stall's stacks are walked the
@@ -21,7 +21,9 @@ struct StallSampleWalk {
     /// Stalls whose samples were walked only in part, or not at all.
     private(set) var boundedStalls = 0
 
-    // Per stall at most: each address's frame (its name, the location cut to the file) and line.
+    // Per trace, for every stall: each address's frame (its name, the location cut to the file)
+    // and line. At most one entry per frame node of the trace (``SampledStacks/maxNodes``), as
+    // only the nodes' addresses are named; a stall's profile shares the names' storage.
     private var byAddress: [UInt64: (frame: Int32, line: Int32)] = [:]
     private var frames: [FrameName] = []
     private var frameIDs: [FrameName: Int32] = [:]
@@ -112,15 +114,6 @@ struct StallSampleWalk {
         }
         if bounded { boundedStalls += 1 }
         guard sampleCount > uncounted else { return nil }
-        // The tables name at most a stall's frames: past that, they start again.
-        if frames.count > StallSamplePass.stallFrameLimit {
-            byAddress.removeAll()
-            frames.removeAll()
-            frameIDs.removeAll()
-            lineKeys.removeAll()
-            lineIDs.removeAll()
-            seen.removeAll()
-        }
         let ranked = stackCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         var selfCounts: [Int32: Int] = [:]
         var totalCounts: [Int32: Int] = [:]

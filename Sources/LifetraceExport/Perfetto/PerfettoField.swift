@@ -22,6 +22,8 @@ enum PerfettoField {
         static let sequenceFlags: UInt32 = 13
         /// `TrackDescriptor track_descriptor = 60`.
         static let trackDescriptor: UInt32 = 60
+        /// `PerfSample perf_sample = 66`.
+        static let perfSample: UInt32 = 66
         /// `SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED`.
         static let incrementalStateCleared: UInt64 = 1
         /// `SequenceFlags.SEQ_NEEDS_INCREMENTAL_STATE`.
@@ -111,5 +113,69 @@ enum PerfettoField {
         static let iid: UInt32 = 1
         /// `optional string name = 2` of an entry.
         static let name: UInt32 = 2
+        /// `repeated InternedString function_names = 5`.
+        static let functionNames: UInt32 = 5
+        /// `repeated Frame frames = 6`.
+        static let frames: UInt32 = 6
+        /// `repeated Callstack callstacks = 7`.
+        static let callstacks: UInt32 = 7
+        /// `repeated InternedString build_ids = 16`.
+        static let buildIDs: UInt32 = 16
+        /// `repeated InternedString mapping_paths = 17`.
+        static let mappingPaths: UInt32 = 17
+        /// `repeated Mapping mappings = 19`.
+        static let mappings: UInt32 = 19
+    }
+
+    /// `profiling/profile_common.proto`: `message InternedString`.
+    enum InternedString {
+        /// `optional uint64 iid = 1`.
+        static let iid: UInt32 = 1
+        /// `optional bytes str = 2`.
+        static let str: UInt32 = 2
+    }
+
+    /// `profiling/profile_common.proto`: `message Mapping`.
+    enum Mapping {
+        /// `optional uint64 iid = 1`.
+        static let iid: UInt32 = 1
+        /// `optional uint64 build_id = 2` (an `InternedString` of `build_ids`).
+        static let buildID: UInt32 = 2
+        /// `optional uint64 start = 4`.
+        static let start: UInt32 = 4
+        /// `optional uint64 end = 5`.
+        static let end: UInt32 = 5
+        /// `repeated uint64 path_string_ids = 7` (`InternedString`s of `mapping_paths`).
+        static let pathStringIDs: UInt32 = 7
+    }
+
+    /// `profiling/profile_common.proto`: `message Frame`.
+    enum Frame {
+        /// `optional uint64 iid = 1`.
+        static let iid: UInt32 = 1
+        /// `optional uint64 function_name_id = 2` (an `InternedString` of `function_names`).
+        static let functionNameID: UInt32 = 2
+        /// `optional uint64 mapping_id = 3`.
+        static let mappingID: UInt32 = 3
+        /// `optional uint64 rel_pc = 4`: the address's offset in its mapping.
+        static let relPC: UInt32 = 4
+    }
+
+    /// `profiling/profile_common.proto`: `message Callstack`.
+    enum Callstack {
+        /// `optional uint64 iid = 1`.
+        static let iid: UInt32 = 1
+        /// `repeated uint64 frame_ids = 2`, the outermost frame first.
+        static let frameIDs: UInt32 = 2
+    }
+
+    /// `profiling/profile_packet.proto`: `message PerfSample`.
+    enum PerfSample {
+        /// `optional uint32 pid = 2`.
+        static let pid: UInt32 = 2
+        /// `optional uint32 tid = 3`.
+        static let tid: UInt32 = 3
+        /// `optional uint64 callstack_iid = 4`.
+        static let callstackIID: UInt32 = 4
     }
 }

@@ -99,14 +99,18 @@ public struct PerfettoTraceWriter: TimelineRecordWriter {
     /// Writes the stack samples, if any, and commits the file.
     public mutating func finish() throws(ExportError) {
         if let samples {
-            for bytes in PerfettoSamples.packets(samples.stacks, names: samples.names, pid: processPID) {
+            let output = output
+            var frame = frame
+            var written = 0
+            try PerfettoSamples.write(samples.stacks, names: samples.names, pid: processPID) { parts, length throws(ExportError) in
                 frame.reset()
                 frame.appendTag(PerfettoField.Trace.packet, .lengthDelimited)
-                frame.appendVarint(UInt64(bytes.count))
+                frame.appendVarint(UInt64(length))
                 try output.write(frame.bytes)
-                try output.write(bytes)
-                packetCount += 1
+                for part in parts { try output.write(part.bytes) }
+                written += 1
             }
+            packetCount += written
         }
         try output.commit()
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An executable or shared library mapped into the recorded process: what a sampled address is
 /// resolved against (`image` records, docs/FORMAT.md).
 public struct LoadedImage: Hashable, Sendable {
@@ -23,6 +25,26 @@ public struct LoadedImage: Hashable, Sendable {
 
     /// Whether `address` lies in the image.
     public func contains(_ address: UInt64) -> Bool { address >= base && address - base < size }
+
+    /// Whether an image of `size` bytes at `base` ends within the 64-bit address space: `base +
+    /// size` at most 2^64 (an image may end exactly at 2^64, its last byte at 2^64 - 1).
+    public static func fitsAddressSpace(base: UInt64, size: UInt64) -> Bool {
+        let (end, overflow) = base.addingReportingOverflow(size)
+        return !overflow || end == 0
+    }
+
+    /// `size`, cut so that the image ends at 2^64 at most: what a writer records of a mapping
+    /// said to reach further.
+    public static func sizeWithinAddressSpace(base: UInt64, size: UInt64) -> UInt64 {
+        base == 0 ? size : min(size, 0 &- base)
+    }
+
+    /// The address just past the image, `base + size`, or 2^64 - 1 when that is 2^64 (for
+    /// formats whose end is a 64-bit number).
+    public var clampedEnd: UInt64 {
+        let (end, overflow) = base.addingReportingOverflow(size)
+        return overflow ? UInt64.max : end
+    }
 
     /// The image's file name, the last component of its path.
     public var fileName: String {
@@ -129,6 +151,10 @@ public struct SampledStacks: Sendable {
     public private(set) var lostSymbols = 0
     private var symbolBytes = 0
     private var children: [Key: Int32] = [:]
+    /// The table of ``images``, built on the first lookup after the last image was added; a
+    /// new image gives the stacks a new, empty cache (a copy taken before keeps its own). None
+    /// without images: a trace without samples allocates nothing for it.
+    private var imageCache: ImageTableCache?
 
     /// No samples, no images.
     public init() {}
@@ -186,6 +212,7 @@ public struct SampledStacks: Sendable {
             return
         }
         images.append(image)
+        imageCache = ImageTableCache()
     }
 
     /// Adds the symbol of `address`, unless ``maxNodes`` symbols or ``maxSymbolBytes`` of their
@@ -202,15 +229,31 @@ public struct SampledStacks: Sendable {
         symbols[address] = symbol
     }
 
-    /// The image holding `address`, if any (the latest loaded wins).
+    /// The images as address ranges (``ImageTable``), built once after the last image was
+    /// added: take it once to resolve many addresses.
+    public var imageTable: ImageTable { imageCache?.table(of: images) ?? ImageTable([]) }
+
+    /// The index in ``images`` of the image holding `address`, if any: of those that do, the
+    /// last declared (docs/FORMAT.md, "Stack samples").
+    public func imageIndex(containing address: UInt64) -> Int? {
+        imageTable.index(containing: address)
+    }
+
+    /// The image holding `address`, if any (of those that do, the last declared).
     public func image(containing address: UInt64) -> LoadedImage? {
-        images.last { $0.contains(address) }
+        imageIndex(containing: address).map { images[$0] }
     }
 
     /// The address as a reader shows it without symbols: `libfoo.so+0x1a2b`, or the bare
     /// address (`0x7f...`) when no image holds it.
     public func describe(_ address: UInt64) -> String {
-        guard let image = image(containing: address) else { return "0x" + String(address, radix: 16) }
+        Self.describe(address, in: image(containing: address))
+    }
+
+    /// `address` as shown in `image` (nil: no image holds it): ``describe(_:)`` for a caller
+    /// that looked the image up already.
+    public static func describe(_ address: UInt64, in image: LoadedImage?) -> String {
+        guard let image else { return "0x" + String(address, radix: 16) }
         return image.fileName + "+0x" + String(address - image.base, radix: 16)
     }
 
@@ -218,6 +261,21 @@ public struct SampledStacks: Sendable {
     /// what `check` and `report` print under the trace's name, once.
     public var lossNote: String? {
         lostRecords.map { $0 + " were past the reader's limits and not kept; the stalls' stack samples count what was kept" }
+    }
+}
+
+/// The ``ImageTable`` of a ``SampledStacks``' images once built, shared by its copies that have
+/// the same images.
+private final class ImageTableCache: Sendable {
+    private let built = Mutex<ImageTable?>(nil)
+
+    func table(of images: [LoadedImage]) -> ImageTable {
+        built.withLock { built in
+            if let built { return built }
+            let table = ImageTable(images)
+            built = table
+            return table
+        }
     }
 }
 

@@ -54,7 +54,7 @@ struct JSONLSampleLine {
             let buildID = try buildID(fields)
             let base = try fields.requiredAddress("base")
             let size = try fields.requiredAddress("size")
-            guard base <= UInt64.max - size else {
+            guard LoadedImage.fitsAddressSpace(base: base, size: size) else {
                 throw fields.error(.invalidValue, at: fields.member("size"), "the image ends past the 64-bit address space (\"base\" + \"size\" > 2^64)")
             }
             record = .image(LoadedImage(timestamp: timestamp, path: path, buildID: buildID, base: base, size: size))

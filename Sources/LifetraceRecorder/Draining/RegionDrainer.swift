@@ -360,7 +360,7 @@ extension RingReader {
             let base = UInt64(bitPattern: value)
             side.append(.image(LoadedImage(
                 timestamp: timestamp, path: names.name(name) ?? "", buildID: hexString(bytes[8...]),
-                base: base, size: min(size, UInt64.max - base))))
+                base: base, size: LoadedImage.sizeWithinAddressSpace(base: base, size: size))))
         }
         lastTimestamp = max(lastTimestamp, timestamp)
     }

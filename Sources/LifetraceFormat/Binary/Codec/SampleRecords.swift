@@ -23,7 +23,7 @@ struct SampleSink {
             let buildID = hexString(UnsafeBufferPointer(start: body.position, count: Int(idLength)))
             _ = body.skip(idLength)
             guard let base = body.varint(), let size = body.varint() else { return "an image record ends early" }
-            guard base <= UInt64.max - size else { return "an image ends past the 64-bit address space" }
+            guard LoadedImage.fitsAddressSpace(base: base, size: size) else { return "an image ends past the 64-bit address space" }
             stacks.pendingImage = LoadedImage(timestamp: 0, path: path, buildID: buildID, base: base, size: size)
             return nil
         case EventRecord.symbol:
@@ -124,7 +124,7 @@ enum SampleRecordBody {
         Varint.append(UInt64(id.count), to: &body)
         body.append(contentsOf: id)
         Varint.append(image.base, to: &body)
-        Varint.append(min(image.size, UInt64.max - image.base), to: &body)
+        Varint.append(LoadedImage.sizeWithinAddressSpace(base: image.base, size: image.size), to: &body)
         return body
     }
 
