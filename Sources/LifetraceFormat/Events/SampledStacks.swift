@@ -114,7 +114,7 @@ public struct SampledStacks: Sendable {
     /// The most samples kept: 2^18 (24 bytes each, 6 MiB), over 40 minutes of samples at 10 ms.
     public static let maxSamples = 1 << 18
     /// The most frames that a trace's stack records walk in the frame tree, a lookup each: 2^25
-    /// (about a second), as the stall pass walks 2^25 frames per trace at most. A stack record
+    /// (a few seconds at most), as the stall pass walks 2^25 frames per trace at most. A stack record
     /// seen before costs no walk (``intern(_:under:)``); one past the budget is counted in
     /// ``lostStackRecords`` and its samples in ``lostSamples``, not kept. A recording's records
     /// walk far fewer: each distinct stack once, its outer frames shared.
