@@ -3,7 +3,8 @@
 /// before is found by one hash of its frames' bytes instead of a tree lookup per frame.
 ///
 /// Bounded whatever a trace claims: at most ``maxEntries`` records and ``maxFrames`` frames
-/// (2 MiB), records of ``minFrames`` frames or more (a shorter one costs as few lookups as a hash).
+/// (2 MiB of them), records of ``minFrames`` frames or more (a shorter one costs as few lookups
+/// as a hash).
 /// A record that does not fit is walked in the tree, within ``SampledStacks/maxWalkedFrames``.
 struct StackRecordCache: Sendable {
     /// The fewest frames of a record kept.
