@@ -35,11 +35,8 @@ public enum HostileStackTraces {
 
     /// `samples` samples of `stacks` distinct stacks of `depth` frames taken in turn, the frames
     /// in one image: a table of `stacks * depth` frames that every sample refers to.
-    /// With a small `chunkSize`, every chunk defines again the stacks its samples use.
-    public static func repeatedDeepStacks(
-        path: String, stacks: Int = 64, depth: Int = 1024, samples: Int = 1 << 15, chunkSize: Int = 1 << 20
-    ) throws {
-        try write(path: path, chunkSize: chunkSize) { writer in
+    public static func repeatedDeepStacks(path: String, stacks: Int = 64, depth: Int = 1024, samples: Int = 1 << 15) throws {
+        try write(path: path) { writer in
             try writer.appendImage(LoadedImage(timestamp: busy.lowerBound, path: "/app/Hostile", buildID: "", base: 0x4000_0000, size: 1 << 30))
             let frames = (0..<stacks).map { stack in (0..<depth).map { 0x4000_0000 + UInt64(stack * depth + $0) * 16 } }
             for sample in 0..<samples {
@@ -54,10 +51,10 @@ public enum HostileStackTraces {
 
     /// A launch, a run-loop wake and `didFinishLaunching` open over ``busy``, what `samples`
     /// writes, then the callback's end and the run loop's sleep.
-    static func write(path: String, chunkSize: Int = 1 << 20, samples: (TraceWriter) throws -> Void) throws {
+    static func write(path: String, samples: (TraceWriter) throws -> Void) throws {
         var symbols = SymbolTable()
         let name = symbols.intern("didFinishLaunching")
-        let writer = try TraceWriter(path: path, metadata: TraceMetadata(), options: .init(chunkSize: chunkSize))
+        let writer = try TraceWriter(path: path, metadata: TraceMetadata(), options: .init(chunkSize: 1 << 20))
         try writer.append(TraceEvent(timestamp: 0, payload: .launch(reason: .none, background: false, prewarm: false, pid: 1)), symbols: symbols)
         try writer.append(TraceEvent(timestamp: 1_000_000, payload: .runloopWake), symbols: symbols)
         try writer.append(TraceEvent(timestamp: busy.lowerBound, payload: .callbackBegin(name: name, scene: .none)), symbols: symbols)
