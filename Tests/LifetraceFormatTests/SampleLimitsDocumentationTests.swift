@@ -54,5 +54,7 @@ struct SampleLimitsDocumentationTests {
             "| images, frame nodes, samples, symbols kept | \(SampledStacks.maxImages), \(Self.power(SampledStacks.maxNodes)), "
                 + "\(Self.power(SampledStacks.maxSamples)), \(Self.power(SampledStacks.maxNodes)) and \(SampledStacks.maxSymbolBytes >> 20) MiB of symbol text |"))
         #expect(page.contains("frames of one stack | \(SampledStacks.maxDepth) |"))
+        #expect(page.contains("a trace's records look up at most \(Self.power(SampledStacks.maxWalkedFrames)) frames"))
+        #expect(page.contains("| frames of stack records looked up in the tree, per trace | \(Self.power(SampledStacks.maxWalkedFrames)) "))
     }
 }

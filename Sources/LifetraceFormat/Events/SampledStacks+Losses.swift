@@ -10,6 +10,11 @@ extension SampledStacks {
                 "\(lostSamples) stack sample\(lostSamples == 1 ? "" : "s") (a reader keeps \(Self.maxSamples) samples "
                     + "and \(Self.maxNodes) distinct frames of a trace)")
         }
+        if lostStackRecords > 0 {
+            parts.append(
+                "\(lostStackRecords) stack record\(lostStackRecords == 1 ? "" : "s") (a reader looks up \(Self.maxWalkedFrames) frames "
+                    + "of a trace's stack records)")
+        }
         if lostImages > 0 { parts.append("\(lostImages) image\(lostImages == 1 ? "" : "s") (\(Self.maxImages) kept)") }
         if lostSymbols > 0 {
             parts.append("\(lostSymbols) symbol\(lostSymbols == 1 ? "" : "s") (\(Self.maxNodes) and 16 MiB of their text kept)")

@@ -113,6 +113,12 @@ public struct SampledStacks: Sendable {
     public static let maxNodes = 1 << 18
     /// The most samples kept: 2^18 (24 bytes each, 6 MiB), over 40 minutes of samples at 10 ms.
     public static let maxSamples = 1 << 18
+    /// The most frames that a trace's stack records walk in the frame tree, a lookup each: 2^25
+    /// (a few seconds at most), as the stall pass walks 2^25 frames per trace at most. A stack record
+    /// seen before costs no walk (``intern(_:under:)``); one past the budget is counted in
+    /// ``lostStackRecords`` and its samples in ``lostSamples``, not kept. A recording's records
+    /// walk far fewer: each distinct stack once, its outer frames shared.
+    public static let maxWalkedFrames = 1 << 25
     /// The most images kept.
     public static let maxImages = 4096
     /// The most bytes of symbol text (functions and files) kept: 16 MiB. Each symbol record may
@@ -149,8 +155,14 @@ public struct SampledStacks: Sendable {
     public private(set) var symbols: [UInt64: FrameSymbol] = [:]
     /// Symbols read and not kept, beyond ``maxNodes`` symbols or ``maxSymbolBytes`` of their text.
     public private(set) var lostSymbols = 0
+    /// Stack records past ``maxWalkedFrames`` and not kept.
+    public private(set) var lostStackRecords = 0
+    /// The frames stack records walked in the tree so far, one lookup each (a record found whole
+    /// in the cache walks none): at most ``maxWalkedFrames``.
+    public private(set) var walkedFrames = 0
     private var symbolBytes = 0
     private var children: [Key: Int32] = [:]
+    private var recordCache = StackRecordCache()
     /// The table of ``images``, built on the first lookup after the last image was added; a
     /// new image gives the stacks a new, empty cache (a copy taken before keeps its own). None
     /// without images: a trace without samples allocates nothing for it.
@@ -160,12 +172,33 @@ public struct SampledStacks: Sendable {
     public init() {}
 
     /// Whether the trace has neither samples nor images.
-    public var isEmpty: Bool { samples.isEmpty && images.isEmpty && lostSamples == 0 && lostImages == 0 }
+    public var isEmpty: Bool { samples.isEmpty && images.isEmpty && lostSamples == 0 && lostImages == 0 && lostStackRecords == 0 }
 
     /// The node of the stack `parent` (nil: none) extended by `frames` (outer to inner), interning
-    /// what is new; nil when the node limit keeps it out or the stack would be deeper than
-    /// ``maxDepth`` (check the depth first to tell the two apart).
-    public mutating func intern(_ frames: some Sequence<UInt64>, under parent: Int? = nil) -> Int? {
+    /// what is new; nil when the node limit keeps it out, the stack would be deeper than
+    /// ``maxDepth`` (check the depth first to tell the two apart), or the trace's stack records
+    /// walked ``maxWalkedFrames`` frames of the tree already (the record is counted in
+    /// ``lostStackRecords``).
+    ///
+    /// A stack record seen before (the same parent node and frames, as a trace that defines its
+    /// stacks again in every chunk repeats them) is found by one hash of its frames' bytes, not
+    /// walked again frame by frame (``StackRecordCache``).
+    public mutating func intern(_ frames: [UInt64], under parent: Int? = nil) -> Int? {
+        let key = StackRecordCache.Key(parent: Int32(parent ?? -1), frames: frames)
+        let cacheable = StackRecordCache.holds(frames)
+        if cacheable, let known = recordCache.node(of: key) { return Int(known) }
+        guard walkedFrames + frames.count <= Self.maxWalkedFrames else {
+            lostStackRecords += 1
+            return nil
+        }
+        walkedFrames += frames.count
+        let node = walk(frames, under: parent)
+        if cacheable, let node { recordCache.insert(key, node: Int32(node)) }
+        return node
+    }
+
+    /// ``intern(_:under:)`` frame by frame: a lookup per frame.
+    private mutating func walk(_ frames: [UInt64], under parent: Int?) -> Int? {
         var current = Int32(parent ?? -1)
         var depth = parent.map { Int(nodes[$0].depth) } ?? 0
         for address in frames {
