@@ -4,7 +4,8 @@ import LifetraceFormat
 
 /// `lifetrace check --format markdown`: the whole check as Markdown, for a CI job summary
 /// (`$GITHUB_STEP_SUMMARY`) or a pull-request comment: the verdict as the exit status gives it,
-/// a row per trace, the violations by rule, then every violation up to ``violationLimit``.
+/// the problems of each trace not read whole (file, byte, cause), a row per trace, the violations
+/// by rule, then every violation up to ``violationLimit``.
 ///
 /// GitHub takes at most 1 MiB of summary per step (its documentation of job summaries), so the
 /// document is cut at a line boundary before ``byteLimit`` bytes with a line saying so; the JSON
@@ -50,6 +51,14 @@ public struct CheckMarkdownSummary: CheckRenderer {
         if !output.unreadable.isEmpty {
             lines += ["", "### Traces that could not be read", ""]
             lines += output.unreadable.map { "- \(MarkdownText.code($0.file, inTable: false)): \(MarkdownText.prose($0.description))" }
+        }
+        // What a trace not read whole lost: each problem of its reading, where and why.
+        let lost = analyses.filter { $0.isIncomplete(strict: strict) }.flatMap { analysis in
+            analysis.issues.map { (analysis.path, $0.placedMessage) }
+        }
+        if !lost.isEmpty {
+            lines += ["", "### Traces not read whole", ""]
+            lines += lost.map { "- \(MarkdownText.code($0.0, inTable: false)): \(MarkdownText.prose($0.1))." }
         }
         if !analyses.isEmpty {
             lines += ["", "### Traces", ""]

@@ -13,7 +13,8 @@ import LifetraceFormat
 /// statement, and the trace as its location (the line of the offending event in a text trace).
 /// Traces that could not be read, or not read whole, are error notifications of the invocation,
 /// whose `executionSuccessful` is then false: a dashboard never shows them as clean; a trace
-/// judged all the same with a problem of its reading (an unclosed end) is a note notification.
+/// judged all the same with a problem of its reading (an unclosed end) is a note notification, as
+/// is each cap an analysis met and each note on its stack samples (``TraceAnalysis/capNotes``).
 public struct SARIFReport: CheckRenderer {
     /// The SARIF version written.
     public static let version = "2.1.0"
@@ -80,6 +81,11 @@ public struct SARIFReport: CheckRenderer {
                         JSONMember("timestamp", .int(violation.timestamp)),
                     ])),
                 ]))
+            }
+            // What the analysis counted instead of keeping past its caps, and the stack samples'
+            // notes (images not symbolicated, samples past the reader's limits): notes at the trace.
+            for note in analysis.capNotes {
+                notifications.append(notification("\(analysis.path): \(note)", uri: analysis.path, level: "note"))
             }
             if let note = analysis.omittedNote {
                 notifications.append(.object([
