@@ -27,7 +27,8 @@ public struct Symbolizer: StackSymbolResolver {
     public struct SkippedImage: Hashable, Sendable {
         /// The image's path as the trace recorded it.
         public var path: String
-        /// Why: its file is missing or unreadable, or its build id differs from the recorded one.
+        /// Why: its file is missing or unreadable, no regular or no ELF file, its build id differs
+        /// from the recorded one, or the tools named none of its frames.
         public var reason: String
     }
 
@@ -102,7 +103,7 @@ public struct Symbolizer: StackSymbolResolver {
         // library at hundreds of addresses), and all the images' addresses go to one tool.
         var files = ImageFiles()
         var queries: [Query] = []
-        var lookups: [(address: UInt64, base: UInt64)] = []
+        var lookups: [(address: UInt64, base: UInt64, image: Int)] = []
         for (index, addresses) in byImage.sorted(by: { $0.key < $1.key }) {
             let image = stacks.images[index]
             let file: String
@@ -116,37 +117,61 @@ public struct Symbolizer: StackSymbolResolver {
                 // A return address is the instruction after the call: its call is one byte before.
                 let offset = (address - image.base) &- (address > image.base && !interrupted.contains(address) ? 1 : 0)
                 queries.append(Query(file: file, offset: offset))
-                lookups.append((address, image.base))
+                lookups.append((address, image.base, index))
             }
         }
-        let answers = try tool.ask(queries)
+        var answers = [FrameSymbol](repeating: FrameSymbol(function: "??"), count: queries.count)
+        try tool.ask(count: queries.count, query: { queries[$0] }, answer: { answers[$0] = $1 })
         var lineless: [(address: UInt64, base: UInt64, file: String)] = []
-        for ((address, base), (query, answer)) in zip(lookups, zip(queries, answers)) {
+        // An image none of whose sampled frames the tool could name (a stripped file, or one it
+        // cannot read) is named in the notes too.
+        var named: Set<Int> = []
+        for ((address, base, image), (query, answer)) in zip(lookups, zip(queries, answers)) {
             // A stub the linker made has no symbol: the tools name it after the symbol before
             // it (`_init`, of the C runtime's crti.o) and its file after a guess.
             if files.stubs(of: query.file).contains(where: { $0.contains(query.offset) }) {
                 result[address] = FrameSymbol(function: stubName)
+                named.insert(image)
                 continue
             }
             guard answer.function != "??" else { continue }
+            named.insert(image)
             result[address] = answer
             if answer.function.hasPrefix("$s") || answer.function.hasPrefix("_$s") { mangled.insert(answer.function) }
             if answer.line == 0 { lineless.append((address, base, query.file)) }
         }
+        for index in byImage.keys.sorted() where !named.contains(index) {
+            let path = stacks.images[index].path
+            if !skipped.contains(where: { $0.path == path }) {
+                skipped.append(SkippedImage(path: path, reason: "no symbols or debug information"))
+            }
+        }
         // Code the compiler made (an iterator's call in a loop header) has line 0: such a frame
         // gets the nearest line before it in the same function (up to 128 bytes back), or else
-        // the nearest after it (up to 64 bytes on).
+        // the nearest after it (up to 64 bytes on). The candidates are made as the tool reads
+        // them and their answers looked at as they come: only the first line found for each
+        // frame is kept (a frame has 48 candidates; keeping every answer cost tens of kilobytes
+        // a frame).
         if !lineless.isEmpty {
             let steps = Array(stride(from: 4, through: 128, by: 4)) + Array(stride(from: -4, through: -64, by: -4))
-            var candidates: [Query] = []
-            for (address, base, file) in lineless {
-                let offset = (address - base) &- 1
-                for step in steps { candidates.append(Query(file: file, offset: offset &- UInt64(bitPattern: Int64(step)))) }
-            }
-            let more = try tool.ask(candidates)
+            var nearest = [FrameSymbol?](repeating: nil, count: lineless.count)
+            try tool.ask(
+                count: lineless.count * steps.count,
+                query: { index in
+                    let (address, base, file) = lineless[index / steps.count]
+                    let offset = (address - base) &- 1
+                    return Query(file: file, offset: offset &- UInt64(bitPattern: Int64(steps[index % steps.count])))
+                },
+                answer: { index, candidate in
+                    // A frame's candidates are answered in their order (they share its file).
+                    let frame = index / steps.count
+                    guard nearest[frame] == nil, candidate.line > 0,
+                        candidate.function == result[lineless[frame].address]?.function
+                    else { return }
+                    nearest[frame] = candidate
+                })
             for (index, (address, _, _)) in lineless.enumerated() {
-                let tries = more.dropFirst(index * steps.count).prefix(steps.count)
-                if let found = tries.first(where: { $0.function == result[address]!.function && $0.line > 0 }) {
+                if let found = nearest[index] {
                     result[address]!.file = found.file
                     result[address]!.line = found.line
                 } else if result[address]!.file != "<compiler-generated>" {
@@ -159,10 +184,13 @@ public struct Symbolizer: StackSymbolResolver {
         }
         if let demangler, !mangled.isEmpty {
             let names = Array(mangled)
-            let output = try run(demangler, arguments: ["--simplified", "--compact"], lines: names.count) { names[$0] }
-            let demangled = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             var map: [String: String] = [:]
-            for (name, plain) in zip(names, demangled) where !plain.isEmpty { map[name] = plain }
+            var next = 0
+            try run(demangler, arguments: ["--simplified", "--compact"], lines: names.count, line: { names[$0] }) { plain in
+                guard next < names.count else { return }
+                if !plain.isEmpty { map[names[next]] = plain }
+                next += 1
+            }
             for (address, symbol) in result { if let plain = map[symbol.function] { result[address]?.function = plain } }
         }
         return (result, skipped)
@@ -185,26 +213,40 @@ public struct Symbolizer: StackSymbolResolver {
             case skipped(String)
         }
 
-        private var regular: [String: String?] = [:]
+        /// By the image's path: the file to give the tools, or why there is none.
+        private var regular: [String: Verdict] = [:]
         private var buildIDs: [String: String?] = [:]
         private var linkageStubs: [String: [Range<UInt64>]] = [:]
 
         /// Whether the image's frames can be looked up in its file, and in which.
         mutating func check(_ image: LoadedImage) -> Verdict {
             let resolved: String
+            let verdict: Verdict
             if let known = regular[image.path] {
-                guard let known else { return .skipped(Self.unusable(image.path)) }
-                resolved = known
+                verdict = known
             } else {
                 // Only a regular file is read or given to a tool: a trace can name a FIFO,
                 // which would block, or a device such as /dev/zero, which a symbolizer would read
-                // without end.
+                // without end. Of a regular file, only an ELF one: the tools name nothing in any
+                // other (an empty file, a text file, /proc/self/status), and /proc/self/mem
+                // cannot be read from its start at all.
                 let path = URL(fileURLWithPath: image.path).resolvingSymlinksInPath().path
                 let usable = FileManager.default.isReadableFile(atPath: image.path)
                     && (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
-                regular[image.path] = .some(usable ? path : nil)
-                guard usable else { return .skipped(Self.unusable(image.path)) }
-                resolved = path
+                if !usable {
+                    verdict = .skipped(Self.unusable(image.path))
+                } else if let elf = Self.startsAsELF(path), !elf {
+                    verdict = .skipped("not an ELF file")
+                } else if Self.startsAsELF(path) == nil {
+                    verdict = .skipped("file not readable")
+                } else {
+                    verdict = .usable(path)
+                }
+                regular[image.path] = verdict
+            }
+            switch verdict {
+            case .skipped: return verdict
+            case .usable(let path): resolved = path
             }
             if !image.buildID.isEmpty {
                 if buildIDs[resolved] == nil { buildIDs[resolved] = .some(buildID(ofFile: resolved)) }
@@ -223,6 +265,17 @@ public struct Symbolizer: StackSymbolResolver {
             return found
         }
 
+        /// Whether the file at `path` starts with the ELF magic number; nil when it cannot be read.
+        private static func startsAsELF(_ path: String) -> Bool? {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? handle.close() }
+            do {
+                return try handle.read(upToCount: 4) == Data([0x7F, 0x45, 0x4C, 0x46])
+            } catch {
+                return nil
+            }
+        }
+
         /// Why the file at `path` is not used: missing, unreadable, or no regular file.
         private static func unusable(_ path: String) -> String {
             guard FileManager.default.isReadableFile(atPath: path) else {
@@ -237,40 +290,60 @@ public struct Symbolizer: StackSymbolResolver {
         var path: String
         var isLLVM: Bool { path.hasSuffix("llvm-symbolizer") }
 
-        /// The symbols of `queries`, in their order. llvm-symbolizer answers them all in one
-        /// process (each input line names its file: `"FILE" 0xOFFSET`, every file read once);
-        /// addr2line, which takes one file, runs once per distinct file, as does llvm-symbolizer
-        /// for a file whose name no input line can carry (a path holding a newline or both
-        /// quotes).
-        func ask(_ queries: [Query]) throws(Failure) -> [FrameSymbol] {
-            guard !queries.isEmpty else { return [] }
-            var answers = [FrameSymbol](repeating: FrameSymbol(function: "??"), count: queries.count)
-            var shared: [Int] = []
+        /// The symbols of the `count` queries `query(i)` gives, each handed to `answer` with its
+        /// index as it comes (a query with no answer gets none), in the queries' order for each
+        /// file. llvm-symbolizer answers them all in one process (each input line names its
+        /// file: `"FILE" 0xOFFSET`, every file read once); addr2line, which takes one file, runs
+        /// once per distinct file, as does llvm-symbolizer for a file whose name no input line
+        /// can carry (a path holding a newline or both quotes). The queries are made as the tool
+        /// reads them and no answer is kept here: what is held is what `answer` keeps.
+        func ask(count: Int, query: (Int) -> Query, answer: (Int, FrameSymbol) -> Void) throws(Failure) {
+            guard count > 0 else { return }
+            func isShared(_ index: Int) -> Bool { isLLVM && Self.inputLineName(query(index).file) != nil }
+            var sharedCount = 0
             var byFile: [String: [Int]] = [:]
             var order: [String] = []
-            for (index, query) in queries.enumerated() {
-                if isLLVM, Self.inputLineName(query.file) != nil {
-                    shared.append(index)
+            for index in 0..<count {
+                if isShared(index) {
+                    sharedCount += 1
                 } else {
-                    if byFile[query.file] == nil { order.append(query.file) }
-                    byFile[query.file, default: []].append(index)
+                    let file = query(index).file
+                    if byFile[file] == nil { order.append(file) }
+                    byFile[file, default: []].append(index)
                 }
             }
-            if !shared.isEmpty {
-                let output = try run(path, arguments: Self.llvmArguments, lines: shared.count) {
-                    Self.inputLineName(queries[shared[$0]].file)! + " 0x" + String(queries[shared[$0]].offset, radix: 16)
+            if sharedCount > 0 {
+                // The shared queries, in order: one cursor for the question, one for the answer.
+                func nextShared(after cursor: inout Int) -> Int? {
+                    while cursor < count {
+                        let index = cursor
+                        cursor += 1
+                        if isShared(index) { return index }
+                    }
+                    return nil
                 }
-                let found = parse(output, isLLVM: true)
-                for (index, symbol) in zip(shared, found) { answers[index] = symbol }
+                var asked = 0
+                var answered = 0
+                var pairs = AnswerPairs()
+                try run(path, arguments: Self.llvmArguments, lines: sharedCount, line: { _ in
+                    let index = nextShared(after: &asked)!
+                    return Self.inputLineName(query(index).file)! + " 0x" + String(query(index).offset, radix: 16)
+                }) { line in
+                    if let symbol = pairs.take(line), let index = nextShared(after: &answered) { answer(index, symbol) }
+                }
             }
             for file in order {
                 let indices = byFile[file]!
                 let arguments = isLLVM ? ["--obj=" + file] + Self.llvmArguments : ["-e", file, "-f"]
-                let output = try run(path, arguments: arguments, lines: indices.count) { "0x" + String(queries[indices[$0]].offset, radix: 16) }
-                let found = parse(output, isLLVM: isLLVM)
-                for (index, symbol) in zip(indices, found) { answers[index] = symbol }
+                var next = 0
+                var pairs = AnswerPairs()
+                try run(path, arguments: arguments, lines: indices.count, line: { "0x" + String(query(indices[$0]).offset, radix: 16) }) { line in
+                    if let symbol = pairs.take(line), next < indices.count {
+                        answer(indices[next], symbol)
+                        next += 1
+                    }
+                }
             }
-            return answers
         }
 
         static let llvmArguments = ["--functions=linkage", "--no-inlines", "--output-style=GNU"]
@@ -366,29 +439,69 @@ public struct Symbolizer: StackSymbolResolver {
         return nil
     }
 
-    /// Pairs of lines (function, then `file:line`) into symbols.
-    static func parse(_ output: String, isLLVM: Bool) -> [FrameSymbol] {
-        let lines = output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        var symbols: [FrameSymbol] = []
-        var index = 0
-        while index + 1 < lines.count {
-            let function = lines[index]
-            var location = lines[index + 1]
+    /// Pairs of lines (function, then `file:line`) into symbols, a line at a time: empty lines
+    /// are passed over.
+    struct AnswerPairs {
+        private var function: String?
+
+        /// The symbol `line` completes, if it is a pair's second line.
+        mutating func take(_ line: String) -> FrameSymbol? {
+            guard !line.isEmpty else { return nil }
+            guard let function else {
+                self.function = line
+                return nil
+            }
+            self.function = nil
+            var location = Substring(line)
             // `file:line:column` from llvm-symbolizer, `file:line (discriminator n)` from addr2line.
-            if let space = location.firstIndex(of: " ") { location = String(location[..<space]) }
+            if let space = location.firstIndex(of: " ") { location = location[..<space] }
             let parts = location.split(separator: ":").map(String.init)
             let file = parts.first.map { ($0 as NSString).lastPathComponent } ?? ""
-            let line = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            symbols.append(FrameSymbol(function: function, file: file == "??" ? "" : file, line: line))
-            index += 2
+            let number = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            return FrameSymbol(function: function, file: file == "??" ? "" : file, line: number)
         }
-        return symbols
+    }
+
+    /// A tool's answer cut into lines as its bytes come: only the line not yet ended is held,
+    /// at most ``lineLimit`` bytes.
+    struct AnswerLines {
+        /// The longest line a tool may answer.
+        static let lineLimit = 1 << 16
+        /// The bytes of the line not yet ended.
+        private(set) var held: [UInt8] = []
+
+        /// Hands each line `bytes` ends to `line`, without its line break; false when a line is
+        /// longer than ``lineLimit`` bytes.
+        mutating func take(_ bytes: ArraySlice<UInt8>, line: (String) -> Void) -> Bool {
+            var start = bytes.startIndex
+            while let end = bytes[start...].firstIndex(of: 0x0A) {
+                guard held.count + (end - start) <= Self.lineLimit else { return false }
+                if held.isEmpty {
+                    line(String(decoding: bytes[start..<end], as: UTF8.self))
+                } else {
+                    held.append(contentsOf: bytes[start..<end])
+                    line(String(decoding: held, as: UTF8.self))
+                    held.removeAll(keepingCapacity: true)
+                }
+                start = end + 1
+            }
+            guard held.count + (bytes.endIndex - start) <= Self.lineLimit else { return false }
+            held.append(contentsOf: bytes[start...])
+            return true
+        }
+
+        /// Hands the last line, if the answer did not end with a line break.
+        mutating func finish(line: (String) -> Void) {
+            if !held.isEmpty { line(String(decoding: held, as: UTF8.self)) }
+            held = []
+        }
     }
 
     /// Runs `tool` (``ToolProcess``) on `lines` input lines, `line(i)` each, made as the tool
-    /// reads them (a question of millions of addresses is never whole in memory), and returns
-    /// its answer, at most 64 KiB a line.
-    private static func run(_ tool: String, arguments: [String], lines: Int, line: (Int) -> String) throws(Failure) -> String {
+    /// reads them (a question of millions of addresses is never whole in memory), and hands
+    /// `answer` each line of its answer as it comes (``AnswerLines``: at most 64 KiB a line; the
+    /// answer is never whole in memory either).
+    private static func run(_ tool: String, arguments: [String], lines: Int, line: (Int) -> String, answer: (String) -> Void) throws(Failure) {
         var next = 0
         func chunk() -> [UInt8]? {
             guard next < lines else { return nil }
@@ -401,9 +514,14 @@ public struct Symbolizer: StackSymbolResolver {
             next = end
             return bytes
         }
+        var reader = AnswerLines()
         do throws(ToolProcess.Failure) {
-            let output = try ToolProcess.run(tool, arguments: arguments, input: chunk, outputLimit: (1 << 20) + lines * (1 << 16))
-            return String(decoding: output, as: UTF8.self)
+            try ToolProcess.run(tool, arguments: arguments, input: chunk, outputLimit: (1 << 20) + lines * (1 << 16)) { bytes throws(ToolProcess.Failure) in
+                guard reader.take(bytes, line: answer) else {
+                    throw ToolProcess.Failure(description: "\(tool) answered a line longer than \(AnswerLines.lineLimit) bytes")
+                }
+            }
+            reader.finish(line: answer)
         } catch {
             throw Failure(description: error.description)
         }

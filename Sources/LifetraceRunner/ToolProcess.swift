@@ -39,10 +39,14 @@ enum ToolProcess {
     private static let startedCount = Atomic<Int>(0)
 
     /// Runs `path` with `arguments`, gives it on its standard input the chunks `input` returns
-    /// until it returns nil (then end of file), and returns what the tool wrote on its standard
-    /// output, once it has ended. An answer longer than `outputLimit` bytes ends the tool and
-    /// fails.
-    static func run(_ path: String, arguments: [String], input: () -> [UInt8]?, outputLimit: Int) throws(Failure) -> [UInt8] {
+    /// until it returns nil (then end of file), and hands what the tool writes on its standard
+    /// output to `output`, piece by piece as it comes (none of it is kept here), until the tool
+    /// has ended. An answer longer than `outputLimit` bytes, or a piece `output` refuses (it
+    /// throws), ends the tool and fails.
+    static func run(
+        _ path: String, arguments: [String], input: () -> [UInt8]?, outputLimit: Int,
+        output: (ArraySlice<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
         // Standard input and output are sockets, so that writing to a tool that has ended is an
         // error, never SIGPIPE; both close on exec, so that another tool started meanwhile by
         // another thread does not hold them open.
@@ -67,8 +71,8 @@ enum ToolProcess {
         }
         close(question[1])
         close(answer[1])
-        let result = Result { () throws(Failure) -> [UInt8] in
-            try exchange(input: input, writing: question[0], reading: answer[0], outputLimit: outputLimit, pid: pid, path: path)
+        let result = Result { () throws(Failure) in
+            try exchange(input: input, writing: question[0], reading: answer[0], outputLimit: outputLimit, pid: pid, path: path, output: output)
         }
         close(question[0])
         close(answer[0])
@@ -79,7 +83,7 @@ enum ToolProcess {
             OutputCleanup.starting {}
             throw Failure(description: "\(path): stopped")
         }
-        return try result.get()
+        try result.get()
     }
 
     /// Spawns the tool with the given descriptors as its standard input and output, registered
@@ -129,16 +133,17 @@ enum ToolProcess {
     }
 
     /// Writes the question, chunk by chunk as `input` gives them (nil: the end), and reads the
-    /// answer at once (a large answer must not wait for the whole question), until the tool
-    /// closes its standard output.
+    /// answer at once (a large answer must not wait for the whole question), handing each piece
+    /// to `output`, until the tool closes its standard output.
     private static func exchange(
-        input: () -> [UInt8]?, writing: Int32, reading: Int32, outputLimit: Int, pid: pid_t, path: String
-    ) throws(Failure) -> [UInt8] {
+        input: () -> [UInt8]?, writing: Int32, reading: Int32, outputLimit: Int, pid: pid_t, path: String,
+        output: (ArraySlice<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
         _ = fcntl(writing, F_SETFL, fcntl(writing, F_GETFL) | O_NONBLOCK)
         var chunk: [UInt8] = []
         var written = 0
         var questionOpen = true
-        var output: [UInt8] = []
+        var answered = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if questionOpen, written == chunk.count {
@@ -171,15 +176,21 @@ enum ToolProcess {
             }
             if descriptors[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(reading, $0.baseAddress!, $0.count) }
-                if count == 0 { return output }
+                if count == 0 { return }
                 if count < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
                     throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
                 }
-                output.append(contentsOf: buffer[..<count])
-                if output.count > outputLimit {
+                answered += count
+                if answered > outputLimit {
                     kill(pid, SIGKILL)
                     throw Failure(description: "\(path) answered more than \(outputLimit) bytes")
+                }
+                do throws(Failure) {
+                    try output(buffer[..<count])
+                } catch {
+                    kill(pid, SIGKILL)
+                    throw error
                 }
             }
         }
