@@ -45,6 +45,11 @@ public struct Symbolizer: StackSymbolResolver {
     /// (``TraceSymbolNames/linkerStub``).
     static let stubName = TraceSymbolNames.linkerStub
 
+    /// At most this many frames the tools name without a line (code the compiler made, or code
+    /// without a line table) are searched for the nearest line (48 questions each): 196,608
+    /// questions, a few seconds of `llvm-symbolizer`, however many addresses a trace claims.
+    static let linelessSearchLimit = 4096
+
     /// Why symbolication could not run.
     public struct Failure: Error, CustomStringConvertible {
         /// One line.
@@ -152,6 +157,16 @@ public struct Symbolizer: StackSymbolResolver {
         // them and their answers looked at as they come: only the first line found for each
         // frame is kept (a frame has 48 candidates; keeping every answer cost tens of kilobytes
         // a frame).
+        // The search asks 48 questions a frame: it is given to the first `linelessSearchLimit`
+        // frames without a line (by image and address), so that a small trace of many distinct
+        // addresses in code without lines cannot claim minutes of the tool's time. The others are
+        // named without a line, as a frame whose search found none.
+        if lineless.count > Self.linelessSearchLimit {
+            for (address, _, _) in lineless[Self.linelessSearchLimit...] where result[address]!.file != "<compiler-generated>" {
+                result[address]!.file = ""
+            }
+            lineless.removeSubrange(Self.linelessSearchLimit...)
+        }
         if !lineless.isEmpty {
             let steps = Array(stride(from: 4, through: 128, by: 4)) + Array(stride(from: -4, through: -64, by: -4))
             var nearest = [FrameSymbol?](repeating: nil, count: lineless.count)

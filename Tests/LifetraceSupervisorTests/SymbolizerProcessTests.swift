@@ -196,6 +196,28 @@ import Glibc
         }
     }
 
+    @Test("the search for a line near a frame without one asks at most 4,096 frames' questions, however many addresses a trace claims")
+    func theLineSearchIsBounded() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let questions = directory + "/questions"
+        // Names every address `f` without a line, and keeps every question it was asked.
+        try Self.script(
+            "llvm-symbolizer", in: directory, log: directory + "/started",
+            body: #"/usr/bin/tee -a '\#(questions)' | /usr/bin/awk '{ print "f"; print "f.c:0"; fflush() }'"#)
+        let trace = directory + "/trace.jsonl"
+        let offsets = (0..<1000).map { 0x80_0000 + UInt64($0) * 16 }
+        try Self.trace(images: 5, path: BuiltProducts.path("SampleApp"), buildID: nil, offsets: offsets).write(
+            toFile: trace, atomically: true, encoding: .utf8)
+        let process = try Self.startLifetrace(["check", "--symbolicate", trace], path: directory)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        let asked = ((try? String(contentsOfFile: questions, encoding: .utf8)) ?? "").split(separator: "\n").count
+        // 5,000 frames, then 48 questions for each of the first 4,096 without a line. Before,
+        // 48 for each of the 5,000 (245,000 in all): a trace claiming 2^18 addresses asked 12.6 M.
+        #expect(asked == 5000 + 4096 * 48, "\(asked) questions")
+    }
+
     @Test func addr2lineRunsOncePerDistinctFile() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/addr2line") else { return }
         let directory = try Self.temporaryDirectory()
