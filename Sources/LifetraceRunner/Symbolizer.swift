@@ -161,10 +161,14 @@ public struct Symbolizer: StackSymbolResolver {
         // frames without a line (by image and address), so that a small trace of many distinct
         // addresses in code without lines cannot claim minutes of the tool's time. The others are
         // named without a line, as a frame whose search found none.
+        // No line anywhere near: the code has no line table, and the file the tools name is the
+        // symbol table's nearest preceding file symbol (`crtstuff.c`, `Swift.o`), a guess that is
+        // often another object's; `<compiler-generated>`, which the debug info names, is kept.
+        func dropGuessedFile(_ address: UInt64) {
+            if result[address]!.file != "<compiler-generated>" { result[address]!.file = "" }
+        }
         if lineless.count > Self.linelessSearchLimit {
-            for (address, _, _) in lineless[Self.linelessSearchLimit...] where result[address]!.file != "<compiler-generated>" {
-                result[address]!.file = ""
-            }
+            for (address, _, _) in lineless[Self.linelessSearchLimit...] { dropGuessedFile(address) }
             lineless.removeSubrange(Self.linelessSearchLimit...)
         }
         if !lineless.isEmpty {
@@ -189,11 +193,8 @@ public struct Symbolizer: StackSymbolResolver {
                 if let found = nearest[index] {
                     result[address]!.file = found.file
                     result[address]!.line = found.line
-                } else if result[address]!.file != "<compiler-generated>" {
-                    // No line anywhere near: the code has no line table, and the file the
-                    // tools name is the symbol table's nearest preceding file symbol
-                    // (`crtstuff.c`, `Swift.o`), a guess that is often another object's.
-                    result[address]!.file = ""
+                } else {
+                    dropGuessedFile(address)
                 }
             }
         }
