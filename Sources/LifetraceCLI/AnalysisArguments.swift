@@ -70,7 +70,7 @@ struct AnalysisArguments: ParsableArguments {
     /// The options these arguments stand for: each from the command line, else `configuration`,
     /// else the default. A hang threshold given below the stall threshold is warned about.
     func options(configuration: ProjectConfiguration?) throws -> AnalysisOptions {
-        let options = try resolved(configuration: configuration)
+        let options = try resolvedOptions(configuration: configuration)
         if let warning = hangBelowStall(options, configuration: configuration) { printError("warning: " + warning) }
         return options
     }
@@ -91,7 +91,7 @@ struct AnalysisArguments: ParsableArguments {
     }
 
     /// The options, each from the command line, else `configuration`, else the default.
-    private func resolved(configuration: ProjectConfiguration?) throws -> AnalysisOptions {
+    func resolvedOptions(configuration: ProjectConfiguration?) throws -> AnalysisOptions {
         var options = AnalysisOptions(
             stallThreshold: stallThreshold?.nanoseconds ?? configuration?.stallThreshold,
             textbook: textbook ?? configuration?.textbook ?? false)
@@ -147,7 +147,7 @@ struct AnalysisArguments: ParsableArguments {
         return rule
     }
 
-    func validate() throws { _ = try resolved(configuration: configuration()) }
+    func validate() throws { _ = try resolvedOptions(configuration: configuration()) }
 }
 
 /// `--config PATH` and `--no-config`: which project configuration file applies.

@@ -52,11 +52,15 @@ struct CheckCommand: ParsableCommand {
         if let output { try refuseOverwriting(paths, with: output) }
         var options = try analysis.options(configuration: configuration)
         let strict = strict ?? configuration?.strict ?? false
+        var applied = try analysis.applied(configuration)
+        if self.strict == nil, let fileStrict = configuration?.strict, fileStrict {
+            applied?.changes.append("strict: warnings fail, and an unclosed trace")
+        }
         // The JSON document lists lifetimes as they end; the other formats count them, and
         // keeping their reports would make memory grow with the trace's length.
         options.keepsLifetimes = false
         if format == .json {
-            try streamJSON(options: options, strict: strict)
+            try streamJSON(options: options, strict: strict, configuration: applied)
             return
         }
         var analyses: [TraceAnalysis] = []
@@ -79,7 +83,8 @@ struct CheckCommand: ParsableCommand {
             throw failure(error, writing: [])
         }
         let output = CheckOutput(
-            analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable)
+            analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable,
+            configuration: applied)
         if format == .github {
             let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
             var annotations = GitHubAnnotations(output)
@@ -119,12 +124,12 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The JSON document, written while the traces are read.
-    private func streamJSON(options: AnalysisOptions, strict: Bool) throws {
+    private func streamJSON(options: AnalysisOptions, strict: Bool, configuration: CheckConfiguration?) throws {
         let document: CheckJSONDocument
         let destination = output ?? "-"
         do throws(TraceError) {
             let file = try StagedOutputFile(path: destination)
-            document = try CheckJSONDocument.stream(try TraceInputs.expand(paths), options: options, strict: strict, to: file) {
+            document = try CheckJSONDocument.stream(try TraceInputs.expand(paths), options: options, strict: strict, configuration: configuration, to: file) {
                 printError($0.description)
             }
             try file.commit()

@@ -57,7 +57,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
 /// Prints `error` on standard error and returns the exit that goes with it (``ExitStatus/of(_:writing:)``).
 func failure(_ error: TraceError, writing outputs: [String]) -> ExitCode {
     let status = ExitStatus.of(error, writing: outputs)
-    printError(status == .outputFailed ? outputFailure(error).description : error.description)
+    // A reader that stopped early (`check DIR | head -1`) is ordinary on a command line: the
+    // status says the output was not all written, and no line is added to say so.
+    let quiet = status == .outputFailed && StandardOutput.named(error.file) == StandardOutput.name && StandardOutput.readerHasGone
+    if !quiet { printError(status == .outputFailed ? outputFailure(error).description : error.description) }
     return status.exit
 }
 

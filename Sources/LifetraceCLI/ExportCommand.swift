@@ -62,7 +62,8 @@ struct ExportCommand: ParsableCommand {
         } catch {
             var error = error
             if error.kind == .output { error.path = StandardOutput.named(error.path) }
-            printError(error.description)
+            // A reader that stopped early: the status says so, without a line (docs/CLI.md).
+            if !(error.kind == .output && error.path == StandardOutput.name && StandardOutput.readerHasGone) { printError(error.description) }
             throw (error.kind == .input ? ExitStatus.badInput : .outputFailed).exit
         }
         try ReadProblems.finish(problems)

@@ -53,6 +53,7 @@ struct Lifetrace: ParsableCommand {
     /// before the process dies (``OutputCleanup``).
     static func main() {
         OutputCleanup.install()
+        StandardOutput.ignoreClosedPipes()
         do {
             var command = try parseAsRoot(canonical(Array(CommandLine.arguments.dropFirst())))
             try command.run()

@@ -72,15 +72,23 @@ struct ProjectConfiguration: Sendable {
     /// nearest directory above it that has one, or nil. Whatever has that name is found, a
     /// directory too: ``load(path:found:)`` refuses what is not a file, rather than reading a
     /// configuration further up that the project did not mean.
-    static func find(from directory: String) -> String? {
+    ///
+    /// The search stops at the repository's root (the first directory holding `.git`) and at
+    /// `home`, each searched itself; and before a directory others can write
+    /// (``ConfigurationTrust/othersCanWrite(_:)``): a file there may have been put by anyone, so
+    /// neither that directory nor any above it is searched.
+    static func find(from directory: String, home: String? = ConfigurationTrust.home) -> String? {
         var current = URL(fileURLWithPath: directory).standardizedFileURL
+        let home = home.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         while true {
+            var status = stat()
+            guard lstat(current.path, &status) == 0, ConfigurationTrust.othersCanWrite(status) == nil else { return nil }
             let candidate = current.appendingPathComponent(fileName).path
             // lstat, not stat: a symbolic link to nothing is found, and refused by `load`.
-            var status = stat()
             if lstat(candidate, &status) == 0 {
                 return candidate
             }
+            if current.path == home || lstat(current.appendingPathComponent(".git").path, &status) == 0 { return nil }
             let parent = current.deletingLastPathComponent()
             guard parent.path != current.path else { return nil }
             current = parent
@@ -97,6 +105,15 @@ struct ProjectConfiguration: Sendable {
                 file: path, line: 0, column: 0,
                 found ? "is a symbolic link to nothing, where the configuration file is looked for (\(remedy))"
                     : "no such configuration file")
+        }
+        // A file found (not named with --config) that others could have written is not the
+        // project's word: refused, never read.
+        var status = stat()
+        if found, stat(path, &status) == 0, let writer = ConfigurationTrust.othersCanWrite(status) {
+            throw ConfigurationError(
+                file: path, line: 0, column: 0,
+                "is not used: \(writer) can write it, so it may not be the project's (make it the project's own, "
+                    + "writable by its owner only, or give --config FILE or --no-config)")
         }
         guard !isDirectory.boolValue else {
             throw ConfigurationError(

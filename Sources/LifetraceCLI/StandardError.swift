@@ -44,8 +44,27 @@ final class StandardOutput {
     }
 
     private static func failed(_ error: TraceError) -> ExitCode {
-        printError(outputFailure(error).description)
+        if !readerHasGone { printError(outputFailure(error).description) }
         return ExitStatus.outputFailed.exit
+    }
+
+    /// Whether standard output is a pipe or socket whose reader has closed it (`| head -1`).
+    /// SIGPIPE is ignored (``ignoreClosedPipes()``), so a write there fails with EPIPE, and
+    /// the descriptor then polls as an error or a hang-up; asked of the descriptor, not of
+    /// `errno`, which anything run since the write may have changed.
+    static var readerHasGone: Bool {
+        var status = stat()
+        guard fstat(1, &status) == 0, status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK else { return false }
+        var descriptor = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
+    /// Makes a write to a closed pipe an error (EPIPE) instead of the signal that kills the
+    /// process without a word: every command then stops as docs/CLI.md says, exit status 7,
+    /// its staged files removed. The tools it starts get the default back (`ToolProcess`, the
+    /// supervisor's app), as an ignored signal would otherwise pass on through `exec`.
+    static func ignoreClosedPipes() {
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// `path` as messages name an output: `-` is standard output.

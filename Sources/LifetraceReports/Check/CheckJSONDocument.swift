@@ -18,6 +18,8 @@ import LifetraceRunner
 public struct CheckJSONDocument: Sendable {
     /// Whether warnings fail a trace.
     public let strict: Bool
+    /// The configuration file the check ran with, named in the summary; nil when none was read.
+    public var configuration: CheckConfiguration?
     private var traces = 0
     private var unreadable = 0
     private var failed = 0
@@ -135,13 +137,20 @@ public struct CheckJSONDocument: Sendable {
             JSONMember("rules", .object(rules.keys.sorted().map { JSONMember($0.id, .int(rules[$0, default: 0])) })),
             JSONMember("strict", .bool(strict)),
             JSONMember("passed", .bool(failed == 0 && incomplete == 0 && unreadable == 0)),
-        ])
+        ] + (configuration.map { configuration in
+            // Only when a file was read, so that every other document keeps its shape.
+            [JSONMember("configuration", .object([
+                JSONMember("file", .string(configuration.file)),
+                JSONMember("changes", .array(configuration.changes.map(JSONValue.string))),
+            ]))]
+        } ?? []))
         return (traces + unreadable == 0 ? "]" : "\n  ]") + ",\n  \"summary\": " + summary.rendered(indent: 2, level: 1) + "\n}\n"
     }
 
     /// The whole document for analyses already made (their lifetimes kept).
-    public static func rendered(_ analyses: [TraceAnalysis], strict: Bool) -> String {
+    public static func rendered(_ analyses: [TraceAnalysis], strict: Bool, configuration: CheckConfiguration? = nil) -> String {
         var document = CheckJSONDocument(strict: strict)
+        document.configuration = configuration
         var text = document.head
         for (index, analysis) in analyses.enumerated() {
             text += (index == 0 ? "" : traceSeparator) + traceHead(path: analysis.path)
@@ -161,13 +170,14 @@ extension CheckJSONDocument {
     /// `recovered` with the problems of each trace its reader recovered from (`issues`).
     /// Returns the document, whose counts give the verdict.
     public static func stream(
-        _ paths: [String], options: AnalysisOptions, strict: Bool, to output: StagedOutputFile,
+        _ paths: [String], options: AnalysisOptions, strict: Bool, configuration: CheckConfiguration? = nil, to output: StagedOutputFile,
         failed: (TraceError) -> Void = { _ in }, recovered: ([TraceError]) -> Void = { _ in }
     ) throws(TraceError) -> CheckJSONDocument {
         var streaming = options
         streaming.keepsLifetimes = false
         let options = streaming
         var document = CheckJSONDocument(strict: strict)
+        document.configuration = configuration
         try output.write(document.head)
         var first = true
         try TraceInputs.inOrder(paths: paths, output: output) { path, alone, spool in

@@ -48,6 +48,11 @@ public struct CheckMarkdownSummary: CheckRenderer {
             + (output.unreadable.isEmpty ? "" : "; \(plural(output.unreadable.count, "trace")) could not be read")
             + (output.incomplete > 0 ? "; \(plural(output.incomplete, "trace")) not read whole" : "")
             + ". Exit status \(exitStatus).")
+        if let configuration = output.configuration {
+            lines += ["", "_Checked with the configuration \(MarkdownText.code(configuration.file, inTable: false))_: "
+                + (configuration.changes.isEmpty ? "it changes no rule, limit or allowance."
+                    : configuration.changes.map(MarkdownText.prose).joined(separator: "; ") + ".")]
+        }
         if !output.unreadable.isEmpty {
             lines += ["", "### Traces that could not be read", ""]
             lines += output.unreadable.map { "- \(MarkdownText.code($0.file, inTable: false)): \(MarkdownText.prose($0.description))" }

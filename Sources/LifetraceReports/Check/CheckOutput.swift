@@ -31,16 +31,20 @@ public struct CheckOutput: Sendable {
     /// count them (the errors themselves go to standard error); JUnit and GitHub list each, so a
     /// CI system never shows an unreadable trace as passed.
     public var unreadable: [TraceError]
+    /// The configuration file the check ran with, and what it changed; nil when none was read.
+    public var configuration: CheckConfiguration?
 
     /// Creates the output.
     public init(
-        analyses: [TraceAnalysis], rules: RuleSet, userRules: UserRules? = nil, strict: Bool, unreadable: [TraceError] = []
+        analyses: [TraceAnalysis], rules: RuleSet, userRules: UserRules? = nil, strict: Bool, unreadable: [TraceError] = [],
+        configuration: CheckConfiguration? = nil
     ) {
         self.analyses = analyses
         self.rules = rules
         self.userRules = userRules
         self.strict = strict
         self.unreadable = unreadable
+        self.configuration = configuration
     }
 
     /// Whether the check passes: no trace fails and every trace was read whole enough

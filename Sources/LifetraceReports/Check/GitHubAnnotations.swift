@@ -33,12 +33,15 @@ public struct GitHubAnnotations: CheckRenderer {
     /// Whether the job summary is written beside the annotations (`$GITHUB_STEP_SUMMARY` is
     /// set): the last line says where the findings left out are, or that they were not written.
     public var writesJobSummary = true
+    /// The configuration file the check ran with: the first notice names it and what it changed.
+    public var configuration: CheckConfiguration?
 
     /// The annotations of `check`.
     public init(_ check: CheckOutput) {
         analyses = check.analyses
         strict = check.strict
         unreadable = check.unreadable
+        configuration = check.configuration
     }
 
     /// One annotation, before it is written.
@@ -58,6 +61,9 @@ public struct GitHubAnnotations: CheckRenderer {
         var errors: [(annotation: Annotation, overrun: Int64?)] = []
         var warnings: [(annotation: Annotation, overrun: Int64?)] = []
         var notices: [Annotation] = []
+        if let configuration {
+            notices.append(Annotation(command: "notice", title: "lifetrace configuration \(configuration.file)", message: configuration.sentence))
+        }
         for error in unreadable {
             var place = ""
             if case .line(let line, let column) = error.location { place = " line \(line) column \(column)" }

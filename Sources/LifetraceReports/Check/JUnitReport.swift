@@ -24,9 +24,13 @@ public struct JUnitReport: CheckRenderer {
     public var strict: Bool
     /// The traces that could not be read.
     public var unreadable: [TraceError]
+    /// The configuration file the check ran with: every suite's `configuration` property names
+    /// it, and a `configuration.change` property each thing it changed.
+    public var configuration: CheckConfiguration?
 
     /// The report of `check`.
     public init(_ check: CheckOutput) {
+        configuration = check.configuration
         analyses = check.analyses
         rules = check.rules
         userRules = check.userRules
@@ -69,6 +73,7 @@ public struct JUnitReport: CheckRenderer {
                 + "      <property name=\"errors\" value=\"\(analysis.errorCount)\"/>\n"
                 + "      <property name=\"warnings\" value=\"\(analysis.warningCount)\"/>\n"
                 + "      <property name=\"strict\" value=\"\(strict)\"/>\n"
+                + configurationProperties
                 + "    </properties>\n"
             if incomplete {
                 // A trace read only in part: an error (the test could not run), not a pass.
@@ -123,6 +128,13 @@ public struct JUnitReport: CheckRenderer {
         output += suites
         output += "</testsuites>\n"
         return output
+    }
+
+    /// The properties naming the configuration file and each thing it changed.
+    var configurationProperties: String {
+        guard let configuration else { return "" }
+        return "      <property name=\"configuration\" value=\"\(escape(configuration.file))\"/>\n"
+            + configuration.changes.map { "      <property name=\"configuration.change\" value=\"\(escape($0))\"/>\n" }.joined()
     }
 
     /// A duration in seconds.

@@ -109,11 +109,21 @@ public struct SARIFReport: CheckRenderer {
                 JSONMember("invocations", .array([.object([
                     JSONMember("executionSuccessful", .bool(successful)),
                     JSONMember("toolExecutionNotifications", .array(notifications)),
-                ])])),
+                ] + invocationProperties)])),
                 JSONMember("results", .array(results)),
             ])])),
         ])
         return document.rendered(indent: 2) + "\n"
+    }
+
+    /// The invocation's property bag: the configuration file the check ran with and what it
+    /// changed (`configuration`, `configurationChanges`); nothing when none was read.
+    var invocationProperties: [JSONMember] {
+        guard let configuration = output.configuration else { return [] }
+        return [JSONMember("properties", .object([
+            JSONMember("configuration", .string(configuration.file)),
+            JSONMember("configurationChanges", .array(configuration.changes.map(JSONValue.string))),
+        ]))]
     }
 
     /// A rule's reporting descriptor: id, summary, the sentence it rests on, help citing its source.
