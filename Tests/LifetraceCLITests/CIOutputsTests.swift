@@ -33,15 +33,15 @@ import Testing
     }
 
     /// What junitparser reads from a JUnit document: test cases, failures, errors, skipped, how
-    /// many suites lack `time` and how many cases carry one (the suite's time is measured; the
-    /// rules are checked in one pass and their test cases are not timed), the cases whose system-out holds a warning, and whether
-    /// every (suite, case) name pair is unique.
+    /// many suites lack `time` and how many cases carry one (every case: the suite's time is
+    /// measured, and the rules, checked in one pass, are each given 0), the rules whose warnings
+    /// the suites' system-out holds, and whether every (suite, case) name pair is unique.
     static let junitReader = """
-        import json, sys
+        import json, re, sys
         from junitparser import JUnitXml, Failure, Error, Skipped
         xml = JUnitXml.fromstring(sys.stdin.buffer.read())
         cases = failures = errors = skipped = untimed = timedCases = 0
-        warnings, names = [], []
+        warnings, names = set(), []
         for suite in xml:
             if suite.time is None: untimed += 1
             for case in suite:
@@ -52,10 +52,30 @@ import Testing
                     if isinstance(result, Failure): failures += 1
                     elif isinstance(result, Error): errors += 1
                     elif isinstance(result, Skipped): skipped += 1
-                if case.system_out and "warning" in case.system_out: warnings.append(case.name)
+            output = suite._elem.findtext("system-out") or ""
+            warnings.update(re.findall(r"^warning (\\S+) \\(does not fail", output, re.M))
         print(json.dumps({"cases": cases, "failures": failures, "errors": errors, "skipped": skipped,
-                          "untimed": untimed, "timedCases": timedCases, "warnings": warnings, "unique": len(set(names)) == len(names)}))
+                          "untimed": untimed, "timedCases": timedCases, "warnings": sorted(warnings), "unique": len(set(names)) == len(names)}))
         """
+
+    /// Validates standard input against the strict JUnit schema (Samples/schemas/junit-strict.xsd,
+    /// docs/REPORTS.md) with lxml; prints the problems, one a line.
+    static let junitValidator = """
+        import sys
+        from lxml import etree
+        schema = etree.XMLSchema(etree.parse(sys.argv[1]))
+        document = etree.fromstring(sys.stdin.buffer.read())
+        schema.validate(document)
+        for error in schema.error_log: print(f"{error.line}: {error.message}")
+        """
+
+    static let hasLXML = hasModule("lxml.etree")
+
+    /// The problems the strict JUnit schema finds in `document`.
+    static func strictJUnitProblems(_ document: String) throws -> [String] {
+        try python(junitValidator, [root + "/Samples/schemas/junit-strict.xsd"], input: document)
+            .split(separator: "\n").map(String.init)
+    }
 
     struct JUnitCase: Sendable, CustomTestStringConvertible {
         var name: String
@@ -99,9 +119,13 @@ import Testing
         #expect(facts["errors"] as? Int == junit.errors)
         #expect(facts["skipped"] as? Int == 0)
         #expect(facts["untimed"] as? Int == 0)
-        #expect(facts["timedCases"] as? Int == 0)
+        #expect(facts["timedCases"] as? Int == junit.cases)
         #expect(Set(facts["warnings"] as? [String] ?? []) == Set(junit.warnings))
         #expect(facts["unique"] as? Bool == true)
+        // Valid against the strict schema some CI servers check reports with.
+        if Self.hasLXML || Self.isCI {
+            #expect(try Self.strictJUnitProblems(result.output) == [])
+        }
         // The verdict a CI system draws from the document is the exit status.
         let failures = junit.failures + junit.errors
         #expect((failures == 0) == (result.status == 0))
@@ -118,6 +142,9 @@ import Testing
         let read = try Self.python(Self.junitReader, input: result.output)
         let facts = try #require(try JSONSerialization.jsonObject(with: Data(read.utf8)) as? [String: Any])
         #expect(facts["errors"] as? Int == 1 && facts["failures"] as? Int == 0 && facts["cases"] as? Int == 19)
+        if Self.hasLXML || Self.isCI {
+            #expect(try Self.strictJUnitProblems(result.output) == [])
+        }
     }
 
     /// Validates standard input against the SARIF 2.1.0 schema (draft 4, formats checked) and

@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifetraceReports
 import Foundation
 import LifetraceTestSupport
 import Testing
@@ -115,8 +116,10 @@ struct CheckCommandTests {
         #expect(junit.status == 2)
         #expect(junit.output.contains("errors=\"1\""))
         #expect(junit.output.contains("""
-            <testsuite name="\(broken)" tests="1" failures="0" errors="1" skipped="0" time="0.000000">
-                <testcase classname="\(broken)" name="read">
+            hostname="\(JUnitReport.machineName)" tests="1" failures="0" errors="1" time="0.000000">
+                <properties>
+                </properties>
+                <testcase classname="\(broken)" name="read" time="0.000000">
                   <error type="unknownField" message="\(broken):2:27: unknown field &quot;nmae&quot; for type &quot;mark&quot;">
             """))
         let github = try Self.run(["check", "--format", "github", Self.sample("resign-before-background.fail.jsonl"), broken])

@@ -1,18 +1,25 @@
+import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 
 /// JUnit XML for CI: one test suite per trace, one test case per rule that was checked. The
 /// verdict is `lifetrace check`'s exit status: a test case fails (`<failure>`) exactly where the
 /// check fails, on an error-severity violation, or on any violation with `strict`; a warning
-/// that does not fail the check leaves its test case passed and is written in the test case's
-/// `<system-out>` and counted in the suite's `warnings` property. A trace that could not be read,
-/// or not read whole, is an `<error>` (exit status 2): never absent, so the CI system counts it;
-/// one judged all the same with a problem of its reading (an unclosed end) says so in the suite's
+/// that does not fail the check leaves its test case passed and is written in the suite's
+/// `<system-out>` and counted in its `warnings` property. A trace that could not be read, or not
+/// read whole, is an `<error>` (exit status 2): never absent, so the CI system counts it; one
+/// judged all the same with a problem of its reading (an unclosed end) says so in the suite's
 /// `<system-out>`, as a note.
+///
+/// The document holds to the strict JUnit schema that CI servers validate against (the one of
+/// Apache Ant's JUnit report, docs/REPORTS.md): `<testsuites>` without attributes; each suite
+/// with `name`, `package`, `id`, `timestamp` (when the check ran, UTC, without a zone),
+/// `hostname`, `tests`, `failures`, `errors`, `time`, then `<properties>`, its test cases,
+/// `<system-out>` and `<system-err>`, always present; each test case with `name`, `classname`
+/// and `time`, and at most one `<failure>` or `<error>`.
 /// Times (`time`, seconds) are measured, never shared out: a suite's `time` is the wall-clock time
 /// of reading and checking its trace. Its rules are checked in one pass over the events and
-/// cannot be timed apart, so the test cases carry no `time` (the attribute is optional in JUnit
-/// XML; readers take a missing one as not measured, or as 0).
+/// cannot be timed apart, so every test case's `time` is 0.
 public struct JUnitReport: CheckRenderer {
     /// The analyses.
     public var analyses: [TraceAnalysis]
@@ -27,6 +34,11 @@ public struct JUnitReport: CheckRenderer {
     /// The configuration file the check ran with: every suite's `configuration` property names
     /// it, and a `configuration.change` property each thing it changed.
     public var configuration: CheckConfiguration?
+
+    /// When the check ran: every suite's `timestamp`.
+    public var timestamp = Date()
+    /// The machine the check ran on: every suite's `hostname`.
+    public var hostname = JUnitReport.machineName
 
     /// The report of `check`.
     public init(_ check: CheckOutput) {
@@ -49,43 +61,35 @@ public struct JUnitReport: CheckRenderer {
     /// The XML document, ending with a newline.
     public var document: String {
         let ran = checkedRules
-        var tests = unreadable.count
-        var failures = 0
-        var errors = unreadable.count
-        var suites = ""
-        var totalSeconds = 0.0
+        var suites: [String] = []
+        for error in unreadable {
+            suites.append(suite(
+                name: error.file, tests: 1, failures: 0, errors: 1, seconds: 0, properties: "",
+                cases: "    <testcase classname=\"\(escape(error.file))\" name=\"read\" time=\"\(Self.time(0))\">\n"
+                    + "      <error type=\"\(error.kind.rawValue)\" message=\"\(escape(error.description))\">"
+                    + "\(escape(error.description))</error>\n    </testcase>\n",
+                output: "", id: suites.count))
+        }
         for analysis in analyses {
             let incomplete = analysis.isIncomplete(strict: strict)
             let violated = Set(analysis.violatedRules)
             let failing = ran.filter { violated.contains($0) && fails($0) }
-            let warned = ran.filter { violated.contains($0) && !fails($0) }
-            let cases = ran.count + (incomplete ? 1 : 0)
-            let seconds = analysis.checkDuration.map(Self.seconds) ?? 0
-            tests += cases
-            failures += failing.count
-            errors += incomplete ? 1 : 0
-            totalSeconds += seconds
-            var suite = "  <testsuite name=\"\(escape(analysis.path))\" tests=\"\(cases)\" failures=\"\(failing.count)\" "
-                + "errors=\"\(incomplete ? 1 : 0)\" skipped=\"0\" time=\"\(Self.time(seconds))\">\n"
-            suite += "    <properties>\n"
-                + "      <property name=\"events\" value=\"\(analysis.eventCount)\"/>\n"
-                + "      <property name=\"lifetimes\" value=\"\(analysis.lifetimeCount)\"/>\n"
-                + "      <property name=\"errors\" value=\"\(analysis.errorCount)\"/>\n"
-                + "      <property name=\"warnings\" value=\"\(analysis.warningCount)\"/>\n"
-                + "      <property name=\"strict\" value=\"\(strict)\"/>\n"
-                + configurationProperties
-                + "    </properties>\n"
+            let caseStart = { (name: String) in
+                "    <testcase classname=\"\(self.escape(analysis.path))\" name=\"\(self.escape(name))\" time=\"\(Self.time(0))\""
+            }
+            var cases = ""
+            var warnings = ""
             if incomplete {
                 // A trace read only in part: an error (the test could not run), not a pass.
                 let problems = analysis.issues.map(\.description).joined(separator: "\n")
-                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(Rule.traceIntegrityID)\">\n"
+                cases += caseStart(Rule.traceIntegrityID) + ">\n"
                     + "      <error type=\"incomplete\" message=\"not read whole, so not checked whole\">"
                     + "\(escape(problems))</error>\n    </testcase>\n"
             }
             for rule in ran {
-                suite += "    <testcase classname=\"\(escape(analysis.path))\" name=\"\(escape(rule.id))\""
+                cases += caseStart(rule.id)
                 guard violated.contains(rule) else {
-                    suite += "/>\n"
+                    cases += "/>\n"
                     continue
                 }
                 let found = analysis.violations.filter { $0.rule == rule }
@@ -98,36 +102,60 @@ public struct JUnitReport: CheckRenderer {
                 }
                 if fails(rule) {
                     let message = found.first?.placedStatement ?? "\(omitted) violations, not listed"
-                    suite += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
+                    cases += ">\n      <failure type=\"\(rule.severity.rawValue)\" "
                         + "message=\"\(escape(message))\">\(escape(body))</failure>\n    </testcase>\n"
                 } else {
-                    // A warning: visible, and not a failure, since the check passes with it.
-                    suite += ">\n      <system-out>\(escape("warning (does not fail the check without --strict):\n" + body))</system-out>\n"
-                        + "    </testcase>\n"
+                    // A warning: visible in the suite's output, and not a failure, since the check
+                    // passes with it (the strict schema gives a test case no output of its own).
+                    cases += "/>\n"
+                    warnings += "warning \(rule.id) (does not fail the check without --strict):\n" + body
                 }
             }
+            let warned = ran.filter { violated.contains($0) && !fails($0) }
             // A problem the check judged the trace with all the same (an unclosed end), then the caps.
             let notes = analysis.readingNotes(strict: strict).map(\.description) + analysis.capNotes.map { $0 + "." }
-            if !notes.isEmpty || !warned.isEmpty {
-                let lines = (warned.isEmpty ? [] : ["warnings, not failures: " + warned.map(\.id).joined(separator: ", ") + "."])
-                    + notes.map { "note: \($0)" }
-                suite += "    <system-out>\(escape(lines.map { $0 + "\n" }.joined()))</system-out>\n"
-            }
-            suite += "  </testsuite>\n"
-            suites += suite
+            let lines = (warned.isEmpty ? [] : ["warnings, not failures: " + warned.map(\.id).joined(separator: ", ") + "."])
+                + notes.map { "note: \($0)" }
+            let properties = "      <property name=\"events\" value=\"\(analysis.eventCount)\"/>\n"
+                + "      <property name=\"lifetimes\" value=\"\(analysis.lifetimeCount)\"/>\n"
+                + "      <property name=\"errors\" value=\"\(analysis.errorCount)\"/>\n"
+                + "      <property name=\"warnings\" value=\"\(analysis.warningCount)\"/>\n"
+                + "      <property name=\"strict\" value=\"\(strict)\"/>\n"
+            suites.append(suite(
+                name: analysis.path, tests: ran.count + (incomplete ? 1 : 0), failures: failing.count, errors: incomplete ? 1 : 0,
+                seconds: analysis.checkDuration.map(Self.seconds) ?? 0, properties: properties, cases: cases,
+                output: lines.map { $0 + "\n" }.joined() + warnings, id: suites.count))
         }
-        var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        output += "<testsuites name=\"lifetrace check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" "
-            + "skipped=\"0\" time=\"\(Self.time(totalSeconds))\">\n"
-        for error in unreadable {
-            output += "  <testsuite name=\"\(escape(error.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000000\">\n"
-                + "    <testcase classname=\"\(escape(error.file))\" name=\"read\">\n"
-                + "      <error type=\"\(error.kind.rawValue)\" message=\"\(escape(error.description))\">"
-                + "\(escape(error.description))</error>\n    </testcase>\n  </testsuite>\n"
-        }
-        output += suites
-        output += "</testsuites>\n"
-        return output
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n" + suites.joined() + "</testsuites>\n"
+    }
+
+    /// One `<testsuite>` with every attribute and element the strict schema requires.
+    private func suite(
+        name: String, tests: Int, failures: Int, errors: Int, seconds: Double, properties: String, cases: String, output: String, id: Int
+    ) -> String {
+        "  <testsuite name=\"\(escape(name))\" package=\"\(escape(name))\" id=\"\(id)\" timestamp=\"\(Self.timestamp(timestamp))\" "
+            + "hostname=\"\(escape(hostname))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(Self.time(seconds))\">\n"
+            + "    <properties>\n" + properties + configurationProperties + "    </properties>\n"
+            + cases
+            + "    <system-out>\(escape(output))</system-out>\n"
+            + "    <system-err></system-err>\n"
+            + "  </testsuite>\n"
+    }
+
+    /// `date` as the strict schema's timestamp: ISO 8601, UTC, to the second, without a zone.
+    static func timestamp(_ date: Date) -> String {
+        var formatter = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
+        formatter = formatter.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon)
+        return date.formatted(formatter)
+    }
+
+    /// This machine's name (`gethostname`), without asking a name service; `localhost` when it
+    /// has none.
+    public static var machineName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "localhost" : name
     }
 
     /// The properties naming the configuration file and each thing it changed.
