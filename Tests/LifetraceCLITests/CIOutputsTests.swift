@@ -199,6 +199,45 @@ import Testing
         #expect(cleanFacts["successful"] as? Bool == true)
     }
 
+    @Test("SARIF of 26,000 violations stays within what GitHub code scanning takes, says what it cut, and fingerprints each result")
+    func sarifWithinGitHubLimits() throws {
+        guard Self.hasSARIFSchema || Self.isCI else { return }
+        let directory = try ScratchDirectory.make("sarif-limits")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // 1,100 time-order errors a trace (the analysis keeps 1,000 of them); 26 traces.
+        var lines = ["{\"ts\": 0, \"type\": \"launch\"}"]
+        for step in 1...1100 {
+            lines.append("{\"ts\": \(step * 10 + 10), \"type\": \"mark\", \"name\": \"m\"}")
+            lines.append("{\"ts\": \(step * 10 + 5), \"type\": \"mark\", \"name\": \"m\"}")
+        }
+        let trace = lines.joined(separator: "\n") + "\n"
+        for number in 1...26 { try trace.write(toFile: directory + "/run-\(number).jsonl", atomically: true, encoding: .utf8) }
+        let result = try ChildProcess.run("/usr/bin/env", ["-C", directory, LifetraceCommand.path, "check", "--no-config", "--format", "sarif", "."])
+        #expect(result.status == 1, "\(result.error)")
+        #expect(result.output.utf8.count <= 10_000_000)
+        let read = try Self.python(Self.sarifValidator, input: result.output)
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(read.utf8)) as? [String: Any])
+        #expect((facts["problems"] as? [String])?.isEmpty == true, "\(facts["problems"] ?? "")")
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        let run = try #require(runs.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == 5_000)
+        #expect((run["properties"] as? [String: Any])?["resultsNotWritten"] as? Int == 21_000)
+        let notifications = try #require(((run["invocations"] as? [[String: Any]])?.first)?["toolExecutionNotifications"] as? [[String: Any]])
+        let texts = notifications.compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
+        #expect(texts.contains("21000 of 26000 results are not in this log: GitHub code scanning keeps at most 5000 results of a run "
+            + "and takes files of at most 10 MB; the most severe are here, and every finding is in the JSON and JUnit outputs"))
+        // Every result has its own fingerprint, the same on another run, and its line.
+        let fingerprints = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["lifetraceFinding/v1"] }
+        #expect(fingerprints.count == results.count && Set(fingerprints).count == results.count)
+        #expect(fingerprints.first == "time-order:run-1.jsonl:1:1")
+        let again = try ChildProcess.run("/usr/bin/env", ["-C", directory, LifetraceCommand.path, "check", "--no-config", "--format", "sarif", "."])
+        #expect(again.output == result.output)
+        #expect(results.allSatisfy { (($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] != nil })
+    }
+
     @Test("GitHub gets at most 10 annotations of a kind, none pointing at a trace as a file; the job summary has every finding")
     func githubStaysWithinItsLimits() throws {
         let directory = try ScratchDirectory.make("github-summary")

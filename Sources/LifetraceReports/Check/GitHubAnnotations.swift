@@ -108,7 +108,7 @@ public struct GitHubAnnotations: CheckRenderer {
 
     /// `found` (in the order of the traces and of time) ranked the farthest past its limit first,
     /// those without a limit last; ties keep their order.
-    static func worstFirst(_ found: [(annotation: Annotation, overrun: Int64?)]) -> [Annotation] {
+    static func worstFirst<Finding>(_ found: [(annotation: Finding, overrun: Int64?)]) -> [Finding] {
         found.enumerated().sorted { left, right in
             switch (left.element.overrun, right.element.overrun) {
             case (let l?, let r?) where l != r: return l > r

@@ -15,7 +15,26 @@ import LifetraceFormat
 /// whose `executionSuccessful` is then false: a dashboard never shows them as clean; a trace
 /// judged all the same with a problem of its reading (an unclosed end) is a note notification, as
 /// is each cap an analysis met and each note on its stack samples (``TraceAnalysis/capNotes``).
+///
+/// The log holds to what GitHub code scanning accepts and keeps (its documentation, "SARIF
+/// support for code scanning" and "SARIF results exceed limits"): one run per file (20 at
+/// most), one location per result (1,000), two tags per rule (20), and at most
+/// ``resultLimit`` results, the number GitHub keeps of a run (it refuses a run of more than
+/// 25,000), within ``byteLimit`` bytes (its 10 MB per file). Past them, the most severe are
+/// written, ranked as the GitHub annotations are (``GitHubAnnotations``), in the order of the
+/// traces; a warning notification of the invocation says how many were left out, and the run's
+/// `properties` count them (`resultsNotWritten`). Each result has a stable
+/// `partialFingerprints` entry (``fingerprintKey``: its rule, trace, lifetime and place among
+/// that rule's violations in the lifetime), so that code scanning follows a finding from one run
+/// of the job to the next, although the traces are artifacts, not files of the repository.
 public struct SARIFReport: CheckRenderer {
+    /// The most results written in a run: GitHub keeps 5,000 of a run and refuses more than 25,000.
+    public static let resultLimit = 5_000
+    /// The most bytes the log takes: GitHub's limit on a SARIF file, 10 MB.
+    public static let byteLimit = 10_000_000
+    /// The key of each result's fingerprint in `partialFingerprints`.
+    public static let fingerprintKey = "lifetraceFinding/v1"
+
     /// The SARIF version written.
     public static let version = "2.1.0"
     /// The schema the log names: the OASIS standard's, errata 01.
@@ -50,7 +69,9 @@ public struct SARIFReport: CheckRenderer {
         let rules = rules
         var index: [Rule: Int] = [:]
         for (position, rule) in rules.enumerated() { index[rule] = position }
-        var results: [JSONValue] = []
+        // Each result with its ranking (failing first, farthest past its limit first) and its order.
+        var failing: [(annotation: (order: Int, result: JSONValue), overrun: Int64?)] = []
+        var passing: [(annotation: (order: Int, result: JSONValue), overrun: Int64?)] = []
         var notifications: [JSONValue] = []
         for error in output.unreadable {
             notifications.append(notification(error.description, uri: error.file))
@@ -64,23 +85,32 @@ public struct SARIFReport: CheckRenderer {
             for issue in analysis.readingNotes(strict: output.strict) {
                 notifications.append(notification(issue.description, uri: analysis.path, level: "note"))
             }
+            var ordinals: [FindingPlace: Int] = [:]
             for violation in analysis.violations {
+                let place = FindingPlace(rule: violation.rule, lifetime: violation.lifetime)
+                let ordinal = ordinals[place, default: 0] + 1
+                ordinals[place] = ordinal
                 var location: [JSONMember] = [JSONMember("artifactLocation", artifactLocation(analysis.path))]
                 if let line = violation.offendingLine {
                     location.append(JSONMember("region", .object([JSONMember("startLine", .int(Int64(line)))])))
                 }
                 let witnesses = violation.events.map { "\n  \($0)" }.joined()
-                results.append(.object([
+                let result = JSONValue.object([
                     JSONMember("ruleId", .string(violation.rule.id)),
                     JSONMember("ruleIndex", .int(Int64(index[violation.rule] ?? 0))),
                     JSONMember("level", .string(Self.level(violation.rule))),
                     JSONMember("message", .object([JSONMember("text", .string(violation.placedStatement + witnesses))])),
                     JSONMember("locations", .array([.object([JSONMember("physicalLocation", .object(location))])])),
+                    JSONMember("partialFingerprints", .object([
+                        JSONMember(Self.fingerprintKey, .string(fingerprint(violation, in: analysis.path, ordinal: ordinal))),
+                    ])),
                     JSONMember("properties", .object([
                         JSONMember("lifetimeNumber", .int(Int64(violation.lifetime + 1))),
                         JSONMember("timestamp", .int(violation.timestamp)),
                     ])),
-                ]))
+                ])
+                let ranked = (annotation: (order: failing.count + passing.count, result: result), overrun: violation.overrun)
+                if violation.severity == .error || output.strict { failing.append(ranked) } else { passing.append(ranked) }
             }
             // What the analysis counted instead of keeping past its caps, and the stack samples'
             // notes (images not symbolicated, samples past the reader's limits): notes at the trace.
@@ -93,6 +123,8 @@ public struct SARIFReport: CheckRenderer {
                 ]))
             }
         }
+        let ranked = GitHubAnnotations.worstFirst(failing) + GitHubAnnotations.worstFirst(passing)
+        let results = within(limits: ranked, notifications: &notifications, rules: rules)
         let successful = output.unreadable.isEmpty && output.incomplete == 0
         let document = JSONValue.object([
             JSONMember("$schema", .string(Self.schema)),
@@ -110,10 +142,54 @@ public struct SARIFReport: CheckRenderer {
                     JSONMember("executionSuccessful", .bool(successful)),
                     JSONMember("toolExecutionNotifications", .array(notifications)),
                 ] + invocationProperties)])),
-                JSONMember("results", .array(results)),
-            ])])),
+                JSONMember("results", .array(results.kept)),
+            ] + (results.left > 0 ? [JSONMember("properties", .object([JSONMember("resultsNotWritten", .int(Int64(results.left)))]))] : []))])),
         ])
         return document.rendered(indent: 2) + "\n"
+    }
+
+    /// A violation's place among the findings of a trace: its rule in its lifetime.
+    private struct FindingPlace: Hashable {
+        var rule: Rule
+        var lifetime: Int
+    }
+
+    /// A finding's fingerprint, the same on every run that finds it: the rule, the trace as the
+    /// log names it, the lifetime (from 1) and the violation's place among that rule's
+    /// violations in the lifetime (from 1), `hang:runs/a.jsonl:2:1`. No time or duration in it:
+    /// a run recorded again that breaks the rule in the same place is the same finding.
+    func fingerprint(_ violation: Violation, in path: String, ordinal: Int) -> String {
+        let trace = WorkingDirectoryPath.relative(path, under: workingDirectory) ?? path
+        return "\(violation.rule.id):\(trace):\(violation.lifetime + 1):\(ordinal)"
+    }
+
+    /// The results written, most severe first, up to ``resultLimit`` and within ``byteLimit``
+    /// (with room for the rest of the log), back in the order of the traces; a warning
+    /// notification says how many were left out.
+    private func within(
+        limits ranked: [(order: Int, result: JSONValue)], notifications: inout [JSONValue], rules: [Rule]
+    ) -> (kept: [JSONValue], left: Int) {
+        // The log without results: the rule catalog and the notifications, as they are indented.
+        let rest = JSONValue.array(rules.map(Self.descriptor) + notifications).rendered(indent: 2, level: 4).utf8.count
+        var budget = Self.byteLimit - rest - 64 * 1024
+        var kept: [(order: Int, result: JSONValue)] = []
+        for entry in ranked where kept.count < Self.resultLimit {
+            let size = entry.result.rendered(indent: 2, level: 4).utf8.count + 12
+            guard size <= budget else { continue }
+            budget -= size
+            kept.append(entry)
+        }
+        let left = ranked.count - kept.count
+        if left > 0 {
+            notifications.append(.object([
+                JSONMember("level", .string("warning")),
+                JSONMember("message", .object([JSONMember("text", .string(
+                    "\(left) of \(ranked.count) results are not in this log: GitHub code scanning keeps at most "
+                        + "\(Self.resultLimit) results of a run and takes files of at most \(Self.byteLimit / 1_000_000) MB; "
+                        + "the most severe are here, and every finding is in the JSON and JUnit outputs"))])),
+            ]))
+        }
+        return (kept.sorted { $0.order < $1.order }.map(\.result), left)
     }
 
     /// The invocation's property bag: the configuration file the check ran with and what it
