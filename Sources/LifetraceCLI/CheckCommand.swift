@@ -50,6 +50,7 @@ struct CheckCommand: ParsableCommand {
             return
         }
         if let output { try refuseOverwriting(paths, with: output) }
+        if format == .github, let summary = jobSummaryPath { try refuseAppending(to: summary) }
         var options = try analysis.options(configuration: configuration)
         let strict = strict ?? configuration?.strict ?? false
         var applied = try analysis.applied(configuration)
@@ -86,7 +87,7 @@ struct CheckCommand: ParsableCommand {
             analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable,
             configuration: applied)
         if format == .github {
-            let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+            let summary = jobSummaryPath
             var annotations = GitHubAnnotations(output)
             annotations.writesJobSummary = summary != nil
             try writeDocument(annotations.document, to: self.output)
@@ -97,6 +98,27 @@ struct CheckCommand: ParsableCommand {
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if !unreadable.isEmpty || output.incomplete > 0 { throw ExitStatus.badInput.exit }
         if !output.passed { throw ExitStatus.checkFailed.exit }
+    }
+
+    /// The job summary's file under GitHub Actions (`$GITHUB_STEP_SUMMARY`), or nil.
+    private var jobSummaryPath: String? {
+        ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Refuses a job summary that is one of the traces checked (the same file), before anything
+    /// is read: the summary would be appended into the trace. A usage error, exit status 2.
+    private func refuseAppending(to summary: String) throws {
+        let inputs = (try? TraceInputs.expand(paths)) ?? paths
+        do throws(TraceError) {
+            try StagedOutputFile.refuseOverwriting(inputs, with: summary)
+        } catch {
+            let input = inputs.first { input in
+                (try? StagedOutputFile.refuseOverwriting([input], with: summary)) == nil
+            } ?? summary
+            printError("\(summary): the job summary ($GITHUB_STEP_SUMMARY) is a trace this check reads (\(input)); "
+                + "the summary would be appended into it: give the job summary its own file")
+            throw ExitStatus.badInput.exit
+        }
     }
 
     /// With `--format github` inside GitHub Actions, appends the Markdown summary of every finding

@@ -63,6 +63,24 @@ import Testing
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
     }
 
+    @Test("a job summary that is a trace the check reads is refused before anything is read: the trace is kept as it was")
+    func jobSummaryIsAnInput() throws {
+        let directory = try ScratchDirectory.make("summary-input")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/run.jsonl"
+        try FileManager.default.copyItem(atPath: Self.fail, toPath: trace)
+        let before = try Data(contentsOf: URL(fileURLWithPath: trace))
+        for given in [trace, directory] {
+            let result = try ChildProcess.run(
+                LifetraceCommand.path, ["check", "--no-config", "--format", "github", given], environment: ["GITHUB_STEP_SUMMARY": trace])
+            #expect(result.status == 2)
+            #expect(result.output.isEmpty)
+            #expect(Self.message(result) == "\(trace): the job summary ($GITHUB_STEP_SUMMARY) is a trace this check reads (\(trace)); "
+                + "the summary would be appended into it: give the job summary its own file")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == before)
+    }
+
     @Test("a key given twice in the configuration file is named where it is given again, in backticks")
     func duplicateKey() throws {
         #expect(throws: ConfigurationError(file: "c.yml", line: 3, column: 1, "`hang-threshold` is given twice")) {

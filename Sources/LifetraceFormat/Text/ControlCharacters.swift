@@ -44,6 +44,19 @@ public enum ControlCharacters {
         }
     }
 
+    /// Whether `scalar` is one of the Bidi_Control characters (Unicode's property: the Arabic
+    /// letter mark, the left-to-right and right-to-left marks, embeddings, overrides and
+    /// isolates), which reorder what a reader is shown around them: a name holding U+202E shows
+    /// `hang in evil.jsonl` for `hang in lnosj.live`. The terminal writes them as escapes; a
+    /// workflow command, which has none, as U+FFFD.
+    @inline(__always)
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     /// Whether any scalar of `text` may need escaping by a markup escaper: one of the UTF-8
     /// bytes that start a control (below 0x20 but tab and line feed, DEL, the lead byte 0xC2 of
     /// C1, and the lead bytes of the noncharacters U+FDD0... and U+FFFE/U+FFFF). A fast test on

@@ -31,10 +31,9 @@ public enum TerminalText {
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
-        // The Bidi_Control characters (the Arabic letter mark, the left-to-right and right-to-left
-        // marks, embeddings, overrides and isolates), and the line and paragraph separators.
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
-        default: false
+        // The line and paragraph separators, and the Bidi_Control characters.
+        case 0x2028, 0x2029: true
+        default: ControlCharacters.isBidiControl(scalar)
         }
     }
 }

@@ -157,7 +157,10 @@ public struct GitHubAnnotations: CheckRenderer {
     /// (C0 but tab, DEL, C1, ``ControlCharacters/isUnwritable(_:)``) and the other line breaks
     /// (vertical tab, form feed, U+2028, U+2029, ``ControlCharacters/breaksLines(_:)``) have no
     /// escape in the grammar and would reach the log raw (a terminal escape sequence, a line
-    /// break for some readers): each is written as U+FFFD, as in the JUnit file and the page.
+    /// break for some readers): each is written as U+FFFD, as in the JUnit file and the page. So
+    /// is each Bidi_Control character (``ControlCharacters/isBidiControl(_:)``): GitHub shows a
+    /// title and a message as they are, and an override in a trace's name would reorder the
+    /// rule, the trace and the line the annotation names.
     static func escape(_ text: String, property: Bool) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
@@ -167,7 +170,8 @@ public struct GitHubAnnotations: CheckRenderer {
             case "\n": output += "%0A"
             case ":" where property: output += "%3A"
             case ",": output += property ? "%2C" : ","
-            case _ where ControlCharacters.isUnwritable(scalar) || ControlCharacters.breaksLines(scalar):
+            case _ where ControlCharacters.isUnwritable(scalar) || ControlCharacters.breaksLines(scalar)
+                || ControlCharacters.isBidiControl(scalar):
                 output.unicodeScalars.append("\u{FFFD}")
             default: output.unicodeScalars.append(scalar)
             }
