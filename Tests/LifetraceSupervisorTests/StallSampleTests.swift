@@ -177,7 +177,7 @@ import Glibc
         // Killed inside the stall, before the analyzer would call it one: the samples themselves
         // name the function.
         let stacks = reader.sampledStacks
-        let names = TraceSymbolNames(stacks: stacks, symbols: try Symbolizer.symbolize(stacks))
+        let names = TraceSymbolNames(stacks: stacks, symbols: try Symbolizer().symbolize(stacks))
         let first = stacks.samples.map(\.timestamp).min() ?? 0
         let last = stacks.samples.map(\.timestamp).max() ?? 0
         let profile = StallSamplePass.profile(start: first, duration: last - first, stacks: stacks, names: names.name)
