@@ -71,6 +71,13 @@ need_tool babeltrace2 babeltrace2 "reads the CTF export in tests" "the CTF reade
 # The zstd tool checks, independently of libzstd's library use, that raw-block traces are valid.
 need_tool zstd zstd "checks raw-block traces in tests" "the raw-block trace test fails"
 
+# Apple images symbolicated on Linux: a test builds an arm64 Mach-O executable and its dSYM from a
+# small C program with Debian's clang, ld64.lld-14 (lld) and dsymutil (llvm, which also ships
+# llvm-symbolizer, llvm-dwarfdump and llvm-objdump).
+need_tool clang-14 clang "builds the Mach-O test program" "the Apple symbol file tests fail"
+need_tool ld64.lld-14 lld "links the Mach-O test program" "the Apple symbol file tests fail"
+need_tool dsymutil llvm "makes the test program's dSYM and symbolicates" "the Apple symbol file tests fail"
+
 # Chromium renders the HTML report in a test (headless screenshot).
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     if is_root; then

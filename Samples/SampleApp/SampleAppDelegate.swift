@@ -10,9 +10,9 @@ import LifetraceRecorder
 /// mistake the seeds warn about ("at launch, move tasks off the main thread"), which the
 /// analyzer reports as a `launch-stall` blaming `IndexSearchCatalog`.
 ///
-/// `--unmarked-heavy-launch` does as much work on the main thread during launch, in
-/// `SpellingDictionary.warm`, inside no signpost: the blame names `didFinishLaunching`, and the
-/// stall's stack samples name the function.
+/// `--unmarked-heavy-launch` builds the same search index on the main thread during launch,
+/// inside no signpost: the blame names `didFinishLaunching`, and the stall's stack samples name
+/// `SearchIndex.init` in `SearchIndex.swift`.
 ///
 /// `--slow-save` makes the background save take 3 s, longer than a short background-task limit:
 /// the system expires the task (`bgtask.expire`, the analyzer's `background-time` warning).
@@ -30,7 +30,6 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
     private var searchIndex: SearchIndex?
     private let heavyLaunch = CommandLine.arguments.contains("--heavy-launch")
     private let unmarkedHeavyLaunch = CommandLine.arguments.contains("--unmarked-heavy-launch")
-    private var spellingPairs = 0
     private let slowSave = CommandLine.arguments.contains("--slow-save")
     private let crashIn = SampleAppDelegate.option("--crash-in")
     private let hangIn = SampleAppDelegate.option("--hang-in")
@@ -74,7 +73,7 @@ final class SampleAppDelegate: ApplicationDelegate, @unchecked Sendable {
                 }
             }
             if unmarkedHeavyLaunch {
-                spellingPairs = SpellingDictionary.warm(notes: store.notes, minimumDuration: .milliseconds(400))
+                searchIndex = SearchIndex(notes: store.notes, minimumDuration: .milliseconds(400), held: true)
             }
         } catch {
             FileHandle.standardError.write(Data("sample app: \(error)\n".utf8))

@@ -54,8 +54,17 @@ struct AnalysisArguments: ParsableArguments {
         static var backgroundCallbackLimit: String { DurationFormat.fixed.exact(options.backgroundCallbackLimit) }
     }
 
-    @Flag(name: .long, inversion: .prefixedNo, help: "Name the functions, files and lines of stack samples from the images' files when they are at hand (llvm-symbolizer or addr2line, swift-demangle). (default: off)")
+    @Flag(name: .long, inversion: .prefixedNo, help: "Name the functions, files and lines of stack samples from the images' files and the symbol files given, when they are at hand (llvm-symbolizer or addr2line, swift-demangle). (default: on)")
     var symbolicate: Bool?
+
+    @Option(name: .long, help: ArgumentHelp("Symbols of Apple images: a .dSYM bundle, a folder of them, or an unstripped Mach-O file, matched to the trace's images by UUID (repeatable).", valueName: "path"))
+    var symbols: [String] = []
+
+    @Option(name: .customLong("in-app"), help: ArgumentHelp("Images that hold the app's own code: a file name or path pattern with * and ? (repeatable; docs/REPORTS.md, In-app frames).", valueName: "pattern"))
+    var inApp: [String] = []
+
+    @Option(name: .customLong("not-in-app"), help: ArgumentHelp("Images that do not hold the app's own code, unless --in-app names them (repeatable).", valueName: "pattern"))
+    var notInApp: [String] = []
 
     /// The configuration file that applies, read, or nil.
     func configuration() throws -> ProjectConfiguration? {
@@ -95,7 +104,13 @@ struct AnalysisArguments: ParsableArguments {
         var options = AnalysisOptions(
             stallThreshold: stallThreshold?.nanoseconds ?? configuration?.stallThreshold,
             textbook: textbook ?? configuration?.textbook ?? false)
-        if symbolicate ?? configuration?.symbolicate ?? false { options.symbolication = StackSymbolication(Symbolizer()) }
+        if symbolicate ?? configuration?.symbolicate ?? true {
+            let files = symbols.isEmpty ? configuration?.symbols ?? [] : symbols
+            options.symbolication = StackSymbolication(Symbolizer(symbolFiles: files))
+        }
+        options.inAppImages = InAppImages(
+            included: inApp.isEmpty ? configuration?.inApp ?? [] : inApp,
+            excluded: notInApp.isEmpty ? configuration?.notInApp ?? [] : notInApp)
         if let value = launchWatchdog?.nanoseconds ?? configuration?.launchWatchdog { options.launchWatchdog = value }
         if let value = backgroundLimit?.nanoseconds ?? configuration?.backgroundLimit { options.backgroundLimit = value }
         if let value = hangThreshold?.nanoseconds ?? configuration?.hangThreshold { options.hangThreshold = value }

@@ -30,6 +30,9 @@ struct ProjectConfiguration: Sendable {
         case backgroundCallbackLimit = "background-callback-limit"
         case textbook
         case symbolicate
+        case symbols
+        case inApp = "in-app"
+        case notInApp = "not-in-app"
         case rules
         case only
         case disable
@@ -52,6 +55,12 @@ struct ProjectConfiguration: Sendable {
     var textbook: Bool?
     /// `--symbolicate`: name the stack samples' frames from the images' files.
     var symbolicate: Bool?
+    /// `--symbols`: symbol files (dSYM bundles, folders of them, unstripped Mach-O files),
+    /// relative to the working directory (the file's own paths resolved).
+    var symbols: [String]?
+    /// `--in-app` and `--not-in-app`: image patterns (``InAppImages``).
+    var inApp: [String]?
+    var notInApp: [String]?
     /// Rule files, relative to the working directory (the file's own paths resolved).
     var ruleFiles: [String]?
     /// The same, with where each is written, so that one that cannot be read is named there.
@@ -176,6 +185,9 @@ struct ProjectConfiguration: Sendable {
         case .backgroundCallbackLimit: backgroundCallbackLimit = try reader.threshold(value, what: name)
         case .textbook: textbook = try reader.bool(value, what: name)
         case .symbolicate: symbolicate = try reader.bool(value, what: name)
+        case .symbols: symbols = try reader.strings(value, what: name).map { reader.resolve($0.value) }
+        case .inApp: inApp = try reader.strings(value, what: name).map(\.value)
+        case .notInApp: notInApp = try reader.strings(value, what: name).map(\.value)
         case .strict: strict = try reader.bool(value, what: name)
         case .allowMoreViolations: allowMoreViolations = try reader.bool(value, what: name)
         case .rules:

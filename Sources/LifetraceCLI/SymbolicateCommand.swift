@@ -13,7 +13,8 @@ struct SymbolicateCommand: ParsableCommand {
         discussion: """
             Resolves every sampled address against the image it lies in (the executable and \
             libraries the recorder listed, read from their paths on this machine) with \
-            llvm-symbolizer or addr2line, and demangles Swift names with swift-demangle; the \
+            llvm-symbolizer or addr2line, and demangles Swift names with swift-demangle; Apple \
+            images (Mach-O, by UUID) are read from the symbol files given with --symbols; the \
             copy holds the events, the samples, and a symbol record per resolved address \
             (docs/FORMAT.md, "Stack samples"), so that check and report name functions \
             without the binaries. Addresses whose image is missing stay as image and offset. \
@@ -29,6 +30,9 @@ struct SymbolicateCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "The trace to write ('-' for standard output).")
     var output: String
+
+    @Option(name: .long, help: ArgumentHelp("Symbols of Apple images: a .dSYM bundle, a folder of them, or an unstripped Mach-O file, matched to the trace's images by UUID (repeatable).", valueName: "path"))
+    var symbols: [String] = []
 
     func validate() throws {
         try BinaryTraceOutput.refuseTerminal(output)
@@ -46,8 +50,9 @@ struct SymbolicateCommand: ParsableCommand {
             }
             var stacks = source.sampledStacks
             let found: [UInt64: FrameSymbol]
+            let notes: [String]
             do {
-                found = try Symbolizer.symbolize(stacks)
+                (found, notes) = try Symbolizer(symbolFiles: symbols).symbolizeWithNotes(stacks)
             } catch {
                 throw TraceError(.io, file: input, "cannot symbolicate: \(error.description)")
             }
@@ -59,7 +64,8 @@ struct SymbolicateCommand: ParsableCommand {
             try staged.commit()
             problems.report(issues)
             if let line = losses.limitLine(input: input) { problems.lost(line) }
-            printError("\(input): \(found.count) of \(Set(stacks.nodes.map(\.address)).count) sampled addresses resolved")
+            for note in notes { printError("\(input): \(note)") }
+            printError("\(input): \(stacks.symbols.count) of \(Set(stacks.nodes.map(\.address)).count) sampled addresses resolved")
         } catch {
             throw failure(error, writing: [output])
         }

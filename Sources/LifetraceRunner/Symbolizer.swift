@@ -9,18 +9,49 @@ import LifetraceFormat
 /// `atos -o BINARY.dSYM -l LOAD_ADDRESS` (not built here). It is the resolver `--symbolicate`
 /// gives the analysis's stall sample pass (``StackSymbolResolver``), and `lifetrace symbolicate`'s.
 public struct Symbolizer: StackSymbolResolver {
-    /// The symbolizer of the tools on PATH.
-    public init() {}
+    /// The symbol files given (`--symbols`): dSYM bundles, folders of them, Mach-O files.
+    public var symbolFiles: [String]
+    /// The environment whose PATH the tools are found on.
+    public var environment: [String: String]
+
+    /// The symbolizer of the tools on `environment`'s PATH, with the symbol files under `symbolFiles`.
+    public init(symbolFiles: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.symbolFiles = symbolFiles
+        self.environment = environment
+    }
 
     /// ``symbolize(_:)``.
     public func symbols(for stacks: SampledStacks) throws -> [UInt64: FrameSymbol] {
-        try Self.symbolize(stacks)
+        try symbolize(stacks)
     }
 
-    /// ``symbolizeWithNotes(_:)``.
+    /// ``symbolizeWithNotes(_:)``, with its notes as outputs print them: the images that could
+    /// not be symbolicated, and the symbol files given that were of no use, each said once.
     public func resolve(_ stacks: SampledStacks) throws -> (symbols: [UInt64: FrameSymbol], notes: [String]) {
-        let (symbols, skipped) = try Self.symbolizeWithNotes(stacks)
-        return (symbols, skipped.isEmpty ? [] : [Self.skippedNote(skipped)])
+        let found = try symbolizeWithNotes(stacks)
+        return (found.symbols, found.notes)
+    }
+
+    /// The symbols ``symbolizeWithNotes(_:)`` finds.
+    public func symbolize(_ stacks: SampledStacks) throws(Failure) -> [UInt64: FrameSymbol] {
+        try symbolizeWithNotes(stacks).symbols
+    }
+
+    /// ``symbolizeWithNotes(_:symbolFiles:environment:)`` with these symbol files and tools, and
+    /// the notes: the images skipped (``skippedNote(_:)``), then each symbol file problem, then
+    /// the symbol files whose UUID no sampled image has.
+    public func symbolizeWithNotes(_ stacks: SampledStacks) throws(Failure) -> (symbols: [UInt64: FrameSymbol], notes: [String]) {
+        let files = SymbolFiles(paths: symbolFiles)
+        let (symbols, skipped) = try Self.symbolizeWithNotes(stacks, symbolFiles: files, environment: environment)
+        var notes = skipped.isEmpty ? [] : [Self.skippedNote(skipped)]
+        notes += files.problems.map { "symbol file not used: " + $0 }
+        let recorded = Set(stacks.images.map(\.buildID))
+        let unmatched = files.byUUID.values.filter { !recorded.contains($0.uuid) }.sorted { $0.symbolizerName < $1.symbolizerName }
+        if !unmatched.isEmpty {
+            notes.append("symbol file\(unmatched.count == 1 ? "" : "s") not used, no image of the trace has \(unmatched.count == 1 ? "its" : "their") UUID: "
+                + unmatched.map { "\($0.symbolizerName) (\($0.uuid))" }.joined(separator: ", "))
+        }
+        return (symbols, notes)
     }
 
     /// An image whose frames were sampled and could not be symbolicated, and why.
@@ -70,26 +101,27 @@ public struct Symbolizer: StackSymbolResolver {
         return (find(["llvm-symbolizer", "addr2line"]), find(["swift-demangle"]))
     }
 
-    /// The symbols of every sampled address whose image file is at hand with the build id the
-    /// trace recorded (a file rebuilt since, whose addresses moved, is not used). Addresses in no
-    /// image, or in an image whose file is missing or different, get none.
-    public static func symbolize(_ stacks: SampledStacks) throws(Failure) -> [UInt64: FrameSymbol] {
-        try symbolizeWithNotes(stacks).symbols
-    }
-
-    /// ``symbolize(_:)``, with the images whose sampled frames got no symbols because their file
-    /// is missing here or is not the one recorded (its build id differs).
-    public static func symbolizeWithNotes(_ stacks: SampledStacks) throws(Failure) -> (symbols: [UInt64: FrameSymbol], skipped: [SkippedImage]) {
-        let (symbolizer, demangler) = tools()
+    /// The symbols of every sampled address the trace names no symbol for, whose image's file is
+    /// at hand with the build id the trace recorded (a file rebuilt since, whose addresses moved,
+    /// is not used), or, for an Apple image, whose symbol file has its UUID. Addresses in no image,
+    /// or in an image whose file is missing or different, get none: with the images whose sampled
+    /// frames got no symbols, and why.
+    public static func symbolizeWithNotes(
+        _ stacks: SampledStacks, symbolFiles: SymbolFiles = SymbolFiles(paths: []),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(Failure) -> (symbols: [UInt64: FrameSymbol], skipped: [SkippedImage]) {
+        var byImage: [Int: Set<UInt64>] = [:]
+        for node in stacks.nodes where stacks.symbols[node.address] == nil {
+            guard let index = stacks.imageIndex(containing: node.address) else { continue }
+            byImage[index, default: []].insert(node.address)
+        }
+        // Nothing to name: no tool is looked for or started.
+        guard !byImage.isEmpty else { return ([:], []) }
+        let (symbolizer, demangler) = tools(environment: environment)
         guard let symbolizer else {
             throw Failure(description: "no llvm-symbolizer or addr2line on PATH (install llvm or binutils)")
         }
         let tool = Tool(path: symbolizer)
-        var byImage: [Int: Set<UInt64>] = [:]
-        for node in stacks.nodes {
-            guard let index = stacks.imageIndex(containing: node.address) else { continue }
-            byImage[index, default: []].insert(node.address)
-        }
         // The innermost frame of a sample is the interrupted instruction itself, not a return
         // address: it is looked up as it is (one byte before it may be another function's end).
         var callers: Set<UInt64> = []
@@ -106,23 +138,28 @@ public struct Symbolizer: StackSymbolResolver {
         var mangled: Set<String> = []
         // Each file is looked at once, however many images name it (a trace may list the same
         // library at hundreds of addresses), and all the images' addresses go to one tool.
-        var files = ImageFiles()
+        var files = ImageFiles(symbolFiles: symbolFiles)
         var queries: [Query] = []
         var lookups: [(address: UInt64, base: UInt64, image: Int)] = []
         for (index, addresses) in byImage.sorted(by: { $0.key < $1.key }) {
             let image = stacks.images[index]
             let file: String
+            // An address in the file: less the load bias (ELF), or less the load address and
+            // plus the `__TEXT` segment's address in the file (Mach-O).
+            let bias: UInt64
             switch files.check(image) {
-            case .usable(let resolved): file = resolved
+            case .usable(let resolved, let textAddress):
+                file = resolved
+                bias = image.base &- textAddress
             case .skipped(let reason):
                 if !skipped.contains(where: { $0.path == image.path }) { skipped.append(SkippedImage(path: image.path, reason: reason)) }
                 continue
             }
             for address in addresses.sorted() {
                 // A return address is the instruction after the call: its call is one byte before.
-                let offset = (address - image.base) &- (address > image.base && !interrupted.contains(address) ? 1 : 0)
+                let offset = (address &- bias) &- (address > image.base && !interrupted.contains(address) ? 1 : 0)
                 queries.append(Query(file: file, offset: offset))
-                lookups.append((address, image.base, index))
+                lookups.append((address, bias, index))
             }
         }
         var answers = [FrameSymbol](repeating: FrameSymbol(function: "??"), count: queries.count)
@@ -178,7 +215,7 @@ public struct Symbolizer: StackSymbolResolver {
                 count: lineless.count * steps.count,
                 query: { index in
                     let (address, base, file) = lineless[index / steps.count]
-                    let offset = (address - base) &- 1
+                    let offset = (address &- base) &- 1
                     return Query(file: file, offset: offset &- UInt64(bitPattern: Int64(steps[index % steps.count])))
                 },
                 answer: { index, candidate in
@@ -218,241 +255,6 @@ public struct Symbolizer: StackSymbolResolver {
         var file: String
         /// The address minus the image's load bias (one byte less for a return address).
         var offset: UInt64
-    }
-
-    /// What is known of the images' files, each looked at once: whether it can be read and is
-    /// the one recorded, and its linker stubs.
-    struct ImageFiles {
-        enum Verdict {
-            /// The file to give the tools: the image's path, symbolic links resolved.
-            case usable(String)
-            case skipped(String)
-        }
-
-        /// By the image's path: the file to give the tools, or why there is none.
-        private var regular: [String: Verdict] = [:]
-        private var buildIDs: [String: String?] = [:]
-        private var linkageStubs: [String: [Range<UInt64>]] = [:]
-
-        /// Whether the image's frames can be looked up in its file, and in which.
-        mutating func check(_ image: LoadedImage) -> Verdict {
-            let resolved: String
-            let verdict: Verdict
-            if let known = regular[image.path] {
-                verdict = known
-            } else {
-                // Only a regular file is read or given to a tool: a trace can name a FIFO,
-                // which would block, or a device such as /dev/zero, which a symbolizer would read
-                // without end. Of a regular file, only an ELF one: the tools name nothing in any
-                // other (an empty file, a text file, /proc/self/status), and /proc/self/mem
-                // cannot be read from its start at all.
-                let path = URL(fileURLWithPath: image.path).resolvingSymlinksInPath().path
-                let usable = FileManager.default.isReadableFile(atPath: image.path)
-                    && (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
-                if !usable {
-                    verdict = .skipped(Self.unusable(image.path))
-                } else if let elf = Self.startsAsELF(path), !elf {
-                    verdict = .skipped("not an ELF file")
-                } else if Self.startsAsELF(path) == nil {
-                    verdict = .skipped("file not readable")
-                } else {
-                    verdict = .usable(path)
-                }
-                regular[image.path] = verdict
-            }
-            switch verdict {
-            case .skipped: return verdict
-            case .usable(let path): resolved = path
-            }
-            if !image.buildID.isEmpty {
-                if buildIDs[resolved] == nil { buildIDs[resolved] = .some(buildID(ofFile: resolved)) }
-                if buildIDs[resolved]! != image.buildID {
-                    return .skipped("build id differs from the recorded \(image.buildID): rebuilt since")
-                }
-            }
-            return .usable(resolved)
-        }
-
-        /// The file's procedure linkage table sections (``linkageStubSections(ofFile:)``).
-        mutating func stubs(of file: String) -> [Range<UInt64>] {
-            if let known = linkageStubs[file] { return known }
-            let found = linkageStubSections(ofFile: file)
-            linkageStubs[file] = found
-            return found
-        }
-
-        /// Whether the file at `path` starts with the ELF magic number; nil when it cannot be read.
-        private static func startsAsELF(_ path: String) -> Bool? {
-            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-            defer { try? handle.close() }
-            do {
-                return try handle.read(upToCount: 4) == Data([0x7F, 0x45, 0x4C, 0x46])
-            } catch {
-                return nil
-            }
-        }
-
-        /// Why the file at `path` is not used: missing, unreadable, or no regular file.
-        private static func unusable(_ path: String) -> String {
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                return FileManager.default.fileExists(atPath: path) ? "file not readable" : "file missing"
-            }
-            return "not a regular file"
-        }
-    }
-
-    /// The symbolizer on PATH, asked about many files' addresses at once.
-    struct Tool {
-        var path: String
-        var isLLVM: Bool { path.hasSuffix("llvm-symbolizer") }
-
-        /// The symbols of the `count` queries `query(i)` gives, each handed to `answer` with its
-        /// index as it comes (a query with no answer gets none), in the queries' order for each
-        /// file. llvm-symbolizer answers them all in one process (each input line names its
-        /// file: `"FILE" 0xOFFSET`, every file read once); addr2line, which takes one file, runs
-        /// once per distinct file, as does llvm-symbolizer for a file whose name no input line
-        /// can carry (a path holding a newline or both quotes). The queries are made as the tool
-        /// reads them and no answer is kept here: what is held is what `answer` keeps.
-        func ask(count: Int, query: (Int) -> Query, answer: (Int, FrameSymbol) -> Void) throws(Failure) {
-            guard count > 0 else { return }
-            func isShared(_ index: Int) -> Bool { isLLVM && Self.inputLineName(query(index).file) != nil }
-            var sharedCount = 0
-            var byFile: [String: [Int]] = [:]
-            var order: [String] = []
-            for index in 0..<count {
-                if isShared(index) {
-                    sharedCount += 1
-                } else {
-                    let file = query(index).file
-                    if byFile[file] == nil { order.append(file) }
-                    byFile[file, default: []].append(index)
-                }
-            }
-            if sharedCount > 0 {
-                // The shared queries, in order: one cursor for the question, one for the answer.
-                func nextShared(after cursor: inout Int) -> Int? {
-                    while cursor < count {
-                        let index = cursor
-                        cursor += 1
-                        if isShared(index) { return index }
-                    }
-                    return nil
-                }
-                var asked = 0
-                var answered = 0
-                var pairs = AnswerPairs()
-                try run(path, arguments: Self.llvmArguments, lines: sharedCount, line: { _ in
-                    let index = nextShared(after: &asked)!
-                    return Self.inputLineName(query(index).file)! + " 0x" + String(query(index).offset, radix: 16)
-                }) { line in
-                    if let symbol = pairs.take(line), let index = nextShared(after: &answered) { answer(index, symbol) }
-                }
-            }
-            for file in order {
-                let indices = byFile[file]!
-                let arguments = isLLVM ? ["--obj=" + file] + Self.llvmArguments : ["-e", file, "-f"]
-                var next = 0
-                var pairs = AnswerPairs()
-                try run(path, arguments: arguments, lines: indices.count, line: { "0x" + String(query(indices[$0]).offset, radix: 16) }) { line in
-                    if let symbol = pairs.take(line), next < indices.count {
-                        answer(indices[next], symbol)
-                        next += 1
-                    }
-                }
-            }
-        }
-
-        static let llvmArguments = ["--functions=linkage", "--no-inlines", "--output-style=GNU"]
-
-        /// The file's name as llvm-symbolizer reads it at the start of an input line: in double
-        /// quotes, or in single quotes if it holds a double one; nil when it holds both or a
-        /// line break.
-        static func inputLineName(_ file: String) -> String? {
-            guard !file.contains("\n"), !file.contains("\r") else { return nil }
-            if !file.contains("\"") { return "\"" + file + "\"" }
-            if !file.contains("'") { return "'" + file + "'" }
-            return nil
-        }
-    }
-
-    /// The file-address ranges of the ELF file's procedure linkage table sections (`.plt`,
-    /// `.plt.got`, `.plt.sec`): code the linker made, in no function of the image's own.
-    public static func linkageStubSections(ofFile path: String) -> [Range<UInt64>] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 64), header.count == 64,
-            header.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]), header[4] == 2, header[5] == 1
-        else { return [] }
-        func integer<T: FixedWidthInteger>(_ data: Data, _ offset: Int, _: T.Type) -> T {
-            data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
-        }
-        let tableOffset = integer(header, 0x28, UInt64.self)
-        let entrySize = Int(integer(header, 0x3A, UInt16.self))
-        let count = Int(integer(header, 0x3C, UInt16.self))
-        let namesIndex = Int(integer(header, 0x3E, UInt16.self))
-        guard entrySize >= 64, count <= 1 << 12, namesIndex < count, (try? handle.seek(toOffset: tableOffset)) != nil,
-            let table = try? handle.read(upToCount: entrySize * count), table.count == entrySize * count
-        else { return [] }
-        let namesEntry = namesIndex * entrySize
-        let namesOffset = integer(table, namesEntry + 24, UInt64.self)
-        let namesSize = integer(table, namesEntry + 32, UInt64.self)
-        guard namesSize <= 1 << 20, (try? handle.seek(toOffset: namesOffset)) != nil,
-            let names = try? handle.read(upToCount: Int(namesSize)), names.count == Int(namesSize)
-        else { return [] }
-        var ranges: [Range<UInt64>] = []
-        for index in 0..<count {
-            let entry = index * entrySize
-            let nameStart = Int(integer(table, entry, UInt32.self))
-            guard nameStart < names.count else { continue }
-            let nameEnd = names[nameStart...].firstIndex(of: 0) ?? names.count
-            let name = String(decoding: names[nameStart..<nameEnd], as: UTF8.self)
-            guard name == ".plt" || name == ".plt.got" || name == ".plt.sec" else { continue }
-            let address = integer(table, entry + 16, UInt64.self)
-            let size = integer(table, entry + 32, UInt64.self)
-            if size > 0, address <= UInt64.max - size { ranges.append(address..<(address + size)) }
-        }
-        return ranges
-    }
-
-    /// The GNU build id of the ELF file at `path`, in lower-case hexadecimal, or nil.
-    public static func buildID(ofFile path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 64), header.count == 64,
-            header.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]), header[4] == 2, header[5] == 1
-        else { return nil }
-        func integer<T: FixedWidthInteger>(_ data: Data, _ offset: Int, _: T.Type) -> T {
-            data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
-        }
-        let tableOffset = integer(header, 0x20, UInt64.self)
-        let entrySize = Int(integer(header, 0x36, UInt16.self))
-        let count = Int(integer(header, 0x38, UInt16.self))
-        guard entrySize >= 56, count <= 256, (try? handle.seek(toOffset: tableOffset)) != nil,
-            let table = try? handle.read(upToCount: entrySize * count), table.count == entrySize * count
-        else { return nil }
-        for index in 0..<count {
-            let entry = index * entrySize
-            guard integer(table, entry, UInt32.self) == 4 else { continue }
-            let offset = integer(table, entry + 8, UInt64.self)
-            let size = integer(table, entry + 32, UInt64.self)
-            guard size <= 1 << 16, (try? handle.seek(toOffset: offset)) != nil,
-                let notes = try? handle.read(upToCount: Int(size)), notes.count == Int(size)
-            else { continue }
-            var position = 0
-            while position + 12 <= notes.count {
-                let nameSize = Int(integer(notes, position, UInt32.self))
-                let descSize = Int(integer(notes, position + 4, UInt32.self))
-                let type = integer(notes, position + 8, UInt32.self)
-                let name = position + 12
-                let desc = name + ((nameSize + 3) & ~3)
-                guard nameSize <= notes.count, descSize <= notes.count, desc + descSize <= notes.count else { break }
-                if type == 3 && nameSize == 4 && notes[name..<(name + 3)] == Data("GNU".utf8) {
-                    return notes[desc..<(desc + descSize)].map { String(format: "%02x", $0) }.joined()
-                }
-                position = desc + ((descSize + 3) & ~3)
-            }
-        }
-        return nil
     }
 
     /// Pairs of lines (function, then `file:line`) into symbols, a line at a time: empty lines
@@ -517,7 +319,7 @@ public struct Symbolizer: StackSymbolResolver {
     /// reads them (a question of millions of addresses is never whole in memory), and hands
     /// `answer` each line of its answer as it comes (``AnswerLines``: at most 64 KiB a line; the
     /// answer is never whole in memory either).
-    private static func run(_ tool: String, arguments: [String], lines: Int, line: (Int) -> String, answer: (String) -> Void) throws(Failure) {
+    static func run(_ tool: String, arguments: [String], lines: Int, line: (Int) -> String, answer: (String) -> Void) throws(Failure) {
         var next = 0
         func chunk() -> [UInt8]? {
             guard next < lines else { return nil }

@@ -45,7 +45,8 @@ struct StallSamplePassTests {
         #expect(profile.hottestTotal.first?.frame.function == "main")
         #expect(profile.hottestTotal.first?.samples == 10)
         #expect(profile.blame?.frame.function == "SearchIndex.rebuild()")
-        #expect(profile.blameLine == "8 of 10 stack samples in SearchIndex.rebuild() (SearchIndex.swift:12)")
+        #expect(profile.blameLine == "8 of 10 stack samples in SearchIndex.rebuild() (SearchIndex.swift:12), most in memcpy")
+        #expect(profile.blameLeaf?.samples == 6)
         #expect(profile.heaviestStack.map(\.function) == ["memcpy", "SearchIndex.rebuild()", "main"])
         #expect(profile.heaviestCount == 6)
     }
@@ -84,7 +85,7 @@ struct StallSamplePassTests {
             &analysis, stalls: [(stall.start, stall.duration)], stacks: stacks, names: Self.names(stacks).name)
         #expect(profiles.count == 1)
         let message = analysis.violations.first { $0.rule == .launchStall }?.message ?? ""
-        #expect(message.hasSuffix("Stack samples: 8 of 10 stack samples in SearchIndex.rebuild() (SearchIndex.swift:12)."), "\(message)")
+        #expect(message.hasSuffix("Stack samples: 8 of 10 stack samples in SearchIndex.rebuild() (SearchIndex.swift:12), most in memcpy."), "\(message)")
     }
 
     @Test func aTraceWithoutSamplesIsLeftAsItIs() {

@@ -42,12 +42,26 @@ import Testing
         #expect(UsageMessagesTests.message(result).hasPrefix(".lifetrace.yml: is a symbolic link to nothing"))
     }
 
-    @Test("symbolicate is a key of the configuration file; the command line wins")
+    @Test("in-app, not-in-app and symbols are keys of the configuration file; the command line wins")
+    func inAppKeys() throws {
+        let file = try ProjectConfiguration.parse(
+            yaml: "in-app: [\"MyKit*\"]\nnot-in-app: [\"*\"]\nsymbols: [dsyms]\n", file: "project/.lifetrace.yml")
+        #expect(file.symbols == ["project/dsyms"])
+        let plain = try CheckCommand.parse(["--no-config", "a.jsonl"]).analysis.options(configuration: file)
+        #expect(plain.inAppImages == InAppImages(included: ["MyKit*"], excluded: ["*"]))
+        #expect(plain.inAppImages.isInApp("/app/MyKit.framework/MyKit") && !plain.inAppImages.isInApp("/app/App"))
+        let given = try CheckCommand.parse(["--no-config", "--in-app", "App", "a.jsonl"]).analysis.options(configuration: file)
+        #expect(given.inAppImages == InAppImages(included: ["App"], excluded: ["*"]))
+    }
+
+    @Test("symbolicate is a key of the configuration file, on by default; the command line wins")
     func symbolicateKey() throws {
         let on = try ProjectConfiguration.parse(yaml: "symbolicate: true\n", file: ".lifetrace.yml")
         #expect(on.symbolicate == true)
+        let disabled = try ProjectConfiguration.parse(yaml: "symbolicate: false\n", file: ".lifetrace.yml")
         let plain = try CheckCommand.parse(["--no-config", "a.jsonl"])
-        #expect(try plain.analysis.options(configuration: nil).symbolicates == false)
+        #expect(try plain.analysis.options(configuration: nil).symbolicates == true)
+        #expect(try plain.analysis.options(configuration: disabled).symbolicates == false)
         #expect(try plain.analysis.options(configuration: on).symbolicates == true)
         let off = try CheckCommand.parse(["--no-config", "--no-symbolicate", "a.jsonl"])
         #expect(try off.analysis.options(configuration: on).symbolicates == false)

@@ -9,11 +9,14 @@ import Testing
 @Suite struct StackSampleTextFormTests {
     static let sample = FormatCommandsTests.samples + "stacks/unmarked-heavy-launch.jsonl"
     static let function = "static SpellingDictionary.warm(notes:minimumDuration:)"
+    /// Every sample's innermost in-app frame is the function (the protocol witness the compiler
+    /// made for the loop is not the app's source), and most were in the iterator it ran.
+    static let blame = "31 of 31 stack samples in \(function) (SpellingDictionary.swift:18), most in IndexingIterator.next()"
 
     @Test func checkOfTheTextTraceNamesTheFunction() throws {
         let check = try LifetraceCommand.run(["check", Self.sample])
         #expect(check.status == 1)
-        #expect(check.output.contains("Stack samples: 30 of 31 stack samples in \(Self.function) (SpellingDictionary.swift:18)."), "\(check.output)")
+        #expect(check.output.contains("Stack samples: \(Self.blame)."), "\(check.output)")
     }
 
     @Test func importAndDumpCarryTheSamplesBothWays() throws {
@@ -51,12 +54,13 @@ import Testing
         let stalls = try #require(trace["stallSamples"] as? [[String: Any]])
         #expect(stalls.count == 1)
         let stall = try #require(stalls.first)
-        #expect(Array(stall.keys).sorted() == ["blame", "blameSamples", "dur", "function", "location", "samples", "ts"])
+        #expect(Array(stall.keys).sorted() == ["blame", "blameSamples", "dur", "function", "leaf", "location", "samples", "ts"])
         #expect(stall["function"] as? String == Self.function)
         #expect(stall["location"] as? String == "SpellingDictionary.swift:18")
         #expect(stall["samples"] as? Int == 31)
-        #expect(stall["blameSamples"] as? Int == 30)
-        #expect(stall["blame"] as? String == "30 of 31 stack samples in \(Self.function) (SpellingDictionary.swift:18)")
+        #expect(stall["blameSamples"] as? Int == 31)
+        #expect(stall["leaf"] as? String == "IndexingIterator.next()")
+        #expect(stall["blame"] as? String == Self.blame)
         // The launch-stall violation and the lifetime's stall are the ones the samples blame.
         let lifetime = try #require(rows.first { $0["row"] as? String == "lifetime" })
         let longest = (lifetime["stalls"] as? [String: Any])?["longest"] as? Int

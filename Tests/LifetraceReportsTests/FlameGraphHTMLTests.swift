@@ -67,7 +67,7 @@ struct FlameGraphHTMLTests {
         let stallView = try #require(html.range(of: "<h3 id=\"stall-1\">"))
         let graph = try #require(html.range(of: "<svg class=\"flame\""))
         #expect(stallView.upperBound < graph.lowerBound)
-        #expect(html.contains("Stack samples of the main thread: 10 during the stall; 8 of 10 stack samples in SearchIndex.rebuild() (App.swift:7)."))
+        #expect(html.contains("Stack samples of the main thread: 10 during the stall; 8 of 10 stack samples in SearchIndex.rebuild() (App.swift:7), most in memcpy."))
         let frames = try Self.frames(html)
         #expect(frames.count == 4)
         let main = try #require(frames.first { $0.tip.hasPrefix("main (App.swift)") })
@@ -76,12 +76,15 @@ struct FlameGraphHTMLTests {
         let rebuild = try #require(frames.first { $0.tip.hasPrefix("SearchIndex.rebuild() (App.swift)") })
         #expect(rebuild.x == 0 && rebuild.width == 800 && rebuild.y == FlameGraphSVG.rowHeight)
         #expect(rebuild.tip.contains("8 of 10 samples (80.0%), 2 innermost"))
+        // In-app frames are marked as such, the system's are not.
+        #expect(rebuild.tip.hasSuffix("in-app") && main.tip.hasSuffix("in-app"))
         let warm = try #require(frames.first { $0.tip.hasPrefix("Cache.warm() (App.swift)") })
         #expect(warm.x == 800 && warm.width == 200 && warm.y == FlameGraphSVG.rowHeight)
         let memcpy = try #require(frames.first { $0.tip.hasPrefix("memcpy") })
         #expect(memcpy.x == 0 && memcpy.width == 600 && memcpy.y == 2 * FlameGraphSVG.rowHeight)
+        #expect(!memcpy.tip.contains("in-app"))
         // The violation's message carries the blame on the page too.
-        #expect(html.contains("Stack samples: 8 of 10 stack samples in SearchIndex.rebuild() (App.swift:7)."))
+        #expect(html.contains("Stack samples: 8 of 10 stack samples in SearchIndex.rebuild() (App.swift:7), most in memcpy."))
     }
 
     @Test func aTraceWithoutSamplesHasNoGraph() throws {

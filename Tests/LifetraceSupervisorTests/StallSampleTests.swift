@@ -34,15 +34,17 @@ import Glibc
         return options
     }
 
-    /// The launch-stall violation's message names the unmarked function, and its line.
+    /// The launch-stall violation's message names the unmarked function, and its line: the app's
+    /// own function the samples pass through, not the standard library's code it was running.
     static func expectNamesTheFunction(_ analysis: TraceAnalysis) {
         let stall = analysis.violations.first { $0.rule == .launchStall }
         #expect(stall != nil, "\(analysis.violations.map(\.message))")
         let message = stall?.message ?? ""
-        #expect(message.contains("stack samples in static SpellingDictionary.warm(notes:minimumDuration:)"), "\(message)")
-        #expect(message.contains("(SpellingDictionary.swift:"), "\(message)")
+        #expect(message.contains("stack samples in SearchIndex.init(notes:minimumDuration:held:) (SearchIndex.swift:"), "\(message)")
+        #expect(message.contains(", most in "), "\(message)")
         let profile = analysis.stallProfiles.first
-        #expect(profile?.blame?.frame.function.contains("SpellingDictionary.warm") == true)
+        #expect(profile?.blame?.frame.function.contains("SearchIndex.init") == true)
+        #expect(profile?.blameLeaf.map { !$0.frame.isApp } == true, "\(String(describing: profile?.blameLeaf))")
         // The stall was held until the sampler had taken its samples, and most are in it.
         #expect((profile?.sampleCount ?? 0) >= heldSamples, "\(String(describing: profile))")
         #expect((profile?.blame?.samples ?? 0) * 2 > (profile?.sampleCount ?? 0))
@@ -177,10 +179,45 @@ import Glibc
         // Killed inside the stall, before the analyzer would call it one: the samples themselves
         // name the function.
         let stacks = reader.sampledStacks
-        let names = TraceSymbolNames(stacks: stacks, symbols: try Symbolizer.symbolize(stacks))
+        let names = TraceSymbolNames(stacks: stacks, symbols: try Symbolizer().symbolize(stacks))
         let first = stacks.samples.map(\.timestamp).min() ?? 0
         let last = stacks.samples.map(\.timestamp).max() ?? 0
         let profile = StallSamplePass.profile(start: first, duration: last - first, stacks: stacks, names: names.name)
-        #expect(profile?.blame?.frame.function.contains("SpellingDictionary.warm") == true, "\(String(describing: profile))")
+        #expect(profile?.blame?.frame.function.contains("SearchIndex.init") == true, "\(String(describing: profile))")
+    }
+
+    /// `lifetrace check` with no flag, of the recording of `record` and of the app on its own,
+    /// names the app's function and file in the launch-stall message, in `--format json`, in the
+    /// text report and in the page's stall title: symbols by default, from the images at hand.
+    @Test func checkWithNoFlagBlamesTheSearchIndexInEveryFormat() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recorded = directory.appendingPathComponent("heavy.ltrace").path
+        let record = try HostileRecoveryTests.lifetrace(
+            ["record", "-o", recorded, "--", BuiltProducts.path("SampleApp"), "--unmarked-heavy-launch"], in: directory.path)
+        #expect(record.status == 0, "\(record.error)")
+        let (_, standalone) = try StandaloneHostTests.runAndTerminate(["--unmarked-heavy-launch"], in: directory)
+        for trace in [recorded, standalone] {
+            let check = try HostileRecoveryTests.lifetrace(["check", trace], in: directory.path)
+            let stallLine = check.output.split(separator: "\n").first { $0.contains("error[launch-stall]") }.map(String.init) ?? ""
+            #expect(stallLine.contains("stack samples in SearchIndex.init(") && stallLine.contains("(SearchIndex.swift:"), "\(check.output)")
+            let json = try HostileRecoveryTests.lifetrace(["check", "--format", "json", trace], in: directory.path)
+            let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+            let traces = object?["traces"] as? [[String: Any]] ?? []
+            let violations = traces.first?["violations"] as? [[String: Any]] ?? []
+            let message = violations.first { $0["rule"] as? String == "launch-stall" }?["message"] as? String ?? ""
+            #expect(message.contains("SearchIndex.init(") && message.contains("(SearchIndex.swift:"), "\(json.output.prefix(2000))")
+            let text = try HostileRecoveryTests.lifetrace(["report", trace], in: directory.path)
+            #expect(text.output.contains("stack samples in SearchIndex.init(") && text.output.contains("(SearchIndex.swift:"), "\(text.output)")
+            let page = directory.appendingPathComponent("page.html").path
+            let html = try HostileRecoveryTests.lifetrace(["report", "--format", "html", "-o", page, trace], in: directory.path)
+            #expect(html.status == 0, "\(html.error)")
+            let source = (try? String(contentsOfFile: page, encoding: .utf8)) ?? ""
+            let title = source.components(separatedBy: "<h3 id=\"stall-1\">").dropFirst().first?.components(separatedBy: "</h3>").first ?? ""
+            #expect(title.contains("SearchIndex.init(") && title.contains("(SearchIndex.swift:"), "\(title)")
+            // The same without symbols: image and offset, no function name.
+            let plain = try HostileRecoveryTests.lifetrace(["check", "--no-symbolicate", trace], in: directory.path)
+            #expect(!plain.output.contains("SearchIndex") && plain.output.contains("stack samples in SampleApp+0x"), "\(plain.output)")
+        }
     }
 }

@@ -18,7 +18,7 @@ import Testing
         #expect(lines.contains { $0.contains(#""type":"sample""#) })
         #expect(lines.contains { $0.contains(#""type":"image""#) && $0.contains("SampleApp") })
         func analysis(_ path: String) throws -> String {
-            let check = try LifetraceCommand.run(["check", path, "--format", "json"])
+            let check = try LifetraceCommand.run(["check", path, "--format", "json", "--no-symbolicate"])
             #expect(check.status == 1, "\(check.error)")
             return check.output.replacingOccurrences(of: path, with: "TRACE")
         }

@@ -244,7 +244,7 @@ import Glibc
             var stacks = SampledStacks()
             stacks.addImage(LoadedImage(timestamp: 0, path: copy, buildID: "", base: 0x5570_0000_0000, size: 0x1000_0000))
             stacks.addSample(timestamp: 0, thread: ThreadID(rawValue: 0), stack: stacks.intern(offsets.map { 0x5570_0000_0000 + $0 }))
-            let symbols = try Symbolizer.symbolize(stacks)
+            let symbols = try Symbolizer().symbolize(stacks)
             names.append(offsets.map { symbols[0x5570_0000_0000 + $0]?.function ?? "" })
         }
         #expect(names[0].allSatisfy { !$0.isEmpty }, "\(names)")

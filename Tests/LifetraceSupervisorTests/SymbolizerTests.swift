@@ -34,7 +34,7 @@ import Testing
         let interrupted = Self.base + plt.lowerBound + 0x10
         let caller = Self.base + plt.upperBound + 0x400
         let stacks = Self.stacks([Self.appImage()], samples: [[caller, interrupted]])
-        let symbols = try Symbolizer.symbolize(stacks)
+        let symbols = try Symbolizer().symbolize(stacks)
         // Before, the tools' answer was kept: `_init` at "crtstuff.c", of the C runtime.
         #expect(symbols[interrupted]?.function == TraceSymbolNames.linkerStub, "\(String(describing: symbols[interrupted]))")
         #expect(symbols[interrupted]?.file.isEmpty == true)
@@ -51,7 +51,7 @@ import Testing
         // table's nearest file symbol ("crtstuff.c", "Swift.o").
         let core = LoadedImage(timestamp: 0, path: library, buildID: buildID, base: 0x7F00_0000_0000, size: 0x1000_0000)
         let stacks = Self.stacks([core], samples: [[0x7F00_0023_209F, 0x7F00_0023_201B]])
-        let symbols = try Symbolizer.symbolize(stacks)
+        let symbols = try Symbolizer().symbolize(stacks)
         #expect(!symbols.isEmpty)
         for (address, symbol) in symbols {
             #expect(symbol.file.isEmpty, "\(String(address, radix: 16)): \(symbol)")

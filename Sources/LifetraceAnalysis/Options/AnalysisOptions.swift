@@ -36,9 +36,14 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// are counted (``CappedCounts/lifetimes``). Default ``CappedCounts/lifetimeLimit``.
     public var lifetimeLimit = CappedCounts.lifetimeLimit
     /// What symbolicates stack samples from the images' files when they are at hand
-    /// (`--symbolicate`, docs/REPORTS.md "Stack samples": LifetraceRunner's `Symbolizer`); none by
-    /// default: reports then name frames by the trace's own symbols, or by image and offset.
+    /// (docs/REPORTS.md "Stack samples": LifetraceRunner's `Symbolizer`, which the command line
+    /// gives unless `--no-symbolicate`); none by default here: frames are then named by the
+    /// trace's own symbols, or by image and offset.
     public var symbolication: StackSymbolication?
+
+    /// Which images hold the app's own code, for the stack samples' blame (`--in-app`,
+    /// `--not-in-app`; docs/REPORTS.md, "In-app frames").
+    public var inAppImages = InAppImages()
 
     /// Whether stack samples are symbolicated (``symbolication``).
     public var symbolicates: Bool { symbolication != nil }

@@ -45,9 +45,12 @@ public struct StallProfile: Hashable, Sendable {
     public var heaviestStack: [FrameName]
     /// The samples of ``heaviestStack``.
     public var heaviestCount: Int
-    /// The app's own function the samples most often were in (innermost app frame), and in how
-    /// many; nil when no sample had an app frame.
+    /// The app's own function the samples most often were in (each sample's innermost in-app
+    /// frame, ``InAppImages``), and in how many; nil when no sample had an in-app frame.
     public var blame: Count?
+    /// The innermost frame most of ``blame``'s samples were in, and in how many, when it is
+    /// another function than the blamed one (the library code the app's function was running).
+    public var blameLeaf: Count?
     /// The samples as a tree by function, for a flame graph (``FlameGraph``).
     public var flame = FlameGraph()
     /// The samples of the stall whose stacks were not walked (past
@@ -55,10 +58,12 @@ public struct StallProfile: Hashable, Sendable {
     /// in no frame's count. 0 but for hostile traces.
     public var unwalkedSamples = 0
 
-    /// The one-line blame: "38 of 41 stack samples in SpellingDictionary.warm (File.swift:12)".
+    /// The one-line blame: "19 of 36 stack samples in SearchIndex.init(notes:) (SearchIndex.swift:31),
+    /// most in String.lowercased()".
     public var blameLine: String? {
         guard let blame else { return nil }
-        return "\(blame.samples) of \(sampleCount) stack samples in \(blame.frame.description)"
+        let leaf = blameLeaf.map { ", most in \($0.frame.function)" } ?? ""
+        return "\(blame.samples) of \(sampleCount) stack samples in \(blame.frame.description)" + leaf
     }
 }
 
@@ -121,13 +126,15 @@ public enum StallSamplePass {
     }
 }
 
-/// Names frames from a trace's images: `image+0xoffset`, the app's own when its image is not
-/// the C library, the loader or a runtime, with symbols when some are known.
+/// Names frames from a trace's images: `image+0xoffset`, with symbols when some are known, and
+/// whether each is the app's own code (``InAppImages``).
 public struct TraceSymbolNames: Sendable {
     /// The images and samples named.
     public let stacks: SampledStacks
     /// Function, file and line by address, from a symbolizer (``lifetrace symbolicate``).
     public let symbols: [UInt64: FrameSymbol]
+    /// Which images hold the app's own code.
+    public let inApp: InAppImages
     /// What the resolver could not do, for the outputs' notes (``StackSymbolResolver/resolve(_:)``).
     public internal(set) var notes: [String] = []
 
@@ -135,14 +142,23 @@ public struct TraceSymbolNames: Sendable {
     /// trampoline into another library, never the app's own function even in the app's image.
     public static let linkerStub = "<linker stub into another library>"
 
+    /// The file the debug information gives code the compiler made rather than the app's source
+    /// (a protocol witness, a thunk, a specialization's glue): never the app's own function, even
+    /// in the app's image, so that a stall is blamed on the source that called it.
+    public static let compilerGenerated = "<compiler-generated>"
+
     /// The images as address ranges, built once for every name.
     private let images: ImageTable
+    /// Whether each image (by index) is in-app, decided once.
+    private let imageInApp: [Bool]
 
-    /// Names for `stacks`, with `symbols` where known.
-    public init(stacks: SampledStacks, symbols: [UInt64: FrameSymbol] = [:]) {
+    /// Names for `stacks`, with `symbols` where known; `inApp` decides which images are the app's.
+    public init(stacks: SampledStacks, symbols: [UInt64: FrameSymbol] = [:], inApp: InAppImages = InAppImages()) {
         self.stacks = stacks
         self.symbols = symbols
+        self.inApp = inApp
         images = stacks.imageTable
+        imageInApp = stacks.images.map { inApp.isInApp($0.path) }
     }
 
     /// The image holding `address`, if any (``SampledStacks/image(containing:)``).
@@ -152,27 +168,15 @@ public struct TraceSymbolNames: Sendable {
 
     /// The name of the frame at `address`.
     public func name(_ address: UInt64) -> FrameName {
-        let image = image(containing: address)
-        let isApp = image.map { !Self.isSystemImage($0.path) } ?? false
+        let index = images.index(containing: address)
+        let isApp = index.map { imageInApp[$0] } ?? false
         if let symbol = symbols[address] {
-            return FrameName(function: symbol.function, location: symbol.location, isApp: isApp && symbol.function != Self.linkerStub)
+            let madeByTools = symbol.function == Self.linkerStub || symbol.file == Self.compilerGenerated
+            return FrameName(function: symbol.function, location: symbol.location, isApp: isApp && !madeByTools)
         }
-        return FrameName(function: SampledStacks.describe(address, in: image), isApp: isApp)
+        return FrameName(function: SampledStacks.describe(address, in: index.map { stacks.images[$0] }), isApp: isApp)
     }
 
-    /// Whether `path` is the C library, the dynamic loader, or a language runtime shipped with
-    /// the system or the toolchain (Swift's, Foundation, Dispatch): never the app's own code.
-    public static func isSystemImage(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        if name.hasPrefix("ld-linux") || name.hasPrefix("libc.so") || name.hasPrefix("libm.so")
-            || name.hasPrefix("libpthread") || name.hasPrefix("libstdc++") || name.hasPrefix("libgcc")
-            || name.hasPrefix("libswift") || name.hasPrefix("libFoundation") || name.hasPrefix("lib_Foundation")
-            || name.hasPrefix("libdispatch") || name.hasPrefix("libBlocksRuntime") || name.hasPrefix("libicu")
-            || name.hasPrefix("linux-vdso") || name.hasPrefix("libz.so") || name.hasPrefix("libzstd")
-        {
-            return true
-        }
-        return path.hasPrefix("/usr/lib/swift/") || path.hasPrefix("/lib/") || path.hasPrefix("/usr/lib/x86_64-linux-gnu/")
-            || path.hasPrefix("/usr/lib/aarch64-linux-gnu/") || path.hasPrefix("/lib64/") || path.contains("/usr/lib/swift/linux/")
-    }
+    /// Whether `path` is the system's (``InAppImages/isSystemImage(_:)``).
+    public static func isSystemImage(_ path: String) -> Bool { InAppImages.isSystemImage(path) }
 }

@@ -118,6 +118,7 @@ struct StallSampleWalk {
         var selfCounts: [Int32: Int] = [:]
         var totalCounts: [Int32: Int] = [:]
         var blameCounts: [Int32: Int] = [:]
+        var leafCounts: [Int32: [Int32: Int]] = [:]
         var lineCounts: [Int32: Int] = [:]
         var walked: [(stack: Int, count: Int, frames: [Int32])] = []
         var frameBudget = StallSamplePass.stallFrameLimit
@@ -135,16 +136,21 @@ struct StallSampleWalk {
             path.reserveCapacity(depth)
             var node = stack
             var blamed = false
+            var leaf: Int32 = -1
             while node >= 0 {
                 let (frame, line) = ids(stacks.nodes[node].address)
                 if line >= 0 { lineCounts[line, default: 0] += count }
-                if path.isEmpty { selfCounts[frame, default: 0] += count }
+                if path.isEmpty {
+                    selfCounts[frame, default: 0] += count
+                    leaf = frame
+                }
                 if seen[Int(frame)] != serial {
                     seen[Int(frame)] = serial
                     totalCounts[frame, default: 0] += count
                 }
                 if !blamed, frames[Int(frame)].isApp {
                     blameCounts[frame, default: 0] += count
+                    leafCounts[frame, default: [:]][leaf, default: 0] += count
                     blamed = true
                 }
                 path.append(frame)
@@ -172,6 +178,18 @@ struct StallSampleWalk {
             counts.sorted { $0.value != $1.value ? $0.value > $1.value : frames[Int($0.key)].function < frames[Int($1.key)].function }
                 .prefix(StallSamplePass.listLimit).map { StallProfile.Count(frame: located(frames[Int($0.key)]), samples: $0.value) }
         }
+        // The blamed function, ordered as `top` orders, and the leaf most of its samples were
+        // in, when that is another function.
+        func mostFirst(_ a: (key: Int32, value: Int), _ b: (key: Int32, value: Int)) -> Bool {
+            if a.value != b.value { return a.value > b.value }
+            let (first, second) = (frames[Int(a.key)].function, frames[Int(b.key)].function)
+            return first != second ? first < second : a.key < b.key
+        }
+        let blamed = blameCounts.min(by: mostFirst)
+        var blameLeaf: StallProfile.Count?
+        if let blamed, let most = leafCounts[blamed.key]?.min(by: mostFirst), most.key != blamed.key {
+            blameLeaf = StallProfile.Count(frame: located(frames[Int(most.key)]), samples: most.value)
+        }
         let heaviest = ranked[0]
         var heaviestStack: [FrameName] = []
         var node = heaviest.key
@@ -188,6 +206,7 @@ struct StallSampleWalk {
         return StallProfile(
             start: start, duration: duration, sampleCount: sampleCount, hottestSelf: top(selfCounts),
             hottestTotal: top(totalCounts), heaviestStack: heaviestStack, heaviestCount: heaviest.value,
-            blame: top(blameCounts).first, flame: flame, unwalkedSamples: unwalked)
+            blame: blamed.map { StallProfile.Count(frame: located(frames[Int($0.key)]), samples: $0.value) },
+            blameLeaf: blameLeaf, flame: flame, unwalkedSamples: unwalked)
     }
 }

@@ -15,7 +15,7 @@ extension TraceSymbolNames {
                 notes = ["the stack samples could not be symbolicated: \(error)"]
             }
         }
-        self.init(stacks: stacks, symbols: symbols)
+        self.init(stacks: stacks, symbols: symbols, inApp: options.inAppImages)
         self.notes = notes
     }
 }

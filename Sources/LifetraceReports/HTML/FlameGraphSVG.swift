@@ -2,8 +2,9 @@ import LifetraceAnalysis
 
 /// The stack samples of one stall as an icicle graph (a flame graph drawn downwards): the
 /// outermost frame on top, each function as wide as the samples it was on the stack for, its
-/// callees under it, the heaviest on the left. The app's own frames are warm, the system's
-/// (C library, loader, runtimes) blue-grey; hovering a frame shows its name, file and samples.
+/// callees under it, the heaviest on the left. The app's own frames (``InAppImages``) are warm and
+/// their tooltips say `in-app`, the system's (C library, loader, runtimes) blue-grey; hovering a
+/// frame shows its name, file and samples.
 /// Inline SVG, no script.
 public struct FlameGraphSVG {
     /// The page's width in pixels.
@@ -33,7 +34,7 @@ public struct FlameGraphSVG {
         let height = (graph.maxDepth + 1) * Self.rowHeight
         var out = "<p class=\"axis-note\">Stack samples of the main thread: \(graph.sampleCount) during the stall"
         if let line = profile.blameLine { out += "; \(HTMLText.escape(line))" }
-        out += ". Outermost frame on top, each as wide as its samples; the app's own frames are warm.</p>\n"
+        out += ". Outermost frame on top, each as wide as its samples; the app's own (in-app) frames are warm.</p>\n"
         out += "<div class=\"scroll\"><svg class=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.width)\" "
             + "height=\"\(height)\" viewBox=\"0 0 \(Self.width) \(height)\" role=\"img\" aria-label=\"stack samples\">\n"
         var pending: [(node: Int, x: Double)] = []
@@ -61,6 +62,7 @@ public struct FlameGraphSVG {
         let percent = Double(node.samples) * 100 / Double(total)
         var tip = node.frame.description + "\n\(node.samples) of \(total) samples (\(Self.fixed(percent, 1))%)"
         if node.selfSamples > 0 { tip += ", \(node.selfSamples) innermost" }
+        if node.frame.isApp { tip += "\nin-app" }
         var out = "<g><title>\(HTMLText.escape(tip))</title><rect x=\"\(Self.fixed(x, 2))\" y=\"\(y)\" "
             + "width=\"\(Self.fixed(width, 2))\" height=\"\(Self.rowHeight - 1)\" fill=\"\(Self.colour(node.frame))\"/>"
         // About 6 pixels a character in the monospaced font.

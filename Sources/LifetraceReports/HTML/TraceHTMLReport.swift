@@ -120,6 +120,7 @@ public struct TraceHTMLReport {
             view.spanLimit = detailSpanLimit
             windows.append(view)
         }
+        let profiles = analysis.stallProfilesByStart
         for entry in WorstFirst.longestStalls(analysis, limit: zoomedStallLimit) {
             let (stall, lifetime) = (entry.stall, entry.lifetime)
             let margin = max(1_000_000, stall.duration / 5)
@@ -127,7 +128,8 @@ public struct TraceHTMLReport {
                 title: "Stall \(entry.number): lifetime \(lifetime.index + 1), at \(TraceClock.labelled(stall.start - origin))"
                     + (stall.sinceLaunch.map { " (\(DurationFormat.fixed.string($0)) after its launch)" } ?? "")
                     + ", \(DurationFormat.fixed.string(stall.duration))"
-                    + (stall.work.map { " in \($0.chainText)" } ?? ""),
+                    + (stall.work.map { " in \($0.chainText)" } ?? "")
+                    + (profiles[stall.start]?.blameLine.map { "; \($0)" } ?? ""),
                 anchor: HTMLText.anchor("stall", entry.number),
                 start: stall.start - margin, end: stall.start + stall.duration + margin,
                 origin: origin, buckets: buckets)

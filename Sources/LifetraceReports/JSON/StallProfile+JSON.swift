@@ -9,6 +9,14 @@ extension StallProfile {
             json.member("dur", duration)
             json.member("samples", Int64(sampleCount))
             json.member("blame", blameLine)
+            if let blame {
+                json.key("blameFrame")
+                blame.write(to: &json)
+            }
+            if let blameLeaf {
+                json.key("blameLeaf")
+                blameLeaf.write(to: &json)
+            }
             json.member("hottestSelf", each: hottestSelf) { count, json in count.write(to: &json) }
             json.member("hottestTotal", each: hottestTotal) { count, json in count.write(to: &json) }
             json.member("heaviestStack", each: heaviestStack) { frame, json in frame.write(to: &json) }

@@ -18,6 +18,7 @@ extension TraceRow {
                 JSONMember("blame", .optional(profile.blameLine)),
                 JSONMember("function", .optional(profile.blame?.frame.function)),
                 JSONMember("location", .optional(profile.blame?.frame.location)),
+                JSONMember("leaf", .optional(profile.blameLeaf?.frame.function)),
                 JSONMember("blameSamples", .optional(profile.blame.map { Int64($0.samples) })),
             ])
         })
