@@ -3,12 +3,14 @@ import LifetraceFormat
 import Testing
 
 struct AppDelegateTransitionsTests {
-    @Test("each transition callback is legal from exactly one state")
+    @Test("each transition callback is legal from exactly its row's state, didEnterBackground from Background too")
     func oneLegalState() {
         for callback in CallbackName.allCases {
             guard let row = AppDelegateTransitions.row(for: callback) else { continue }
             let legal = AppViewState.allCases.filter { AppDelegateTransitions.deliver(callback, in: $0).verdict.isLegal }
-            #expect(legal == [row.from], "\(callback)")
+            // The background execution sequence: a launch or resume into the background.
+            let expected: [AppViewState] = callback == .didEnterBackground ? [row.from, .background] : [row.from]
+            #expect(legal == expected, "\(callback)")
         }
     }
 
@@ -30,7 +32,8 @@ struct AppDelegateTransitionsTests {
         #expect(AppDelegateTransitions.deliver(.didBecomeActive, in: .active) == (.unbalancedActivation, .active))
         #expect(AppDelegateTransitions.deliver(.willResignActive, in: .background) == (.unbalancedActivation, .inactive))
         #expect(AppDelegateTransitions.deliver(.willEnterForeground, in: .active) == (.noSuchTransition, .inactive))
-        #expect(AppDelegateTransitions.deliver(.didEnterBackground, in: .background) == (.noSuchTransition, .background))
+        #expect(AppDelegateTransitions.deliver(.didEnterBackground, in: .background) == (.legal, .background))
+        #expect(AppDelegateTransitions.deliver(.didEnterBackground, in: .terminating) == (.noSuchTransition, .background))
         #expect(AppDelegateTransitions.deliver(.willTerminate, in: .active) == (.noSuchTransition, .terminating))
     }
 

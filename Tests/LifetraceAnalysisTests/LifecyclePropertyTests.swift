@@ -24,7 +24,7 @@ struct LifecyclePropertyTests {
     /// A mutation of a walk and the rule it must produce.
     enum Mutation: CaseIterable {
         case dropResignBeforeBackground, dropForegroundBeforeActive, dropWillFinishLaunching
-        case duplicateBecomeActive, duplicateEnterBackground, swapLaunchCallbacks
+        case duplicateBecomeActive, duplicateEnterForeground, swapLaunchCallbacks
         case swapResignAndEnterBackground, willTerminateWhileSuspended, callbackOffMainThread
 
         var rule: Rule {
@@ -33,7 +33,8 @@ struct LifecyclePropertyTests {
             case .dropForegroundBeforeActive: .foregroundBeforeActive
             case .dropWillFinishLaunching, .swapLaunchCallbacks: .launchSequence
             case .duplicateBecomeActive: .balancedActivation
-            case .duplicateEnterBackground: .legalTransition
+            // (A second didEnterBackground is legal: the background execution sequence.)
+            case .duplicateEnterForeground: .legalTransition
             case .willTerminateWhileSuspended: .noTerminateWhileSuspended
             case .callbackOffMainThread: .mainThreadCallbacks
             }
@@ -90,9 +91,9 @@ struct LifecyclePropertyTests {
             let time = items[nextCallback(after: index)!].ms
             items.remove(at: index)
             return time
-        case .duplicateBecomeActive, .duplicateEnterBackground:
+        case .duplicateBecomeActive, .duplicateEnterForeground:
             let names: Set<String> = mutation == .duplicateBecomeActive
-                ? ["didBecomeActive", "sceneDidBecomeActive"] : ["didEnterBackground", "sceneDidEnterBackground"]
+                ? ["didBecomeActive", "sceneDidBecomeActive"] : ["willEnterForeground", "sceneWillEnterForeground"]
             guard let index = callbacks(names).randomElement(using: &random) else { return nil }
             var copy = items[index]
             copy.ms += 0.75

@@ -36,6 +36,14 @@ struct RealIOSAdoptionTests {
         "switcher-quit-while-active.control.jsonl": "exit code",
         "willterminate-in-time.control.jsonl": "exit code",
         "willterminate-overrun-returns.jsonl": "exit code",
+        "background-execution-location-relaunch-record.jsonl": "state events",
+        "background-move-observer-stuck-record.jsonl": "state events",
+        "background-crash-record.jsonl": "state events",
+        "hang-user-left-during-stall-record.jsonl": "state events",
+        "willterminate-download-cut-record.jsonl": "state events",
+        "willterminate-main-signpost-open.control.jsonl": "state events",
+        "background-crash-in-app.jsonl": "crash handler",
+        "willterminate-download-cut-in-app.jsonl": "exit code",
     ]
 
     static var producible: [String] { AdoptionSample.files.filter { notProducible[$0] == nil } }

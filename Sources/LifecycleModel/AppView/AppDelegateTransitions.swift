@@ -8,7 +8,7 @@ import LifetraceFormat
 /// | willFinishLaunching, didFinishLaunching | the launch state | unchanged |
 /// | didBecomeActive | Inactive | Active |
 /// | willResignActive | Active | Inactive |
-/// | didEnterBackground | Inactive | Background |
+/// | didEnterBackground | Inactive, or Background (a launch or resume into the background) | Background |
 /// | willEnterForeground | Background | Inactive |
 /// | willTerminate | Background | terminating |
 public enum AppDelegateTransitions {
@@ -49,7 +49,7 @@ public enum AppDelegateTransitions {
         _ callback: CallbackName, in state: AppViewState
     ) -> (verdict: TransitionVerdict, next: AppViewState) {
         guard let row = row(for: callback) else { return (.legal, state) }
-        if state == row.from { return (.legal, row.to) }
+        if state == row.from || entersBackgroundAgain(callback, in: state) { return (.legal, row.to) }
         let verdict: TransitionVerdict
         switch callback {
         case .didEnterBackground where state == .active: verdict = .backgroundWithoutResigning
@@ -59,6 +59,16 @@ public enum AppDelegateTransitions {
         default: verdict = .noSuchTransition
         }
         return (verdict, row.to)
+    }
+
+    /// Whether `callback` is didEnterBackground delivered to an app already in Background: the
+    /// background execution sequence. "System events can cause a suspended app to be returned to
+    /// the background, or cause a not running app to be launched directly into the background";
+    /// then "UIKit calls the app delegate's applicationDidEnterBackground(_:) method" before it
+    /// delivers the event (Apple, *About the background execution sequence*).
+    @inlinable
+    public static func entersBackgroundAgain(_ callback: CallbackName, in state: AppViewState) -> Bool {
+        callback == .didEnterBackground && state == .background
     }
 
     /// Whether `callback` is one of the app delegate's lifecycle callbacks (launch or transition),

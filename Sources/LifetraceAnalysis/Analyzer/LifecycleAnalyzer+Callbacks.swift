@@ -50,6 +50,8 @@ extension LifecycleAnalyzer {
         case .willEnterForeground, .didBecomeActive, .sceneWillEnterForeground, .sceneDidBecomeActive:
             movingToForeground(callback, event: event, symbols: symbols)
         case .didEnterBackground, .sceneDidEnterBackground:
+            // The app's own move out of the foreground (a scene's connection in Background is not one).
+            busy.stateChanged(from: current.trustedState, to: .background, at: event.timestamp)
             noteAbandonment(callback, event: event)
         case .sceneWillConnect:
             sceneConnecting()
@@ -304,9 +306,33 @@ extension LifecycleAnalyzer {
     ) {
         guard options.rules.contains(.backgroundCallback) else { return }
         let until = end?.timestamp ?? time ?? interval.begin.timestamp
+        if interval.begin.thread.isMain, until &- interval.begin.timestamp > options.backgroundCallbackLimit,
+            let callback = symbols.callback(interval.name), BackgroundCallbackMonitor.judges(callback)
+        {
+            busy.backgroundCallbackOverran = true
+        }
         runMonitor(symbols: symbols) { context, findings in
             BackgroundCallbackMonitor.intervalEnded(
                 interval.edge(.callback), at: until, begin: interval.begin, end: end, context: context, findings: &findings)
+        }
+    }
+
+    /// The main thread stayed busy past the background callback limit after the app left the
+    /// foreground at `moved`: `background-callback` judges the move to the background, unless a
+    /// background callback that ran in it (and is judged itself) overran.
+    @inline(never)
+    mutating func judgeMoveToBackground(from moved: Int64, until end: Int64, unfinished: Bool, symbols: SymbolTable) {
+        guard options.rules.contains(.backgroundCallback), !busy.backgroundCallbackOverran, let start = busy.start,
+            let opening = busy.startEvent
+        else { return }
+        let limit = options.backgroundCallbackLimit
+        for open in stacks.slots[0].callbacks where end &- open.begin.timestamp > limit {
+            if let callback = symbols.callback(open.name), BackgroundCallbackMonitor.judges(callback) { return }
+        }
+        runMonitor(symbols: symbols) { context, findings in
+            BackgroundCallbackMonitor.mainThreadBlocked(
+                busySince: start, opening: opening, movedAt: moved, until: end, unfinished: unfinished, context: context,
+                findings: &findings)
         }
     }
 

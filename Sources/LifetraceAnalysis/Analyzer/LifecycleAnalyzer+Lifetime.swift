@@ -14,8 +14,9 @@ extension LifecycleAnalyzer {
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
         // Most lifetimes end where the monitor finds nothing: their ending is not built.
-        if UnexpectedExitMonitor.canFind(state: state, terminating: current.willTerminateBegin != nil) {
-            judgeExit(event, state: state, symbols: symbols)
+        let crash = signal.flatMap { TerminationSequence.crashName(signal: $0, platform: platform) }
+        if UnexpectedExitMonitor.canFind(state: state, terminating: current.willTerminateBegin != nil, crashed: crash != nil) {
+            judgeExit(event, state: state, crash: crash, symbols: symbols)
         }
         let kind: LifetimeEnd.Kind
         if current.willTerminateBegin != nil {
@@ -33,12 +34,12 @@ extension LifecycleAnalyzer {
 
     /// Hands the lifetime's `exit` and how the lifetime stood to the `unexpected-exit` monitor.
     @inline(never)
-    private mutating func judgeExit(_ event: TraceEvent, state: LifecycleState?, symbols: SymbolTable) {
+    private mutating func judgeExit(_ event: TraceEvent, state: LifecycleState?, crash: String?, symbols: SymbolTable) {
         let end = event.timestamp
         let ending = JudgedEnding(
             state: state, terminating: current.willTerminateBegin != nil,
             stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
-            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start)
+            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start, crash: crash)
         let point = EdgePoint(kind: .exit, timestamp: end, thread: event.thread, name: .none, event: event)
         runMonitor(symbols: symbols) { context, findings in
             UnexpectedExitMonitor.exited(point, ending: ending, context: context, findings: &findings)
@@ -64,9 +65,13 @@ extension LifecycleAnalyzer {
         return state
     }
 
-    /// `callback-nesting` for every begin still open at a normal end.
+    /// `callback-nesting` for every begin still open at a normal end. Once willTerminate has
+    /// returned, UIKit ends the process itself (``TerminationSequence``): what is still open on
+    /// another thread is cut by the exit, not left open by the app; on the main thread, a begin
+    /// still open is a callback or signpost that never returned.
     private mutating func reportOpenIntervals(at exit: TraceEvent, symbols: SymbolTable) {
-        for interval in stacks.allOpen {
+        let cutsOtherThreads = TerminationSequence.endsProcessAfterWillTerminate && current.terminateEnd != nil
+        for interval in stacks.allOpen where !(cutsOtherThreads && !interval.begin.thread.isMain) {
             report(
                 .callbackNesting, at: exit.timestamp,
                 "\(describe(interval.begin, symbols: symbols)) began at \(when(interval.begin.timestamp)) on "

@@ -87,6 +87,7 @@ extension LifecycleAnalyzer {
         if state == .notRunning && previous != .notRunning { current.systemBeforeNotRunning = previous }
         current.system = state
         current.systemChange = event
+        busy.stateChanged(from: previous, to: state, at: event.timestamp)
         current.silent = state == .suspended || current.terminateEnd != nil
         // A suspended app runs no code: a run-loop busy interval still open ends here, rather
         // than stretching over the whole suspension.

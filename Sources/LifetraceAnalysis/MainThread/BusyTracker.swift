@@ -19,6 +19,13 @@ struct BusyTracker {
     var startEvent: TraceEvent?
     /// The state the rules read (``Lifetime/trustedState``) when it opened.
     var startedIn: LifecycleState?
+    /// When the app first left the foreground while it was open (the system view's move, or the
+    /// app's own: didEnterBackground, sceneDidEnterBackground), nil while it has not: the end of
+    /// the part the user saw.
+    var leftForeground: Int64?
+    /// Whether a didEnterBackground or sceneDidEnterBackground that ran during it overran the
+    /// background callback limit (judged as that callback, not again as the busy interval).
+    var backgroundCallbackOverran = false
     /// The longest intervals that completed during it, longest first: the first `blameCount`
     /// entries of a buffer allocated once, so opening and closing intervals allocates nothing.
     var blame: [PendingBlame]
@@ -35,7 +42,19 @@ struct BusyTracker {
         start = event.timestamp
         startEvent = event
         startedIn = state()
+        leftForeground = nil
+        backgroundCallbackOverran = false
         blameCount = 0
+    }
+
+    /// Notes a move of a view from `previous` to `state` at `time`: from the foreground (Inactive,
+    /// Active) out of it, the app left the foreground.
+    @inline(__always)
+    mutating func stateChanged(from previous: LifecycleState?, to state: LifecycleState?, at time: Int64) {
+        guard start != nil, leftForeground == nil, previous == .inactive || previous == .active,
+            state == .background || state == .suspended || state == .notRunning
+        else { return }
+        leftForeground = time
     }
 
     /// Notes that an interval `[begin, end]` of the main thread completed.

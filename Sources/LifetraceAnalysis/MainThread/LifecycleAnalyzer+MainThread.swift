@@ -32,6 +32,9 @@ extension LifecycleAnalyzer {
         guard let start = busy.start else { return }
         if Edges.forSink(sinkListens) { queue(.busyEnded(start: start, end: end)) }
         accountBusy(start: start, end: end)
+        if let moved = busy.leftForeground, end &- moved > options.backgroundCallbackLimit {
+            judgeMoveToBackground(from: moved, until: end, unfinished: unfinished, symbols: symbols)
+        }
         if end - start >= options.recordedStallThreshold {
             recordStall(at: end, unfinished: unfinished, symbols: symbols)
         } else {
@@ -63,7 +66,10 @@ extension LifecycleAnalyzer {
             sinceLaunch: current.windowStart.map { closed.start - $0 }, unfinished: unfinished, blame: closed.blame,
             work: closed.work, opening: closed.event)
         let endsInForeground = current.inForeground
-        let inForeground = foreground && endsInForeground
+        // A stall that began on screen is a hang even when the user left during it (Apple,
+        // *Understanding hangs*): judged by the part before the app left the foreground.
+        let onScreen = (busy.leftForeground ?? end) &- closed.start
+        let inForeground = foreground && (endsInForeground || onScreen >= options.hangThreshold)
         let resumed = (started == .background || started == .suspended) && endsInForeground
         if current.stalls.count < CappedCounts.lifetimeStallLimit {
             current.stalls.append(

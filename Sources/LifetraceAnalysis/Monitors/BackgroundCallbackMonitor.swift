@@ -3,9 +3,39 @@ import LifetraceFormat
 
 /// `background-callback`: didEnterBackground, sceneDidEnterBackground or willTerminate ran longer
 /// than `--background-callback-limit`, judged on each callback interval that ends: when it
-/// returns, or when its lifetime ends while it still runs.
+/// returns, or when its lifetime ends while it still runs; and the main thread kept busy past
+/// the same limit once the app left the foreground, inside those callbacks or not (observers of
+/// `didEnterBackgroundNotification` run outside them).
 struct BackgroundCallbackMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.backgroundCallback
+
+    /// Whether `callback` is one of the callbacks the rule times.
+    static func judges(_ callback: CallbackName) -> Bool {
+        callback == .didEnterBackground || callback == .sceneDidEnterBackground || callback == .willTerminate
+    }
+
+    /// Judges a main-thread busy interval (since `busySince`, opened by `opening`) that went on
+    /// until `time` after the app left the foreground at `movedAt`: work on the main thread during
+    /// the move to the background is held to the system's limit wherever it runs, and the system
+    /// ends an app whose main thread is stuck there ("scene-update watchdog", firebase-ios-sdk
+    /// issue 3759).
+    static func mainThreadBlocked(
+        busySince: Int64, opening: TraceEvent, movedAt: Int64, until time: Int64, unfinished: Bool, context: MonitorContext,
+        findings: inout RuleFindings
+    ) {
+        let limit = context.options.backgroundCallbackLimit
+        let duration = time - movedAt
+        guard duration > limit else { return }
+        findings.add(Rule(rule), at: movedAt + limit, witnesses: [opening], overrun: duration - limit) {
+            let written = context.durations(duration, over: limit)
+            return "The main thread, busy since \(context.when(busySince)), was still busy \(written.value) after the app "
+                + "left the foreground at \(context.when(movedAt)), "
+                + (unfinished ? "until the process ended at \(context.when(time))" : "until \(context.when(time))")
+                + "; expected the move to the background to leave the main thread within \(written.limit) (work "
+                + "there, in a callback or in an observer of didEnterBackgroundNotification, belongs in a background "
+                + "task), or the system ends the app."
+        }
+    }
 
     /// Judges a callback interval that ended at `time`: by its end event `end`, or with its
     /// lifetime (`end` nil). `begin` is its begin event, the first witness.
@@ -13,8 +43,7 @@ struct BackgroundCallbackMonitor: ThresholdMonitor {
         _ interval: EdgeInterval, at time: Int64, begin: TraceEvent, end: TraceEvent?, context: MonitorContext,
         findings: inout RuleFindings
     ) {
-        guard interval.kind == .callback, let callback = context.symbols.callback(interval.name),
-            callback == .didEnterBackground || callback == .sceneDidEnterBackground || callback == .willTerminate
+        guard interval.kind == .callback, let callback = context.symbols.callback(interval.name), judges(callback)
         else { return }
         let limit = context.options.backgroundCallbackLimit
         let duration = time - interval.begin

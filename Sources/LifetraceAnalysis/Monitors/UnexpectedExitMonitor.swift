@@ -16,27 +16,48 @@ struct JudgedEnding {
     var open: [TraceEvent]
     /// Since when the main thread was busy, if it was.
     var busySince: Int64?
+    /// The crash signal's name when the process died of one (`SIGSEGV`), else nil.
+    var crash: String?
 }
 
 /// `unexpected-exit`: the process ended (an `exit` event) while the app was in the foreground
 /// (Inactive or Active, by the state the lifetime trusts) and willTerminate was never delivered,
+/// or it died of a crash signal in any state (``TerminationSequence/isCrash(signal:platform:)``),
 /// judged on the exit.
 struct UnexpectedExitMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.unexpectedExit
 
     /// Whether an ending in `state` (the trusted view's), with or without willTerminate
-    /// (`terminating`), can be a finding: only a foreground app's end without willTerminate.
-    static func canFind(state: LifecycleState?, terminating: Bool) -> Bool {
+    /// (`terminating`), can be a finding: a crash in any state, or a foreground app's end without
+    /// willTerminate.
+    static func canFind(state: LifecycleState?, terminating: Bool, crashed: Bool) -> Bool {
+        crashed || endsInForeground(state: state, terminating: terminating)
+    }
+
+    /// Whether the app ended in the foreground (by `state`, the trusted view's) without willTerminate.
+    static func endsInForeground(state: LifecycleState?, terminating: Bool) -> Bool {
         guard !terminating, let state else { return false }
         return state == .inactive || state == .active
     }
 
     /// Judges the lifetime's `exit` (an ``EdgePoint`` of kind ``EdgePoint/Kind/exit``).
     static func exited(_ exit: EdgePoint, ending: JudgedEnding, context: MonitorContext, findings: inout RuleFindings) {
-        guard canFind(state: ending.state, terminating: ending.terminating), let state = ending.state,
+        guard canFind(state: ending.state, terminating: ending.terminating, crashed: ending.crash != nil),
             case .exit(let code, let signal) = exit.fact
         else { return }
         let end = exit.timestamp
+        if !endsInForeground(state: ending.state, terminating: ending.terminating), let crash = ending.crash, let signal {
+            findings.add(Rule(rule), at: end, witnesses: (ending.stateEvent.map { [$0] } ?? []) + [exit.event]) {
+                "The process crashed (signal \(signal), \(crash)) at \(context.when(end))"
+                    + (ending.state.map { " while the app was \($0.name)" } ?? "")
+                    + (ending.terminating ? ", during its termination" : "")
+                    + mainThreadFacts(ending, context: context)
+                    + "; expected no crash, in the foreground or in the background (crashes are the first "
+                    + "cause of terminations in the background, Apple WWDC20 10078)."
+            }
+            return
+        }
+        guard let state = ending.state else { return }
         findings.add(Rule(rule), at: end, witnesses: (ending.stateEvent.map { [$0] } ?? []) + [exit.event]) {
             let how: String
             if let signal {

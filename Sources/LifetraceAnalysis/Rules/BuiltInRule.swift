@@ -44,7 +44,8 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
     /// A main-thread stall at or above the hang threshold starts after the launch window while the
     /// app is in the foreground.
     case hang = "hang"
-    /// didEnterBackground or sceneDidEnterBackground runs longer than the limit.
+    /// didEnterBackground, sceneDidEnterBackground or willTerminate runs longer than the limit, or
+    /// the main thread stays busy that long after the app left the foreground.
     case backgroundCallback = "background-callback"
 
     /// The rule's id, as written on the command line and in reports.
@@ -150,17 +151,20 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
                 "the app does not end a background task the system expired, or runs in Background too long with no task open",
                 options: [.backgroundLimit])
         case .unexpectedExit:
-            RuleSpec(.warning, .terminateWhenRunning, "the process exits while Inactive or Active with no willTerminate")
+            RuleSpec(
+                .warning, .terminateWhenRunning,
+                "the process exits while Inactive or Active with no willTerminate, or dies of a crash signal in any state")
         case .hang:
             RuleSpec(
                 .warning, .lengthyWorkOffMain,
                 "a main-thread stall at or above the hang threshold starts after launch while the app is "
-                    + "in the foreground, or as it returns there",
+                    + "in the foreground (even if the user leaves during it), or as it returns there",
                 options: [.hangThreshold])
         case .backgroundCallback:
             RuleSpec(
                 .error, .backgroundCallbackLimit,
-                "didEnterBackground, sceneDidEnterBackground or willTerminate runs longer than the background callback limit",
+                "didEnterBackground, sceneDidEnterBackground or willTerminate runs longer than the background callback "
+                    + "limit, or the main thread stays busy that long after the app left the foreground",
                 options: [.backgroundCallbackLimit])
         }
     }
