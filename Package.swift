@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LifetraceReports", targets: ["LifetraceReports"]),
         .library(name: "LifetraceRules", targets: ["LifetraceRules"]),
         .library(name: "LifetraceExport", targets: ["LifetraceExport"]),
+        .library(name: "LifetraceHistory", targets: ["LifetraceHistory"]),
         .library(name: "LifetraceRecorder", targets: ["LifetraceRecorder"]),
         // What an iOS app adds: `import Lifetrace`, `Lifetrace.start()` (docs/IOS.md).
         .library(name: "Lifetrace", targets: ["Lifetrace"]),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The history store: SQLite through the system's libsqlite3 (libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -83,6 +86,14 @@ let package = Package(
         .target(
             name: "LifetraceReports",
             dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
+        ),
+        // The history of builds: one SQLite store of every run's figures, their series and change points.
+        .target(
+            name: "LifetraceHistory",
+            dependencies: [
+                "LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner", "LifetraceReports",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "LifetraceExport",
@@ -151,6 +162,7 @@ let package = Package(
                 "LifetraceReports",
                 "LifetraceRules",
                 "LifetraceExport",
+                "LifetraceHistory",
                 "LifetraceRecorder",
                 "LifetraceSupervisor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -203,6 +215,13 @@ let package = Package(
         .testTarget(
             name: "LifetraceReportsTests",
             dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifetraceRunner", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "LifetraceHistoryTests",
+            dependencies: [
+                "LifetraceHistory", "LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd",
+                "LifetraceCLI", "LifetraceTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "LifetraceExportTests",

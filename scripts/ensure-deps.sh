@@ -40,6 +40,8 @@ if ! command -v pkg-config >/dev/null 2>&1; then
 elif ! pkg-config --exists libzstd; then
     missing+=(libzstd-dev)
 fi
+# The history store links the system's SQLite (GRDB's GRDBSQLite module).
+[[ -f /usr/include/sqlite3.h ]] || missing+=(libsqlite3-dev)
 
 if ((${#missing[@]} > 0)); then
     if is_root; then

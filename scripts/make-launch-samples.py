@@ -68,6 +68,7 @@ def write(side, index, events, seed):
             out.write(json.dumps(event, separators=(",", ":")) + "\n")
 
 
-for index in range(1, 9):
-    write("baseline", index, run(random.Random(index), 1.0, False), index)
-    write("candidate", index, run(random.Random(100 + index), 1.25, index % 3 == 0), 100 + index)
+if __name__ == "__main__":
+    for index in range(1, 9):
+        write("baseline", index, run(random.Random(index), 1.0, False), index)
+        write("candidate", index, run(random.Random(100 + index), 1.25, index % 3 == 0), 100 + index)

@@ -19,7 +19,7 @@ struct Lifetrace: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ImportCommand.self, DumpCommand.self, InfoCommand.self, SynthCommand.self, RecordCommand.self, CheckCommand.self, ReportCommand.self, DiffCommand.self,
-            ReplayCommand.self, ExportCommand.self, RecoverCommand.self, SymbolicateCommand.self,
+            ReplayCommand.self, ExportCommand.self, RecoverCommand.self, SymbolicateCommand.self, HistoryCommand.self,
         ]
     )
 

@@ -42,6 +42,7 @@ struct ProjectConfiguration: Sendable {
         case budget
         case budgets
         case allowMoreViolations = "allow-more-violations"
+        case history
     }
 
     /// The file as named (found, or given with `--config`).
@@ -76,6 +77,8 @@ struct ProjectConfiguration: Sendable {
     var budgets: [Budget]?
     var budgetFile: String?
     var allowMoreViolations: Bool?
+    /// The history store (`history:`, a path relative to the file).
+    var history: String?
 
     /// The configuration file that applies in `directory`: `.lifetrace.yml` there or in the
     /// nearest directory above it that has one, or nil. Whatever has that name is found, a
@@ -196,6 +199,7 @@ struct ProjectConfiguration: Sendable {
         case .only: only = try reader.strings(value, what: name)
         case .disable: disable = try reader.strings(value, what: name)
         case .budgets: budgetFile = reader.resolve(try reader.string(value, what: name).value)
+        case .history: history = reader.resolve(try reader.string(value, what: name).value)
         case .maxRegression:
             let text = try reader.string(value, what: name)
             do throws(BudgetError) {

@@ -27,6 +27,22 @@ public struct RunFacts: Sendable, Hashable {
         public var stallWork: [String] = []
         /// Time on screen (ns): in the active or inactive state.
         public var onScreen: Int64 = 0
+
+        /// A lifetime's facts from their parts (a history store keeps them).
+        public init(
+            kind: LaunchKind, launchDuration: Int64?, busyInWindow: Int64, stalls: [Int64], omittedStalls: Int = 0,
+            end: LifetimeEnd.Kind, index: Int = 0, stallWork: [String] = [], onScreen: Int64 = 0
+        ) {
+            self.kind = kind
+            self.launchDuration = launchDuration
+            self.busyInWindow = busyInWindow
+            self.stalls = stalls
+            self.omittedStalls = omittedStalls
+            self.end = end
+            self.index = index
+            self.stallWork = stallWork
+            self.onScreen = onScreen
+        }
     }
 
     /// The trace's path.
@@ -44,6 +60,19 @@ public struct RunFacts: Sendable, Hashable {
     /// The problems the trace's reader recovered from (its facts are those read before them);
     /// the commands name them, and a trace that lost data is bad input (docs/CLI.md).
     public var issues: [TraceError] = []
+
+    /// A trace's facts from their parts (a history store keeps them).
+    public init(
+        path: String, eventCount: Int, lifetimes: [Lifetime], omittedLifetimes: Int, violations: [(rule: Rule, count: Int)],
+        metadata: TraceMetadata
+    ) {
+        self.path = path
+        self.eventCount = eventCount
+        self.lifetimes = lifetimes
+        self.omittedLifetimes = omittedLifetimes
+        self.violations = violations
+        self.metadata = metadata
+    }
 
     /// The facts of a trace from its rows: the lifetime rows (``LifetimeRow``) and the row that
     /// closes it (``TraceRow``). This is the one place a summary reads a trace from, in this
@@ -103,12 +132,42 @@ public struct RunFacts: Sendable, Hashable {
     public static func collectRows(
         _ paths: [String], options: AnalysisOptions, progress: (Int) -> Void = { _ in }
     ) throws(TraceError) -> (runs: [RunFacts], unreadable: [(path: String, error: TraceError)]) {
+        var runs: [RunFacts] = []
+        var unreadable: [(path: String, error: TraceError)] = []
+        try analyzeRows(paths, options: options) { path, result in
+            switch result {
+            case .success(let rows):
+                var facts = RunFacts(trace: rows.trace, lifetimes: rows.lifetimes)
+                facts.issues = rows.issues
+                runs.append(facts)
+            case .failure(let error): unreadable.append((path, error))
+            }
+            progress(runs.count + unreadable.count)
+        }
+        return (runs, unreadable)
+    }
+
+    /// A trace's rows as ``analyzeRows(_:options:emit:)`` hands them over.
+    public struct AnalysedRows: Sendable {
+        /// The row that closes the trace.
+        public var trace: TraceRow
+        /// Its first lifetime rows.
+        public var lifetimes: [LifetimeRow]
+        /// The problems its reader recovered from.
+        public var issues: [TraceError]
+    }
+
+    /// Analyses `paths` on every core and hands `emit`, on the calling thread and in path order,
+    /// each trace's rows: its first ``AnalysisOptions/lifetimeLimit`` lifetime rows, the row that
+    /// closes it and the problems its reader recovered from; or the error that stopped it. The
+    /// one reading of traces into rows that the summary and the history share.
+    public static func analyzeRows(
+        _ paths: [String], options: AnalysisOptions,
+        emit: (String, Result<AnalysedRows, TraceError>) -> Void
+    ) throws(TraceError) {
         var streaming = options
         streaming.keepsLifetimes = false
         let options = streaming
-        var runs: [RunFacts] = []
-        var unreadable: [(path: String, error: TraceError)] = []
-        var done = 0
         try TraceInputs.inOrder(paths: paths, output: nil) { path, alone, _ in
             var rows: [LifetimeRow] = []
             let result = Result { () throws(TraceError) in
@@ -119,19 +178,9 @@ public struct RunFacts: Sendable, Hashable {
                         path: path, metadata: metadata, lifetime: lifetime, violations: violations, omitted: omitted))
                 }
             }
-            return (path, result.map { analysis in
-                var facts = RunFacts(trace: TraceRow(analysis), lifetimes: rows)
-                facts.issues = analysis.issues
-                return facts
-            })
-        } emit: { traced, _ in
-            switch traced.1 {
-            case .success(let run): runs.append(run)
-            case .failure(let error): unreadable.append((traced.0, error))
-            }
-            done += 1
-            progress(done)
+            return (path, result.map { analysis in AnalysedRows(trace: TraceRow(analysis), lifetimes: rows, issues: analysis.issues) })
+        } emit: { (traced: (String, Result<AnalysedRows, TraceError>), _) in
+            emit(traced.0, traced.1)
         }
-        return (runs, unreadable)
     }
 }

@@ -120,7 +120,11 @@ extension RunSummary {
         public var onScreen: Int64 = 0
 
         /// Seconds of hang per hour on screen, nil with no time on screen.
-        public var hangRate: Double? {
+        public var hangRate: Double? { Self.hangRate(stallTime: stallTime, onScreen: onScreen) }
+
+        /// Seconds of hang per hour on screen, of `stallTime` over `onScreen` (ns), nil with no
+        /// time on screen: the one definition (Xcode Organizer's).
+        public static func hangRate(stallTime: Int64, onScreen: Int64) -> Double? {
             onScreen > 0 ? Double(stallTime) / 1e9 / (Double(onScreen) / 3.6e12) : nil
         }
     }

@@ -1,0 +1,60 @@
+import LifetraceReports
+
+extension HistorySeries {
+    /// The version of the JSON form's schema (docs/HISTORY.md); raised when a field changes
+    /// meaning or is removed, never for an added one.
+    public static let schemaVersion: Int64 = 1
+
+    /// The history as one JSON document (docs/HISTORY.md, "JSON").
+    public var json: JSONValue {
+        .object([
+            JSONMember("schema", .int(Self.schemaVersion)),
+            JSONMember("order", .string(order.rawValue)),
+            JSONMember("points", .array(points.map { point in
+                .object([
+                    JSONMember("label", .string(point.label)),
+                    JSONMember("build", .string(point.first.buildID)),
+                    JSONMember("commit", .optional(point.first.commit)),
+                    JSONMember("branch", .optional(point.first.branch)),
+                    JSONMember("appVersion", .optional(point.first.appVersion)),
+                    JSONMember("buildNumber", .optional(point.first.buildNumber)),
+                    JSONMember("device", .optional(point.first.device)),
+                    JSONMember("os", .optional(point.first.os)),
+                    JSONMember("date", .string(point.first.date)),
+                    JSONMember("builds", .int(Int64(point.builds))),
+                    JSONMember("runs", .int(Int64(point.runs))),
+                    JSONMember("lifetimes", .int(Int64(point.lifetimes))),
+                ])
+            })),
+            JSONMember("series", .array(series.map { series in
+                .object([
+                    JSONMember("metric", .string(series.metric.key)),
+                    JSONMember("title", .string(series.metric.title)),
+                    JSONMember("unit", .string(series.metric.unit.rawValue)),
+                    JSONMember("figures", .array(series.figures.map { figure in
+                        figure.map {
+                            .object([
+                                JSONMember("value", .number($0.value)), JSONMember("low", .number($0.low)),
+                                JSONMember("high", .number($0.high)), JSONMember("n", .int(Int64($0.n))),
+                            ])
+                        } ?? .null
+                    })),
+                    JSONMember("changes", .array(series.changes.map { change in
+                        let point = points[change.index]
+                        return .object([
+                            JSONMember("index", .int(Int64(change.index))),
+                            JSONMember("point", .string(point.label)),
+                            JSONMember("build", .string(point.first.buildID)),
+                            JSONMember("commit", .optional(point.first.commit)),
+                            JSONMember("before", .number(change.before)),
+                            JSONMember("after", .number(change.after)),
+                            JSONMember("relative", change.relative.map(JSONValue.number) ?? .null),
+                            JSONMember("pValue", .number(change.pValue)),
+                            JSONMember("sentence", .string(sentence(series, change))),
+                        ])
+                    })),
+                ])
+            })),
+        ])
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import LifetraceFormat
+
+/// The history of builds: one SQLite file (docs/HISTORY.md). Every build's runs are added in one
+/// transaction, so a failed add leaves the store as it was; two processes adding at once wait
+/// for each other (write-ahead log, a busy timeout) and lose nothing.
+public final class HistoryStore: Sendable {
+    /// The store's path.
+    public let path: String
+    /// How long a write waits for another process's write to end before giving up (seconds).
+    public let busyTimeout: Double
+    let database: DatabaseQueue
+
+    /// How a store is opened.
+    public enum Access: Sendable {
+        /// To read: the file must exist.
+        case read
+        /// To add builds: the file is created when missing.
+        case write
+    }
+
+    /// Opens the store at `path`. Throws ``HistoryStoreError``: missing (to read), not a store,
+    /// written by a newer version, damaged. Nothing is written to a file that is not a store of
+    /// this version or older.
+    public convenience init(path: String, access: Access, busyTimeout: Double = 30) throws(HistoryStoreError) {
+        try self.init(path: path, access: access, busyTimeout: busyTimeout, pageLimit: nil)
+    }
+
+    /// ``init(path:access:busyTimeout:)`` with a limit on the store's pages, which makes a full
+    /// disk happen where a test wants it.
+    init(path: String, access: Access, busyTimeout: Double, pageLimit: Int?) throws(HistoryStoreError) {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && access == .read { throw HistoryStoreError(path: path, .missing) }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.readonly = access == .read
+        configuration.label = "history"
+        configuration.prepareDatabase { db in
+            if let pageLimit { try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
+        }
+        do {
+            if exists { try Self.recognise(path: path, configuration: configuration) }
+            if access == .write {
+                // WAL lets a reader go on while a writer adds, and two writers queue on the lock.
+                configuration.journalMode = .wal
+            }
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            let migrator = HistorySchema.migrator
+            if access == .write {
+                try migrator.migrate(database)
+            } else {
+                let applied = try database.read { try migrator.appliedIdentifiers($0) }
+                if applied.count < migrator.migrations.count {
+                    throw HistoryStoreError(path: path, .sqlite("written by an older lifetrace; `lifetrace history add` brings it up to date"))
+                }
+            }
+        } catch let error as HistoryStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw HistoryStoreError(path: path, error, busySeconds: busyTimeout)
+        } catch {
+            throw HistoryStoreError(path: path, .sqlite(String(describing: error)))
+        }
+    }
+
+    /// Reads an existing file, read-only, before anything may write to it: an SQLite file of
+    /// another program, or a store with schema steps this version does not know, is refused.
+    private static func recognise(path: String, configuration: Configuration) throws {
+        var reading = configuration
+        reading.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: reading)
+        defer { try? queue.close() }
+        try queue.read { db in
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            guard tables > 0 else { return }
+            let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            guard application == HistorySchema.applicationID else { throw HistoryStoreError(path: path, .foreign) }
+            let migrator = HistorySchema.migrator
+            if try migrator.hasBeenSuperseded(db) {
+                let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+                throw HistoryStoreError(path: path, .newerSchema(unknown: unknown))
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction, taken at once (so that two writers queue on the
+    /// lock instead of failing on an upgrade), and turns SQLite's errors into one line.
+    func write<T>(_ body: (Database) throws -> T) throws(HistoryStoreError) -> T {
+        do {
+            var result: T?
+            try database.inTransaction(.immediate) { db in
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        } catch let error as HistoryStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw HistoryStoreError(path: path, error, busySeconds: busyTimeout)
+        } catch {
+            throw HistoryStoreError(path: path, .sqlite(String(describing: error)))
+        }
+    }
+
+    /// Runs `body` in one read transaction (a snapshot: a build added meanwhile is not half seen).
+    func read<T>(_ body: (Database) throws -> T) throws(HistoryStoreError) -> T {
+        do {
+            return try database.read(body)
+        } catch let error as HistoryStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw HistoryStoreError(path: path, error, busySeconds: busyTimeout)
+        } catch {
+            throw HistoryStoreError(path: path, .sqlite(String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import LifecycleModel
+import LifetraceAnalysis
+import LifetraceFormat
+import LifetraceTestSupport
+import Synchronization
+import Testing
+
+@testable import LifetraceHistory
+
+@Suite struct HistoryStoreTests {
+    /// A run of `lifetimes` cold launches of `launch` ms, one 300 ms stall each.
+    static func run(_ path: String, launch: Int64 = 200, lifetimes: Int = 2) -> HistoryRun {
+        var milestones = LaunchMilestones()
+        milestones.firstFrame = launch * 1_000_000
+        let lifetime = { (position: Int) in
+            HistoryRun.Lifetime(
+                position: position, launchKind: .cold, launchDuration: launch * 1_000_000, busyInWindow: 150_000_000,
+                milestones: milestones, stalls: [(300_000_000, "didFinishLaunching > openDatabase")], omittedStalls: 0,
+                timeInStates: [("active", 4_000_000_000), ("background", 1_000_000_000)], end: .killedWhileSuspended,
+                endCode: nil, endSignal: 9)
+        }
+        return HistoryRun(
+            path: path, source: "trace", events: 40, lifetimeCount: lifetimes,
+            metadata: TraceMetadata([("appVersion", "1.2"), ("device", "iPhone15,2")]), lifetimes: (0..<lifetimes).map(lifetime),
+            violations: [HistoryRun.RuleCount(rule: "launch-stall", severity: "error", count: 1)])
+    }
+
+    static func build(_ id: String) -> BuildRecord { BuildRecord(buildID: id, commit: "c\(id)", branch: "main", date: "2026-11-28T00:00:00Z") }
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func aBuildReadsBackAsItWasAdded() throws {
+        let path = try ScratchDirectory.make("history-roundtrip") + "/history.sqlite"
+        let store = try HistoryStore(path: path, access: .write)
+        let runs = [Self.run("a.ltrace"), Self.run("b.ltrace", launch: 250, lifetimes: 1)]
+        try store.add(Self.build("1"), runs: runs)
+        let builds = try store.builds()
+        #expect(builds.map(\.record) == [Self.build("1")])
+        #expect(try store.runs(ofBuild: builds[0].row) == runs)
+    }
+
+    @Test func aSecondAddOfTheSameBuildAddsItsRuns() throws {
+        let path = try ScratchDirectory.make("history-same-build") + "/history.sqlite"
+        let store = try HistoryStore(path: path, access: .write)
+        try store.add(Self.build("7"), runs: [Self.run("a.ltrace")])
+        try store.add(Self.build("7"), runs: [Self.run("b.ltrace")])
+        let builds = try store.builds()
+        #expect(builds.count == 1)
+        #expect(try store.runs(ofBuild: builds[0].row).map(\.path) == ["a.ltrace", "b.ltrace"])
+        // The same run again refuses the whole add.
+        #expect(throws: HistoryStoreError.self) { try store.add(Self.build("7"), runs: [Self.run("c.ltrace"), Self.run("a.ltrace")]) }
+        #expect(try store.runs(ofBuild: builds[0].row).map(\.path) == ["a.ltrace", "b.ltrace"])
+    }
+
+    @Test func aMissingStoreIsNotCreatedToRead() throws {
+        let path = try ScratchDirectory.make("history-missing") + "/none.sqlite"
+        let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(path: path, access: .read) }
+        #expect(error?.kind == .missing)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aFileThatIsNotADatabaseIsLeftAsItIs() throws {
+        let path = try ScratchDirectory.make("history-corrupt") + "/history.sqlite"
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        for access in [HistoryStore.Access.read, .write] {
+            let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(path: path, access: access) }
+            #expect(error?.kind == .corrupt)
+            #expect(error?.description.hasPrefix(path + ": ") == true)
+            #expect(error?.description.contains("\n") == false)
+        }
+        #expect(Self.bytes(path) == garbage)
+    }
+
+    @Test func aDamagedStoreIsRefusedAndKept() throws {
+        let path = try ScratchDirectory.make("history-damaged") + "/history.sqlite"
+        do {
+            let store = try HistoryStore(path: path, access: .write)
+            try store.add(Self.build("1"), runs: (0..<40).map { Self.run("r\($0).ltrace") })
+        }
+        // Pages past the header overwritten: SQLite finds the damage when it reads them.
+        var data = try #require(Self.bytes(path))
+        let checkpointed = data.count > 8192
+        if checkpointed { data.replaceSubrange(4096..<8192, with: Data(repeating: 0xA5, count: 4096)) }
+        try data.write(to: URL(fileURLWithPath: path))
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        let error = #expect(throws: HistoryStoreError.self) {
+            let store = try HistoryStore(path: path, access: .read)
+            for build in try store.builds() { _ = try store.runs(ofBuild: build.row) }
+        }
+        #expect(error?.kind == .corrupt)
+        #expect(Self.bytes(path) == data)
+    }
+
+    @Test func aStoreOfAnotherProgramIsRefused() throws {
+        let path = try ScratchDirectory.make("history-foreign") + "/other.sqlite"
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep')") }
+        let before = Self.bytes(path)
+        let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(path: path, access: .write) }
+        #expect(error?.kind == .foreign)
+        #expect(Self.bytes(path) == before)
+    }
+
+    @Test func aStoreFromANewerVersionIsRefusedAndKept() throws {
+        let path = try ScratchDirectory.make("history-newer") + "/history.sqlite"
+        do {
+            let store = try HistoryStore(path: path, access: .write)
+            try store.add(Self.build("1"), runs: [Self.run("a.ltrace")])
+        }
+        do {
+            // A newer version's step, written by another connection that is closed after it.
+            let newer = try DatabaseQueue(path: path)
+            try newer.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-field-payloads')") }
+            try newer.close()
+        }
+        let before = Self.bytes(path)
+        for access in [HistoryStore.Access.read, .write] {
+            let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(path: path, access: access) }
+            #expect(error?.kind == .newerSchema(unknown: ["v9-field-payloads"]))
+            #expect(error?.description == "\(path): written by a newer lifetrace (schema steps v9-field-payloads unknown to this one); left as it is")
+        }
+        #expect(Self.bytes(path) == before)
+    }
+
+    @Test func aLockedStoreWaitsThenGivesUpWritingNothing() throws {
+        let path = try ScratchDirectory.make("history-locked") + "/history.sqlite"
+        let store = try HistoryStore(path: path, access: .write, busyTimeout: 0.2)
+        try store.add(Self.build("1"), runs: [Self.run("a.ltrace")])
+        // Another connection holds the write lock for the whole attempt.
+        let holder = try DatabaseQueue(path: path)
+        try holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            let error = #expect(throws: HistoryStoreError.self) { try store.add(Self.build("2"), runs: [Self.run("b.ltrace")]) }
+            #expect(error?.kind == .locked(seconds: 0.2))
+            #expect(error?.description == "\(path): locked by another process for more than 0.2 s; nothing was written")
+            try db.execute(sql: "ROLLBACK")
+        }
+        #expect(try store.builds().map(\.record.buildID) == ["1"])
+        try store.add(Self.build("2"), runs: [Self.run("b.ltrace")])
+        #expect(try store.builds().map(\.record.buildID) == ["1", "2"])
+    }
+
+    @Test func aFullDiskLosesNothingAlreadyStored() throws {
+        let path = try ScratchDirectory.make("history-full") + "/history.sqlite"
+        do {
+            let store = try HistoryStore(path: path, access: .write)
+            try store.add(Self.build("1"), runs: [Self.run("a.ltrace")])
+        }
+        let pages = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA page_count")! }
+        let limited = try HistoryStore(path: path, access: .write, busyTimeout: 1, pageLimit: pages + 2)
+        let error = #expect(throws: HistoryStoreError.self) {
+            try limited.add(Self.build("2"), runs: (0..<500).map { Self.run("r\($0).ltrace", lifetimes: 5) })
+        }
+        #expect(error?.kind == .full)
+        #expect(error?.description == "\(path): the disk is full; nothing of this build was written, the store is as it was")
+        let store = try HistoryStore(path: path, access: .read)
+        let builds = try store.builds()
+        #expect(builds.map(\.record.buildID) == ["1"])
+        #expect(try store.runs(ofBuild: builds[0].row) == [Self.run("a.ltrace")])
+        #expect(try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
+    @Test func twoWritersAtOnceLoseNothing() throws {
+        let path = try ScratchDirectory.make("history-writers") + "/history.sqlite"
+        _ = try HistoryStore(path: path, access: .write)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            do {
+                // Each writer its own connection, as two CI jobs would have.
+                let store = try HistoryStore(path: path, access: .write)
+                for build in 0..<25 {
+                    try store.add(Self.build("w\(writer)-\(build)"), runs: (0..<4).map { Self.run("r\($0).ltrace") })
+                }
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        let store = try HistoryStore(path: path, access: .read)
+        let builds = try store.builds()
+        #expect(builds.count == 50)
+        #expect(Set(builds.map(\.record.buildID)).count == 50)
+        for build in builds { #expect(try store.runs(ofBuild: build.row).count == 4) }
+    }
+}
