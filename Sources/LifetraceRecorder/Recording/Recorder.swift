@@ -182,6 +182,8 @@ extension Recorder {
             let codec = options.codec ?? RawBlockCodec()
             var tracePath: String?
             if case .file(let path) = options.output {
+                // Before anything opens it: a FIFO would hold the app's start until a reader came.
+                try RecorderOutput.refuseNonRegularFile(path)
                 tracePath = path
                 // A leftover at this very path is sealed before this run writes there; the other
                 // leftovers in the directory are recovered once the recorder runs (below).
