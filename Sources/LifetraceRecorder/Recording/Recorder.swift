@@ -215,6 +215,8 @@ extension Recorder {
                     throw RecorderError(.writeFailed, path: path, errno: 0, detail: "cannot create: " + String(cString: strerror(error.errno)))
                 }
             }
+            // One identity in both, so that a recovery proves the file is this region's trace.
+            if let region { metadata[RecorderRegion.traceIdentityKey] = region.makeTraceIdentity() }
             do {
                 let sink = try options.output.makeSink(metadata: metadata, codec: codec)
                 recorder = try Recorder(
