@@ -189,7 +189,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: [
+                "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner", "LifetraceCLI", "LifetraceTestSupport",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .testTarget(
             name: "LifetraceInstrumentsTests",

@@ -45,14 +45,28 @@ import Testing
         #expect(gated.output.contains("No regression over +10%, no more errors per run than the baseline"))
     }
 
+    @Test("8 runs a side with 14 zeros of 16: the exact permutation p-value, and too few runs to tell said as such")
+    func tiesInSmallSamplesAreExact() throws {
+        let result = try LifetraceCommand.run(["diff", "--no-config", Self.baseline, "--", Self.candidate])
+        #expect(result.output.contains(
+            "stalls.count              8/8                0                 0       -                 0 [0, 0]  0.4667    0.9333          +0.25  "
+                + "too few runs to tell (p 0.4667 at best)"), "\(result.output)")
+        let json = try LifetraceCommand.run(["diff", "--no-config", "--format", "json", Self.baseline, "--", Self.candidate])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let stalls = try #require((document["metrics"] as? [[String: Any]])?.first { $0["metric"] as? String == "stalls.count" })
+        #expect(abs((stalls["p"] as? Double ?? 0) - 0.4666666666666667) < 1e-9)
+        #expect(stalls["method"] as? String == "exact")
+        #expect(stalls["verdict"] as? String == "too few runs to tell (p 0.4667 at best)")
+    }
+
     @Test("the slower launch against the normal one fails, printing the shift and its interval")
     func heavyLaunchFails() throws {
         let result = try LifetraceCommand.run(["diff", "--max-regression", "10%", Self.baseline, "--", Self.candidate])
         #expect(result.status == 1)
         #expect(result.output.contains(
-            "FAIL launch.cold median +10% at most: median +16.4%, shift +45 ms [+29 ms, +64 ms], p 0.0013, 0.0054 after Holm"))
+            "FAIL launch.cold median +10% at most: median +16.4%, shift +45 ms [+29 ms, +64 ms], p 0.0003, 0.0012 after Holm"))
         #expect(result.output.contains(
-            "FAIL launch.cold.busy median +10% at most: median +31.6%, shift +42 ms [+30 ms, +57 ms], p 0.0009, 0.0047 after Holm"))
+            "FAIL launch.cold.busy median +10% at most: median +31.6%, shift +42 ms [+30 ms, +57 ms], p 0.0002, 0.0008 after Holm"))
         let json = try LifetraceCommand.run(["diff", "--max-regression", "10%", "--format", "json", Self.baseline, "--", Self.candidate])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(document["tests"] as? Int == 5)
@@ -89,6 +103,6 @@ import Testing
     func fewNewWarningsPass() throws {
         let result = try LifetraceCommand.run(["diff", Self.baseline, "--", Self.candidate])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("  hang  warning          0          2             0/0.25  0.2500    0.5099  more, not significant"))
+        #expect(result.output.contains("  hang  warning          0          2             0/0.25  0.2500    0.7500  more, not significant"))
     }
 }

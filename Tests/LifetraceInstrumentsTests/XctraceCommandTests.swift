@@ -53,7 +53,7 @@ struct XctraceCommandTests {
         #expect(imported.error.isEmpty, "\(imported.error)")
         let info = try LifetraceCommand.run(["info", output])
         #expect(info.output.contains(
-            "metadata:   app=Notes, os=iOS 17.5.1 (21F90), device=iPhone 15 Pro, recorder=Instruments 15.4 (15F31d) (App Launch), source=xcrun xctrace export, omitted=1 os-signpost rows of processes other than 4121"),
+            "metadata:   app=Notes, os=iOS 17.5.1 (21F90), device=iPhone 15 Pro, recorder=Instruments 15.4 (15F31d) (App Launch), source=xcrun xctrace export, omitted=1 os-signpost row of other processes (SpringBoard (57)): the trace is of process 4121, the recording's target process in the table of contents"),
             "\(info.output)")
         #expect(info.output.contains("events:     36"))
         let dumped = try LifetraceCommand.run(["dump", output])

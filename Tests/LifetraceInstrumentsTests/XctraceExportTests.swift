@@ -47,7 +47,8 @@ struct XctraceExportTests {
         ])
         // SpringBoard's row is another process's: left out, and said so in the metadata (not as
         // an issue: the trace was read whole).
-        #expect(trace.metadata["omitted"] == "1 os-signpost rows of processes other than 4121")
+        #expect(trace.metadata["omitted"] == "1 os-signpost row of other processes (SpringBoard (57)): the trace is of process 4121, "
+            + "the process of the first os-signpost row (no table of contents)")
         #expect(trace.issues.isEmpty)
     }
 
@@ -58,7 +59,7 @@ struct XctraceExportTests {
         #expect(trace.metadata.fields.map { "\($0.key)=\($0.value)" } == [
             "app=Notes", "os=iOS 17.5.1 (21F90)", "device=iPhone 15 Pro",
             "recorder=Instruments 15.4 (15F31d) (App Launch)", "source=xcrun xctrace export",
-            "omitted=1 os-signpost rows of processes other than 4121",
+            "omitted=1 os-signpost row of other processes (SpringBoard (57)): the trace is of process 4121, the recording's target process in the table of contents",
         ])
         #expect(trace.metadata.fields.allSatisfy { !$0.value.contains("Test Device") }, "the device's own name is left out")
         #expect(trace.events.count == 36)

@@ -11,6 +11,26 @@ struct LifetraceStartTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(product).path
     }
 
+    @Test("LIFETRACE_OUTPUT naming a FIFO never holds the app's start: one line, the app runs unrecorded, the FIFO untouched")
+    func fifoOutputIsRefusedWithoutWaiting() throws {
+        let directory = try ScratchDirectory.make("lifetrace-fifo")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/trace.ltrace"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Under `timeout`: a start that opened the FIFO for a reader to come would never return (124).
+        let result = try ChildProcess.run(
+            "/usr/bin/timeout", ["30", Self.built("LifetraceStartProbe"), directory], environment: ["HOME": directory, "LIFETRACE_OUTPUT": fifo])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix("start false\n"), "\(result.output)")
+        let lines = result.error.split(separator: "\n").map(String.init)
+        #expect(lines.first == "lifetrace: cannot start recording: cannot write trace \(fifo): a FIFO, not a regular file: "
+            + "an app's trace is never waited on", "\(result.error)")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        // No region was left beside it for a later start to take for a trace's.
+        #expect(!FileManager.default.fileExists(atPath: fifo + ".lifetrace-region"))
+    }
+
     @Test("a second start with another configuration returns false and says so; stop seals the trace and nothing is recorded after it")
     func secondStartAndStop() throws {
         let directory = try ScratchDirectory.make("lifetrace-start")

@@ -124,6 +124,15 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
                 line: line, column: column))
     }
 
+    /// Text in a CDATA section is text like any other: kept, never dropped.
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard error == nil else { return }
+        guard let text = String(data: CDATABlock, encoding: .utf8) else {
+            return fail(.syntax, "a CDATA section that is not UTF-8", max(parser.lineNumber, 1), max(parser.columnNumber, 1))
+        }
+        self.parser(parser, foundCharacters: text)
+    }
+
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard error == nil, let last = open.indices.last, open[last].collectsText else { return }
         let count = string.utf8.count
@@ -326,7 +335,15 @@ final class XctraceDocumentParser: NSObject, XMLParserDelegate {
             tableOfContents.osVersion = attributes["os-version"]
         case "process":
             tableOfContents.processName = attributes["name"]
-            tableOfContents.pid = attributes["pid"].flatMap { Int64($0) }
+            if let pid = attributes["pid"] {
+                // Never dropped: the target process decides which rows are imported.
+                guard let number = Int64(pid) else {
+                    return fail(
+                        .invalidValue, "the target process's pid \"\(pid)\" is not an integer",
+                        max(parser?.lineNumber ?? 1, 1), max(parser?.columnNumber ?? 1, 1))
+                }
+                tableOfContents.pid = number
+            }
         default:
             break
         }

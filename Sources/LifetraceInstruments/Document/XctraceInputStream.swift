@@ -5,9 +5,13 @@ import LifetraceFormat
 /// document is never held whole. A read error is kept for the reader to report; once the reading
 /// is stopped, the stream says it has ended, so a rejected document is not read on.
 ///
-/// `XMLParser` reports no DTD to its delegate and expands the entities a DTD declares, so the
-/// prolog (the bytes before the root element) is scanned here: a `<!DOCTYPE` ends the reading
-/// before the parser sees it.
+/// `XMLParser` reports no DTD to its delegate (FoundationXML on Linux reports neither the
+/// `<!DOCTYPE` nor an entity's declaration, and drops a declared entity's reference without a
+/// word), so the prolog (the bytes before the root element, the only place XML allows a DTD) is
+/// read here by XML's own grammar for it: comments (`<!-- ... -->`) and processing instructions
+/// (`<? ... ?>`) are skipped whole, whatever they hold, and a `<!DOCTYPE` anywhere between them
+/// ends the reading before the parser sees it. A DTD after the root element's start is not
+/// well-formed, which the parser reports.
 final class XctraceInputStream: InputStream {
     private let input: TraceConverterInput
     private var prefixOffset = 0
@@ -19,14 +23,30 @@ final class XctraceInputStream: InputStream {
     private(set) var doctype: (line: Int, column: Int)?
     private var prolog = PrologScan()
 
-    /// The scan of the bytes before the root element, across reads.
+    /// The scan of the bytes before the root element, across reads: where in the prolog's
+    /// grammar the last byte left it.
     private struct PrologScan {
-        var done = false
+        enum Place {
+            /// Between markup.
+            case between
+            /// After `<`.
+            case open
+            /// After `<!`.
+            case bang
+            /// After `<!-`.
+            case bangDash
+            /// Inside a comment, after `dashes` dashes in a row.
+            case comment(dashes: Int)
+            /// Inside a processing instruction (or the XML declaration), after a `?` or not.
+            case instruction(question: Bool)
+            /// The root element started: the prolog is over.
+            case done
+        }
+        var place = Place.between
         var line = 1
         var column = 0
-        /// The bytes since the last `<`, up to `<!D`.
-        var pending: [UInt8] = []
-        var pendingStart = (line: 1, column: 1)
+        /// Where the last `<` is.
+        var markupStart = (line: 1, column: 1)
     }
 
     /// A stream over `input`, its prefix first.
@@ -62,8 +82,8 @@ final class XctraceInputStream: InputStream {
 
     /// Scans `count` bytes of the prolog; returns `count`, or 0 when a `<!DOCTYPE` stops the reading.
     private func scanProlog(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
-        guard !prolog.done else { return count }
         for index in 0..<count {
+            if case .done = prolog.place { return count }
             let byte = buffer[index]
             if byte == UInt8(ascii: "\n") {
                 prolog.line += 1
@@ -71,26 +91,47 @@ final class XctraceInputStream: InputStream {
             } else {
                 prolog.column += 1
             }
-            if byte == UInt8(ascii: "<") {
-                prolog.pending = [byte]
-                prolog.pendingStart = (prolog.line, prolog.column)
-                continue
-            }
-            guard !prolog.pending.isEmpty else { continue }
-            prolog.pending.append(byte)
-            switch prolog.pending.count {
-            case 2 where byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!"):
-                continue
-            case 2:
-                // A name after `<`: the root element starts, and with it the part XML allows no DTD in.
-                prolog.done = true
+            switch prolog.place {
+            case .between:
+                if byte == UInt8(ascii: "<") {
+                    prolog.place = .open
+                    prolog.markupStart = (prolog.line, prolog.column)
+                }
+            case .open:
+                switch byte {
+                case UInt8(ascii: "?"): prolog.place = .instruction(question: false)
+                case UInt8(ascii: "!"): prolog.place = .bang
+                // A name (or anything else, which the parser refuses): the root element starts.
+                default: prolog.place = .done
+                }
+            case .bang:
+                switch byte {
+                case UInt8(ascii: "-"): prolog.place = .bangDash
+                case UInt8(ascii: "D"):
+                    doctype = prolog.markupStart
+                    isStopped = true
+                    return 0
+                // Not allowed in a prolog: the parser says so.
+                default: prolog.place = .done
+                }
+            case .bangDash:
+                prolog.place = byte == UInt8(ascii: "-") ? .comment(dashes: 0) : .done
+            case .comment(let dashes):
+                if byte == UInt8(ascii: "-") {
+                    prolog.place = .comment(dashes: dashes + 1)
+                } else if byte == UInt8(ascii: ">") && dashes >= 2 {
+                    prolog.place = .between
+                } else {
+                    prolog.place = .comment(dashes: 0)
+                }
+            case .instruction(let question):
+                if byte == UInt8(ascii: ">") && question {
+                    prolog.place = .between
+                } else {
+                    prolog.place = .instruction(question: byte == UInt8(ascii: "?"))
+                }
+            case .done:
                 return count
-            case 3 where prolog.pending[1] == UInt8(ascii: "!") && byte == UInt8(ascii: "D"):
-                doctype = prolog.pendingStart
-                isStopped = true
-                return 0
-            default:
-                prolog.pending = []
             }
         }
         return count

@@ -4,21 +4,22 @@ import LifetraceFormat
 ///
 /// Rows give an interval's end with its start, so events are kept (at most
 /// ``XctraceLimits/maxEvents``) and sorted once; events at the same time keep the order they were
-/// made in. Each event remembers the process it came from, so that signposts of other processes
-/// are left out once the recorded process is known.
+/// made in. Each event remembers the process it came from, and each table counts its rows by
+/// process, so that the rows of other processes are left out, and named, once the recorded
+/// process is known.
 final class XctraceEventLog {
     /// The strings behind the events' symbols.
     private(set) var symbols = SymbolTable()
     private var events: [TraceEvent] = []
     private var processes: [Int64?] = []
     private let limits: XctraceLimits
-    /// The first process a `launch` names, the recorded process when no table of contents says.
-    private(set) var launchedProcess: Int64?
-    /// The first process an os-signpost row names, and its name.
-    private(set) var firstSignpostProcess: (pid: Int64?, name: String?)?
+    /// Each table's rows by process (nil: rows that name none), in the order tables were met.
+    private(set) var rows: [(table: String, counts: [Int64?: Int])] = []
+    /// The name each process is shown with, as first seen.
+    private(set) var names: [Int64: String] = [:]
+    /// The first process an os-signpost row names.
+    private(set) var firstSignpostProcess: Int64?
     private var intervals: Int64 = 0
-    /// The first process name a table shows.
-    var processName: String?
 
     /// An empty log.
     init(limits: XctraceLimits) { self.limits = limits }
@@ -33,14 +34,24 @@ final class XctraceEventLog {
                 .limitExceeded, file: file, at: .line(row.line, column: row.column),
                 "more than \(limits.maxEvents) events; the limit keeps memory bounded")
         }
-        if case .launch = event.payload, launchedProcess == nil { launchedProcess = pid }
         events.append(event)
         processes.append(pid)
     }
 
-    /// Notes the process of an os-signpost row.
-    func sawSignpost(of pid: Int64?, name: String?) {
-        if firstSignpostProcess == nil { firstSignpostProcess = (pid, name) }
+    /// Counts a row of `table` of process `pid`, shown as `name`.
+    func sawRow(of table: String, process pid: Int64?, name: String?) {
+        if table == "os-signpost", firstSignpostProcess == nil { firstSignpostProcess = pid }
+        if let pid, let name, names[pid] == nil { names[pid] = name }
+        if let index = rows.firstIndex(where: { $0.table == table }) {
+            rows[index].counts[pid, default: 0] += 1
+        } else {
+            rows.append((table, [pid: 1]))
+        }
+    }
+
+    /// The processes `table`'s rows name, in increasing order.
+    func processes(of table: String) -> [Int64] {
+        (rows.first { $0.table == table }?.counts.keys.compactMap { $0 } ?? []).sorted()
     }
 
     /// A signpost id for the next launch-phase interval, distinct from the others'.
@@ -49,15 +60,14 @@ final class XctraceEventLog {
         return intervals
     }
 
-    /// The events of process `pid` (and of no process), in time order, and how many were left out.
-    func events(of pid: Int64?) -> (events: [TraceEvent], leftOut: Int) {
+    /// The events of process `pid` (and of no process), in time order.
+    func events(of pid: Int64?) -> [TraceEvent] {
         var order: [Int] = []
         order.reserveCapacity(events.count)
         for index in events.indices where pid == nil || processes[index] == nil || processes[index] == pid {
             order.append(index)
         }
-        let leftOut = events.count - order.count
         order.sort { (events[$0].timestamp, $0) < (events[$1].timestamp, $1) }
-        return (order.map { events[$0] }, leftOut)
+        return order.map { events[$0] }
     }
 }

@@ -28,8 +28,8 @@ enum LifeCyclePeriodRows {
         let periodText = XctraceRow.text(of: try row.required("period", file: file))
         let period = AppLifeCyclePeriod(periodText)
         let process = row.cell("process")
-        let pid = XctraceRow.pid(of: process)
-        if log.processName == nil { log.processName = XctraceRow.processName(of: process) }
+        let pid = try row.pid(of: process, file: file)
+        log.sawRow(of: "life-cycle-period", process: pid, name: XctraceRow.processName(of: process))
 
         func add(_ payload: EventPayload, at timestamp: Int64) throws(TraceError) {
             try log.append(TraceEvent(timestamp: timestamp, payload: payload), process: pid, row: row, file: file)

@@ -13,8 +13,9 @@ enum OSSignpostRows {
         let time = try row.nanoseconds(row.required("time", file: file), file: file)
         let kind = XctraceRow.text(of: try row.required("event-type", file: file))
         let threadValue = row.cell("thread")
-        let pid = XctraceRow.pid(of: row.cell("process")) ?? XctraceRow.pid(of: threadValue)
-        log.sawSignpost(of: pid, name: XctraceRow.processName(of: row.cell("process")))
+        var pid = try row.pid(of: row.cell("process"), file: file)
+        if pid == nil { pid = try row.pid(of: threadValue, file: file) }
+        log.sawRow(of: "os-signpost", process: pid, name: XctraceRow.processName(of: row.cell("process") ?? threadValue?.child("process")))
         let name = row.cell("name").map(XctraceRow.text(of:)) ?? ""
         let symbol = log.symbol(name.isEmpty ? "(unnamed)" : name)
         let id = row.cell("identifier")?.unsigned.map { Int64(bitPattern: $0) }

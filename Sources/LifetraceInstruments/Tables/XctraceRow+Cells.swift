@@ -23,11 +23,19 @@ extension XctraceRow {
         return Int64(unsigned)
     }
 
-    /// The process ID of a `process` value, or of a `thread` value's process.
-    static func pid(of value: XctraceValue?) -> Int64? {
+    /// The process ID of a `process` value, or of a `thread` value's process; nil when the value
+    /// names none (no value, no `pid`, no text). A pid that is not an integer is an error at the
+    /// row, never dropped: the rows of other processes are left out by it.
+    func pid(of value: XctraceValue?, file: String) throws(TraceError) -> Int64? {
         guard let value else { return nil }
-        if value.element == "thread" { return pid(of: value.child("process")) }
-        return value.child("pid").flatMap { Int64($0.text) } ?? Int64(value.text)
+        if value.element == "thread" { return try pid(of: value.child("process"), file: file) }
+        let given = value.child("pid") ?? value
+        let text = given.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty && given.element != "pid" { return nil }
+        guard let pid = Int64(text) else {
+            throw error(.invalidValue, "<\(given.element)> \"\(text)\" is not a process ID (an integer)", file: file)
+        }
+        return pid
     }
 
     /// The process name in a `process` value's `fmt`, `MyApp (123)`, without its ID.

@@ -182,6 +182,8 @@ extension Recorder {
             let codec = options.codec ?? RawBlockCodec()
             var tracePath: String?
             if case .file(let path) = options.output {
+                // Before anything opens it: a FIFO would hold the app's start until a reader came.
+                try RecorderOutput.refuseNonRegularFile(path)
                 tracePath = path
                 // A leftover at this very path is sealed before this run writes there; the other
                 // leftovers in the directory are recovered once the recorder runs (below).
@@ -213,6 +215,8 @@ extension Recorder {
                     throw RecorderError(.writeFailed, path: path, errno: 0, detail: "cannot create: " + String(cString: strerror(error.errno)))
                 }
             }
+            // One identity in both, so that a recovery proves the file is this region's trace.
+            if let region { metadata[RecorderRegion.traceIdentityKey] = region.makeTraceIdentity() }
             do {
                 let sink = try options.output.makeSink(metadata: metadata, codec: codec)
                 recorder = try Recorder(

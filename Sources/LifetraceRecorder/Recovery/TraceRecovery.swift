@@ -98,6 +98,7 @@ public enum TraceRecovery {
             region.unlink()
             return .nothingToRecover
         }
+        try refuseAnotherFile(tracePath: tracePath, region: region, codec: codec)
         let outcome = try seal(tracePath: tracePath, region: region, codec: codec, shouldStop: shouldStop)
         region.unlink()
         return outcome

@@ -135,6 +135,9 @@ enum RegionField {
     static let committedLength = 96
     /// The count of events dropped without a ring, as of that flush.
     static let committedWithoutRing = 104
+    /// The identity of the trace the region was made for, 16 bytes (``RecorderRegion/traceIdentity``);
+    /// zero in a region made before identities were written.
+    static let traceIdentity = 112
 
     // Ring header: the producer's cache line.
     static let ringHead = 0

@@ -30,6 +30,9 @@ public struct RunComparison: Sendable {
         public var isRegression: Bool
         /// Whether the candidate is significantly better.
         public var isImprovement: Bool
+        /// Whether the runs are too few for any change to be significant: the smallest p-value
+        /// these samples' sizes and ties can give is not below alpha (``MannWhitneyU/smallestP``).
+        public var tooFewToTell = false
 
         /// The baseline's median as every report writes it (``RunMetric/Unit/percentile(_:_:)``).
         public var baselineMedian: Double? { metric.unit.percentileValue(baseline, 50) }
@@ -44,6 +47,9 @@ public struct RunComparison: Sendable {
             if test == nil { return "too few samples" }
             if isRegression { return "worse (significant)" }
             if isImprovement { return "better (significant)" }
+            if tooFewToTell, let smallest = test?.smallestP {
+                return "too few runs to tell (p \(pValue(smallest)) at best)"
+            }
             return "no significant change"
         }
     }
@@ -154,6 +160,8 @@ public struct RunComparison: Sendable {
             let better = cand < base || (cand == base && test.cliffsDelta < 0)
             rows[index].isRegression = p < gate.alpha && worse
             rows[index].isImprovement = p < gate.alpha && better
+            // Holm's adjustment never lowers a p-value: past alpha here, past it after.
+            rows[index].tooFewToTell = test.smallestP >= gate.alpha
         }
         for (position, index) in testedRules.enumerated() {
             let p = adjusted[testedRows.count + position]
@@ -254,7 +262,10 @@ public struct RunComparison: Sendable {
                 checks.append(Check(
                     description: "\(row.metric.key) median +\(DecimalText.compact(limit))% at most", failed: failed,
                     detail: "median \(signedPercent(change)), shift \(row.shiftText), p \(pValue(row.test?.p)), "
-                        + "\(pValue(row.adjustedP)) after Holm" + (failed ? "" : ", not significant"),
+                        + "\(pValue(row.adjustedP)) after Holm" + (failed ? "" : ", not significant")
+                        + (row.tooFewToTell
+                            ? ": too few runs to see any change, the smallest p-value \(row.baseline.count) and \(row.candidate.count) runs "
+                                + "with these ties can give is \(pValue(row.test?.smallestP))" : ""),
                     kind: .regression))
             }
         }
