@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LifetraceAnalysis
 import LifetraceFormat
 
@@ -10,14 +11,35 @@ import LifetraceFormat
 /// gives the analysis's stall sample pass (``StackSymbolResolver``), and `lifetrace symbolicate`'s.
 public struct Symbolizer: StackSymbolResolver {
     /// The symbol files given (`--symbols`): dSYM bundles, folders of them, Mach-O files.
-    public var symbolFiles: [String]
+    public let symbolFiles: [String]
     /// The environment whose PATH the tools are found on.
-    public var environment: [String: String]
+    public let environment: [String: String]
+    /// The symbol files read, once for every trace this symbolizer names (`check DIR`), and only
+    /// when a trace has a frame to name.
+    private let readFiles: ReadOnce
 
     /// The symbolizer of the tools on `environment`'s PATH, with the symbol files under `symbolFiles`.
     public init(symbolFiles: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.symbolFiles = symbolFiles
         self.environment = environment
+        readFiles = ReadOnce(paths: symbolFiles)
+    }
+
+    /// ``SymbolFiles`` of some paths, read the first time they are asked for.
+    private final class ReadOnce: Sendable {
+        let paths: [String]
+        private let read = Mutex<SymbolFiles?>(nil)
+
+        init(paths: [String]) { self.paths = paths }
+
+        var files: SymbolFiles {
+            read.withLock { files in
+                if let files { return files }
+                let found = SymbolFiles(paths: paths)
+                files = found
+                return found
+            }
+        }
     }
 
     /// ``symbolize(_:)``.
@@ -41,7 +63,9 @@ public struct Symbolizer: StackSymbolResolver {
     /// the notes: the images skipped (``skippedNote(_:)``), then each symbol file problem, then
     /// the symbol files whose UUID no sampled image has.
     public func symbolizeWithNotes(_ stacks: SampledStacks) throws(Failure) -> (symbols: [UInt64: FrameSymbol], notes: [String]) {
-        let files = SymbolFiles(paths: symbolFiles)
+        let needed = stacks.nodes.contains { stacks.symbols[$0.address] == nil && stacks.imageIndex(containing: $0.address) != nil }
+        guard needed else { return ([:], []) }
+        let files = readFiles.files
         let (symbols, skipped) = try Self.symbolizeWithNotes(stacks, symbolFiles: files, environment: environment)
         var notes = skipped.isEmpty ? [] : [Self.skippedNote(skipped)]
         notes += files.problems.map { "symbol file not used: " + $0 }

@@ -51,3 +51,35 @@ import Testing
         #expect(Set(named).count == 1 && named.first?.hasSuffix("main") == true, "\(Set(named))")
     }
 }
+
+/// Symbols are on by default, and cost nothing where there is nothing to name: `check` of a
+/// trace without stack samples starts no symbolizer.
+@Suite struct SymbolizerNotStartedTests {
+    @Test func checkOfATraceWithoutSamplesStartsNoSymbolizer() throws {
+        let directory = try AppleSymbolFilesTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A symbolizer that leaves a mark when started, first on PATH.
+        let mark = directory + "/started"
+        try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
+        let tool = directory + "/bin/llvm-symbolizer"
+        try "#!/bin/sh\ntouch '\(mark)'\ncat >/dev/null\n".write(toFile: tool, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+        let environment = ProcessInfo.processInfo.environment.merging(["PATH": directory + "/bin:/usr/bin:/bin"]) { $1 }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("lifetrace"))
+        process.arguments = ["check", "--no-config", SampleRecording.packageRoot.path + "/Samples/traces/launch-stall.fail.jsonl"]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(!FileManager.default.fileExists(atPath: mark))
+        // The same tool is started for a trace with a frame to name (the mark can appear).
+        var stacks = SampledStacks()
+        let image = BuiltProducts.path("SampleApp")
+        stacks.addImage(LoadedImage(timestamp: 0, path: image, buildID: Symbolizer.buildID(ofFile: image) ?? "", base: 1 << 40, size: 1 << 20))
+        stacks.addSample(timestamp: 0, thread: .main, stack: stacks.intern([(1 << 40) + 0x100]))
+        _ = try? Symbolizer(environment: environment).symbolizeWithNotes(stacks)
+        #expect(FileManager.default.fileExists(atPath: mark))
+    }
+}
