@@ -161,3 +161,25 @@ import Testing
         #expect(points.compactMap { ($0["runs"] as? NSNumber)?.intValue } == [6, 6])
     }
 }
+
+/// The HTML page: a chart per metric, its change marked at its build, every point's build,
+/// commit and figures on hover.
+@Suite struct HistoryPageTests {
+    @Test func thePageMarksTheChangeAndNamesEachPoint() throws {
+        let directory = try ScratchDirectory.make("history-page")
+        try HistoryCommandTests.writeBuilds(directory, builds: 16, runs: 8, regression: 10)
+        let store = directory + "/history.sqlite"
+        try HistoryCommandTests.addBuilds(directory, count: 16, store: store)
+        let page = directory + "/history.html"
+        let shown = try LifetraceCommand.run(["history", "show", "--no-config", "--history", store, "--format", "html", "-o", page])
+        #expect(shown.status == 0, "\(shown.error)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let series = try #require(HistoryCommandTests.show(store)["series"] as? [[String: Any]])
+        #expect(html.components(separatedBy: "<svg class=\"chart\"").count - 1 == series.count)
+        #expect(html.components(separatedBy: "<line class=\"change\"").count - 1 == 1)
+        #expect(html.contains("<text class=\"change\" x=\"") && html.contains(">build 10: +20.1 %</text>"))
+        // 16 points per chart, each with its hover.
+        #expect(html.components(separatedBy: "<circle class=\"point\"").count - 1 == 16 * series.count)
+        #expect(html.contains("<title>build 10, commit commit10, version 1.10\nlaunch.cold.p50: "))
+    }
+}
