@@ -4,7 +4,6 @@ import LifetraceFormat
 import LifetraceZstd
 import LifetraceRecorder
 import LifetraceSupervisor
-import Synchronization
 
 /// `lifetrace record`: runs an app under a scenario, playing the system, and writes one trace.
 struct RecordCommand: ParsableCommand {
@@ -162,7 +161,7 @@ struct RecordCommand: ParsableCommand {
     /// Lets the signal thread wait, a bounded time, for the trace to be closed.
     private final class SignalStop: Sendable {
         private let done = DispatchSemaphore(value: 0)
-        private let signalled = Mutex(false)
+        private let signalled = Locked(false)
 
         /// On the signal thread: waits up to five seconds for ``closed()``.
         func awaitClose() {

@@ -1,5 +1,4 @@
 import LifetraceFormat
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -26,17 +25,17 @@ enum ToolProcess {
     /// The tools running, by process id: each is reaped while its id is here, under the lock, so
     /// an id is never killed after it was reaped (and perhaps reused). `closed` once this process
     /// stops: nothing is started after that.
-    private struct Running: ~Copyable {
+    private struct Running {
         var processes: Set<pid_t> = []
         var closed = false
         var cleanupInstalled = false
+        var started = 0
     }
 
-    private static let running = Mutex(Running())
+    private static let running = Locked(Running())
 
     /// How many tools were started in this process: the count tests look at.
-    static var started: Int { startedCount.load(ordering: .relaxed) }
-    private static let startedCount = Atomic<Int>(0)
+    static var started: Int { running.withLock { $0.started } }
 
     /// Runs `path` with `arguments`, gives it on its standard input the chunks `input` returns
     /// until it returns nil (then end of file), and hands what the tool writes on its standard
@@ -121,7 +120,7 @@ enum ToolProcess {
                 let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
                 if result == 0 {
                     running.processes.insert(pid)
-                    startedCount.add(1, ordering: .relaxed)
+                    running.started += 1
                 }
                 return (result, pid)
             }

@@ -35,8 +35,11 @@ enum UIKitAdoption {
         for entry in LifecycleAdapter.uiKitNotifications {
             tokens.append(
                 NotificationCenter.default.addObserver(forName: Notification.Name(entry.name), object: nil, queue: .main) { note in
+                    // Delivered on the main queue (`queue: .main`), where the isolated block runs
+                    // at once: the object never leaves the main thread.
+                    nonisolated(unsafe) let object = note.object
                     MainActor.assumeIsolated {
-                        let scene = entry.isScene ? (note.object as? UIScene)?.session.persistentIdentifier : nil
+                        let scene = entry.isScene ? (object as? UIScene)?.session.persistentIdentifier : nil
                         observe(.notification(name: entry.name, scene: scene))
                     }
                 })

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An executable or shared library mapped into the recorded process: what a sampled address is
 /// resolved against (`image` records, docs/FORMAT.md).
 public struct LoadedImage: Hashable, Sendable {
@@ -300,7 +298,7 @@ public struct SampledStacks: Sendable {
 /// The ``ImageTable`` of a ``SampledStacks``' images once built, shared by its copies that have
 /// the same images.
 private final class ImageTableCache: Sendable {
-    private let built = Mutex<ImageTable?>(nil)
+    private let built = Locked<ImageTable?>(nil)
 
     func table(of images: [LoadedImage]) -> ImageTable {
         built.withLock { built in

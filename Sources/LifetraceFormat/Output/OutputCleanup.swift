@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -34,9 +33,9 @@ public enum OutputCleanup {
         var installed = false
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
     /// Held by ``starting(_:)`` and, from a signal on, by the cleanup.
-    private static let gate = Mutex(())
+    private static let gate = Locked(())
 
     /// The signals that trigger the cleanup.
     public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]

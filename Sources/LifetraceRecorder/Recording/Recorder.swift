@@ -106,7 +106,10 @@ public final class Recorder: @unchecked Sendable {
 
     private static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
+        let status = pthread_key_create(&key) { argument in
+            // The argument is optional in Glibc's declaration and not in Darwin's: one binding
+            // reads both (a thread's value is never nil here, the destructor runs only for set ones).
+            let pointer: UnsafeMutableRawPointer? = argument
             guard let pointer else { return }
             let state = pointer.assumingMemoryBound(to: ThreadRing.self)
             state.pointee.retire()

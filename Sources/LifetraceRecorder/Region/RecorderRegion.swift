@@ -1,5 +1,6 @@
 import Atomics
 import CRecorderSignals
+import LifetraceFormat
 
 #if canImport(Glibc)
 import Glibc
@@ -204,6 +205,6 @@ public final class RecorderRegion: @unchecked Sendable {
         guard committed > 0, committed <= UInt64(RegionLayout.maxNameBytes + 1) else { return nil }
         let start = base + layout.symbolOffset(Int(id)) + 8
         let bytes = UnsafeRawBufferPointer(start: start, count: Int(committed - 1))
-        return String(validating: bytes, as: UTF8.self)
+        return String(validUTF8: bytes)
     }
 }

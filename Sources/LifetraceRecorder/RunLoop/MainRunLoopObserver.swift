@@ -32,13 +32,23 @@ public final class MainRunLoopObserver: @unchecked Sendable {
     public func install() {
         guard !installed else { return }
         installed = true
-        CFRunLoopAddObserver(CFRunLoopGetMain(), observer, kCFRunLoopCommonModes)
+        CFRunLoopAddObserver(CFRunLoopGetMain(), observer, Self.commonModes)
     }
 
     /// Removes the observer from the main run loop.
     public func uninstall() {
         guard installed else { return }
         installed = false
-        CFRunLoopRemoveObserver(CFRunLoopGetMain(), observer, kCFRunLoopCommonModes)
+        CFRunLoopRemoveObserver(CFRunLoopGetMain(), observer, Self.commonModes)
+    }
+
+    /// The common modes: a `CFRunLoopMode` constant in Darwin's CoreFoundation, a global in
+    /// swift-corelibs-foundation's.
+    private static var commonModes: CFRunLoopMode {
+        #if canImport(Darwin)
+        .commonModes
+        #else
+        kCFRunLoopCommonModes
+        #endif
     }
 }

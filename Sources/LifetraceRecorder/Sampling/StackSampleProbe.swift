@@ -11,7 +11,8 @@ import LifetraceFormat
 /// first ``init(region:)`` (or the main thread, once a ``StallSampler`` started). Sampling the
 /// calling thread itself, the signal is delivered as `pthread_kill` returns, so a sample costs
 /// the kernel's delivery and return, the walk, and the ring write, without the wait for the
-/// sampled thread to be scheduled that a sample of another thread adds.
+/// sampled thread to be scheduled that a sample of another thread adds. (On Apple platforms a
+/// thread cannot suspend itself: sampling the calling thread walks its stack from the call.)
 public final class StackSampleProbe: @unchecked Sendable {
     private var ring: ThreadRing
     private var frames = [UInt64](repeating: 0, count: Int(LIFETRACE_SAMPLE_MAX_FRAMES))

@@ -43,22 +43,20 @@ public struct StallSampling: Sendable, Hashable {
 /// Samples the main thread's stack while it is stuck (docs/RECORDING.md, "Stack samples").
 ///
 /// The main run loop's observer tells it when the main thread wakes and sleeps (two atomic
-/// stores, and a semaphore post when the sampler is idle). The sampler thread waits on the
-/// semaphore while the main thread sleeps; after a wake it sleeps until the wake is
-/// ``StallSampling/threshold`` old and, if the same wake is still going, takes the main thread's
-/// stack every ``StallSampling/interval`` until it sleeps: a signal whose handler walks the frame
-/// pointers (`CRecorderSignals`, async-signal-safe, bounded, no allocation, no lock). Samples
-/// and the loaded images go into the sampler's own ring of the region, never into the main
-/// thread's, so an event the main thread was writing when interrupted is never touched.
-///
-/// On Apple platforms the same loop would take the stack with `thread_suspend` and
-/// `thread_get_state` (as crash reporters do); that shim is not built here, and
-/// ``isSupported`` is false there.
+/// stores, and a semaphore signal when the sampler is idle, which never waits). The sampler
+/// thread waits on the semaphore while the main thread sleeps; after a wake it sleeps until the
+/// wake is ``StallSampling/threshold`` old and, if the same wake is still going, takes the main
+/// thread's stack every ``StallSampling/interval`` until it sleeps (`CRecorderSignals`: on Linux
+/// a signal whose handler walks the frame pointers, async-signal-safe, bounded, no allocation, no
+/// lock; on Apple platforms `thread_suspend`, `thread_get_state`, the same walk, `thread_resume`).
+/// Samples and the loaded images go into the sampler's own ring of the region, never into the
+/// main thread's, so an event the main thread was writing when interrupted is never touched.
 public final class StallSampler: @unchecked Sendable {
     /// The signal the sampler interrupts the main thread with.
     public static let signal = SIGPROF
 
-    /// Whether this platform's handler can walk the interrupted stack (Linux x86_64, aarch64).
+    /// Whether this platform's sampler can walk the sampled stack (Linux x86_64, aarch64; Apple
+    /// arm64, x86_64).
     public static var isSupported: Bool { lifetrace_sampler_supported() != 0 }
 
     /// The sampler of the process, once started.
@@ -74,7 +72,7 @@ public final class StallSampler: @unchecked Sendable {
     private let epoch = ManagedAtomic<UInt64>(0)
     private let idle = ManagedAtomic<Bool>(false)
     private let stopping = ManagedAtomic<Bool>(false)
-    private let semaphore: UnsafeMutablePointer<sem_t>
+    private let semaphore = DispatchSemaphore(value: 0)
     private let taken = ManagedAtomic<Int>(0)
 
     /// Stack samples taken so far.
@@ -92,8 +90,6 @@ public final class StallSampler: @unchecked Sendable {
         self.sampling = sampling
         region = recorder.region
         names = recorder.names
-        semaphore = .allocate(capacity: 1)
-        sem_init(semaphore, 0, 0)
     }
 
     /// Starts sampling the calling thread, which must be the main thread, for `recorder`; returns
@@ -120,7 +116,7 @@ public final class StallSampler: @unchecked Sendable {
         wakeTime.store(MonotonicClock.now(), ordering: .relaxed)
         epoch.wrappingIncrement(ordering: .relaxed)
         awake.store(true, ordering: .sequentiallyConsistent)
-        if idle.load(ordering: .sequentiallyConsistent) { sem_post(semaphore) }
+        if idle.load(ordering: .sequentiallyConsistent) { semaphore.signal() }
     }
 
     /// The main thread went back to waiting.
@@ -132,7 +128,7 @@ public final class StallSampler: @unchecked Sendable {
     /// Stops the sampler thread after its current sample.
     public func stop() {
         stopping.store(true, ordering: .sequentiallyConsistent)
-        sem_post(semaphore)
+        semaphore.signal()
     }
 
     private func run() {
@@ -145,7 +141,7 @@ public final class StallSampler: @unchecked Sendable {
             if !awake.load(ordering: .sequentiallyConsistent) {
                 // Nothing runs while the main thread sleeps: wait for its next wake.
                 idle.store(true, ordering: .sequentiallyConsistent)
-                if !awake.load(ordering: .sequentiallyConsistent) { sem_wait(semaphore) }
+                if !awake.load(ordering: .sequentiallyConsistent) { semaphore.wait() }
                 idle.store(false, ordering: .sequentiallyConsistent)
                 continue
             }
@@ -207,9 +203,8 @@ public final class StallSampler: @unchecked Sendable {
 
     private static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return CommandLine.arguments.first ?? "" }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard lifetrace_executable_path(&buffer, UInt32(buffer.count)) == 0 else { return CommandLine.arguments.first ?? "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -293,7 +293,7 @@ struct ChunkDecoder {
                 return .failed(.message("string definition length runs past the chunk"))
             }
             let bytes = UnsafeBufferPointer(start: cursor.position, count: Int(length))
-            guard let string = String(validating: bytes, as: UTF8.self) else { return .failed(.message("string definition is not UTF-8")) }
+            guard let string = String(validUTF8: bytes) else { return .failed(.message("string definition is not UTF-8")) }
             _ = cursor.skip(length)
             localSymbols.append(symbols.intern(string))
             return .defined

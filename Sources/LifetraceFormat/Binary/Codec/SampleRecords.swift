@@ -13,7 +13,7 @@ struct SampleSink {
             guard let length = body.varint(), length <= UInt64(EventRecord.maxImagePathLength), length <= UInt64(body.remaining) else {
                 return "an image path is longer than 4096 bytes or than its record"
             }
-            guard let path = String(validating: UnsafeBufferPointer(start: body.position, count: Int(length)), as: UTF8.self) else {
+            guard let path = String(validUTF8: UnsafeBufferPointer(start: body.position, count: Int(length))) else {
                 return "an image path is not UTF-8"
             }
             _ = body.skip(length)
@@ -31,7 +31,7 @@ struct SampleSink {
             var strings: [String] = []
             for _ in 0..<2 {
                 guard let length = body.varint(), length <= 4096, length <= UInt64(body.remaining),
-                    let text = String(validating: UnsafeBufferPointer(start: body.position, count: Int(length)), as: UTF8.self)
+                    let text = String(validUTF8: UnsafeBufferPointer(start: body.position, count: Int(length)))
                 else { return "a symbol's name or file is longer than 4096 bytes, than its record, or not UTF-8" }
                 _ = body.skip(length)
                 strings.append(text)

@@ -80,7 +80,7 @@ struct FileHeader: Equatable {
                     throw .malformed("metadata field \(index) \(part) length runs past the header")
                 }
                 let bytes = UnsafeBufferPointer(start: cursor.position, count: Int(length))
-                guard let string = String(validating: bytes, as: UTF8.self) else {
+                guard let string = String(validUTF8: bytes) else {
                     throw .malformed("metadata field \(index) \(part) is not UTF-8")
                 }
                 pair.append(string)

@@ -1,17 +1,20 @@
+// The stall sampler on Linux: a signal handler walks the interrupted thread's frame pointers,
+// the images come from dl_iterate_phdr (docs/RECORDING.md, "Stack samples"). Apple platforms
+// have theirs in stack_sampler_darwin.c.
+#if defined(__linux__)
 #define _GNU_SOURCE
 #include "stack_sampler.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <ucontext.h>
-#if defined(__linux__)
-#include <elf.h>
-#include <link.h>
-#endif
+#include <unistd.h>
 
 static pthread_t sampled_thread;
 static int prepared = 0;
@@ -28,7 +31,7 @@ static int64_t stale_answers = 0;
 static volatile int64_t answer_ns = 0;
 
 int lifetrace_sampler_supported(void) {
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#if defined(__x86_64__) || defined(__aarch64__)
     return 1;
 #else
     return 0;
@@ -37,7 +40,7 @@ int lifetrace_sampler_supported(void) {
 
 static void walk(void *context) {
     int count = 0;
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#if defined(__x86_64__) || defined(__aarch64__)
     ucontext_t *uc = (ucontext_t *)context;
 #if defined(__x86_64__)
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -46,18 +49,7 @@ static void walk(void *context) {
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.pc;
     uintptr_t fp = (uintptr_t)uc->uc_mcontext.regs[29];
 #endif
-    buffer[count++] = pc;
-    // Each frame record is {caller's frame pointer, return address}, higher on the stack than
-    // the last: a pointer outside the thread's stack, misaligned or not moving up ends the walk.
-    while (count < LIFETRACE_SAMPLE_MAX_FRAMES) {
-        if (fp < stack_low || fp > stack_high - 2 * sizeof(uintptr_t) || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
-        uintptr_t next = ((uintptr_t *)fp)[0];
-        uintptr_t ret = ((uintptr_t *)fp)[1];
-        if (ret == 0) break;
-        buffer[count++] = ret;
-        if (next <= fp) break;
-        fp = next;
-    }
+    count = lifetrace_walk_frames(pc, fp, stack_low, stack_high, lifetrace_read_frame_record, NULL, buffer, LIFETRACE_SAMPLE_MAX_FRAMES);
 #else
     (void)context;
 #endif
@@ -91,7 +83,6 @@ int64_t lifetrace_sampler_handler_nanoseconds(void) { return __atomic_load_n(&ha
 
 int lifetrace_sampler_prepare(int signal_number) {
     if (prepared) return 0;
-#if defined(__linux__)
     pthread_attr_t attributes;
     if (pthread_getattr_np(pthread_self(), &attributes) != 0) return -1;
     void *address = NULL;
@@ -101,9 +92,6 @@ int lifetrace_sampler_prepare(int signal_number) {
     if (status != 0 || address == NULL || size == 0) return -1;
     stack_low = (uintptr_t)address;
     stack_high = (uintptr_t)address + size;
-#else
-    return -1;
-#endif
     if (sem_init(&answered, 0, 0) != 0) return -1;
     struct sigaction action;
     memset(&action, 0, sizeof(action));
@@ -152,7 +140,6 @@ int lifetrace_sampler_take(uint64_t *frames, int64_t timeout_ns) {
     return copy_answer(frames);
 }
 
-#if defined(__linux__)
 struct visit {
     void *context;
     lifetrace_image_visitor visitor;
@@ -194,14 +181,18 @@ static int visit_image(struct dl_phdr_info *info, size_t size, void *data) {
         visit->visitor(visit->context, info->dlpi_name ? info->dlpi_name : "", info->dlpi_addr, high - info->dlpi_addr, build_id, build_id_length);
     return 0;
 }
-#endif
 
 void lifetrace_loaded_images(void *context, lifetrace_image_visitor visitor) {
-#if defined(__linux__)
     struct visit visit = {context, visitor};
     dl_iterate_phdr(visit_image, &visit);
-#else
-    (void)context;
-    (void)visitor;
-#endif
 }
+
+int lifetrace_executable_path(char *buffer, uint32_t size) {
+    if (size < 1) return -1;
+    ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
+    if (length <= 0) return -1;
+    buffer[length] = 0;
+    return 0;
+}
+
+#endif
