@@ -1,4 +1,6 @@
 #if canImport(Glibc)
+// `struct stat`'s members are seen through CoreFoundation's module on Linux.
+import CoreFoundation
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
