@@ -56,8 +56,8 @@ struct RulesCommandTests {
         let json = try LifetraceCommand.run(["check", "--rules", Self.team, "--format", "json", failing]).output
         #expect(json.contains("\"ruleFile\": \"\(Self.team):5\""))
         let junit = try LifetraceCommand.run(["check", "--rules", Self.team, "--format", "junit", failing]).output
-        #expect(junit.range(of: #"name="save-state-before-suspension">\n      <failure type="error""#, options: .regularExpression) != nil)
-        #expect(junit.range(of: #"name="no-network-while-suspended"/>"#, options: .regularExpression) != nil)
+        #expect(junit.range(of: #"name="save-state-before-suspension" time="0.000000">\n      <failure type="error""#, options: .regularExpression) != nil)
+        #expect(junit.range(of: #"name="no-network-while-suspended" time="0.000000"/>"#, options: .regularExpression) != nil)
         let github = try LifetraceCommand.run(["check", "--rules", Self.team, "--format", "github", failing]).output
         #expect(github.contains("::error title=save-state-before-suspension in \(failing)"))
         #expect(github.contains("::lifetime 1, +1.800 s"))
