@@ -27,7 +27,13 @@ public struct SymbolFiles: Sendable {
         }
         var found = false
         if !isDirectory.boolValue {
-            found = addFile(path)
+            // Only a regular file is opened: a FIFO would block, a device read without end.
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            let regular = type == .typeRegular
+                || (type == .typeSymbolicLink
+                    && (try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path))?[.type]
+                        as? FileAttributeType == .typeRegular)
+            found = regular && addFile(path)
         } else if let walk = FileManager.default.enumerator(atPath: path) {
             // A bundle's DWARF files and any Mach-O file under the folder, whatever it is called.
             var looked = 0

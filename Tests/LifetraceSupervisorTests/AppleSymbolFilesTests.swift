@@ -142,6 +142,20 @@ import Testing
         ])
     }
 
+    /// A symbol file path that is no regular file is named, never opened: a FIFO would block.
+    @Test func aFIFOGivenAsSymbolFileIsNamedNotOpened() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/symbols.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let files = SymbolFiles(paths: [fifo, directory + "/missing.dSYM"])
+        #expect(files.byUUID.isEmpty)
+        #expect(files.problems == [
+            "\(fifo): holds no Mach-O file with a UUID (a .dSYM bundle, or an unstripped Mach-O file)",
+            "\(directory)/missing.dSYM: no such symbol file or folder",
+        ])
+    }
+
     /// `symbolicate --symbols` writes the names into the trace: its readers need no dSYM.
     @Test func symbolicateWritesTheNamesIntoTheTrace() throws {
         let directory = try Self.temporaryDirectory()
