@@ -85,7 +85,7 @@ extension LifecycleAnalyzer {
             return
         }
         if callback == .didEnterBackground && !current.wasActive { current.appDelegateBackgroundBeforeActive = true }
-        if current.scenes.isEmpty, stateUnknownAtRecordingStart(firstOfItsDelegate: firstOfAppDelegate) {
+        if current.scenes.isEmpty, stateUnknownAtRecordingStart(firstOfItsDelegate: firstOfAppDelegate, at: event.timestamp) {
             current.appDelegateMoved = true
             current.lastAppTransition = callback
             setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
@@ -125,7 +125,7 @@ extension LifecycleAnalyzer {
             return
         }
         if state == .unattached && callback != .sceneWillConnect,
-            stateUnknownAtRecordingStart(firstOfItsDelegate: current.scenes[index].appChange == nil)
+            stateUnknownAtRecordingStart(firstOfItsDelegate: current.scenes[index].appChange == nil, at: event.timestamp)
         {
             setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
             return
