@@ -304,7 +304,7 @@ extension LifecycleAnalyzer {
     mutating func callbackIntervalEnded(
         _ interval: OpenInterval, endedAt end: TraceEvent?, at time: Int64? = nil, symbols: SymbolTable
     ) {
-        guard options.rules.contains(.backgroundCallback) else { return }
+        guard options.rules.contains(Rule(.backgroundCallback)) else { return }
         let until = end?.timestamp ?? time ?? interval.begin.timestamp
         if interval.begin.thread.isMain, until &- interval.begin.timestamp > options.backgroundCallbackLimit,
             let callback = symbols.callback(interval.name), BackgroundCallbackMonitor.judges(callback)
@@ -322,7 +322,7 @@ extension LifecycleAnalyzer {
     /// background callback that ran in it (and is judged itself) overran.
     @inline(never)
     mutating func judgeMoveToBackground(from moved: Int64, until end: Int64, unfinished: Bool, symbols: SymbolTable) {
-        guard options.rules.contains(.backgroundCallback), !busy.backgroundCallbackOverran, let start = busy.start,
+        guard options.rules.contains(Rule(.backgroundCallback)), !busy.backgroundCallbackOverran, let start = busy.start,
             let opening = busy.startEvent
         else { return }
         let limit = options.backgroundCallbackLimit
