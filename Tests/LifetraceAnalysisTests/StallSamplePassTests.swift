@@ -2,6 +2,7 @@ import Foundation
 import LifetraceFormat
 import Testing
 @testable import LifetraceAnalysis
+import LifetraceTestSupport
 
 /// The pass that gives each stall its stack samples (``StallSamplePass``).
 struct StallSamplePassTests {

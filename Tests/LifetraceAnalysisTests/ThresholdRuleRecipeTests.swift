@@ -31,7 +31,8 @@ import Testing
         // The rule's case, its monitor, or the call that hands the monitor its edges.
         let mention = try Regex(#"\bbackgroundCallback\b|\bBackgroundCallbackMonitor\b"#)
         var naming: [String] = []
-        for file in Self.sources() where !file.hasSuffix("/Rules/Rule.swift") {
+        // Every source counts, Rule.swift too: a rule's shortcut there would be a fourth file.
+        for file in Self.sources() {
             let text = try String(contentsOf: Self.repository.appendingPathComponent(file), encoding: .utf8)
             if text.contains(mention) { naming.append(file) }
         }

@@ -63,12 +63,13 @@ struct CheckCommandTests {
         #expect(result.output.hasPrefix("no-terminate-while-suspended (error): willTerminate is delivered"))
         #expect(result.output.contains("""
             hang (warning): a main-thread stall at or above the hang threshold starts after launch while \
-            the app is in the foreground, or as it returns there
+            the app is in the foreground (even if the user leaves during it), or as it returns there
                 source: Apple, App Programming Guide for iOS: The App Life Cycle, "Threads and Concurrency"
             """))
         #expect(result.output.contains("""
             background-callback (error): didEnterBackground, sceneDidEnterBackground or willTerminate runs \
-            longer than the background callback limit
+            longer than the background callback limit, or the main thread stays busy that long after the app \
+            left the foreground
                 source: Apple, UIApplicationDelegate: applicationDidEnterBackground(_:), Discussion
             """))
         #expect(result.output.contains("    source: Apple, Managing your app's life cycle, \"Respond to scene-based life-cycle events\" (quoted in translation)"))

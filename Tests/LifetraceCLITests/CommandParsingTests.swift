@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifetraceAnalysis
+import LifetraceTestSupport
 import LifetraceExport
 import LifetraceReports
 import Testing

@@ -47,8 +47,8 @@ import Testing
                 && follows("begin didEnterBackground", "begin didBecomeActive", in: callbacks)
         case .host(.doubleActivate):
             return follows("begin didBecomeActive", "begin didBecomeActive", in: callbacks)
-        case .host(.doubleEnterBackground):
-            return follows("begin didEnterBackground", "begin didEnterBackground", in: callbacks)
+        case .host(.doubleEnterForeground):
+            return follows("begin willEnterForeground", "begin willEnterForeground", in: callbacks)
         case .host(.callbackOffMain):
             return trace.events.contains { trace.line($0) == "begin didBecomeActive" && !$0.thread.isMain }
         case .host(.callbackAfterTerminate):

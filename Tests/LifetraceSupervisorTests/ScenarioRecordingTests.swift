@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceAnalysis
+import LifetraceTestSupport
 import LifetraceFormat
 import LifetraceRecorder
 import Testing

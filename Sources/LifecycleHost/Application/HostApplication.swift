@@ -81,12 +81,12 @@ public final class HostApplication: @unchecked Sendable {
             try requireDelegate(command)
             applicationState = .background
             deliver(.didEnterBackground) { $0.didEnterBackground(self) }
-            if faults.contains(.doubleEnterBackground) { deliver(.didEnterBackground) { $0.didEnterBackground(self) } }
         case .enterForeground:
             try requireDelegate(command)
             applicationState = .inactive
             guard !faults.contains(.skipEnterForeground) else { return nil }
             deliver(.willEnterForeground) { $0.willEnterForeground(self) }
+            if faults.contains(.doubleEnterForeground) { deliver(.willEnterForeground) { $0.willEnterForeground(self) } }
         case .terminate:
             try requireDelegate(command)
             deliver(.willTerminate) { $0.willTerminate(self) }

@@ -9,8 +9,9 @@ public enum HostFault: String, Sendable, CaseIterable, Hashable {
     case skipEnterForeground = "skip-enter-foreground"
     /// didBecomeActive is delivered twice (rule `balanced-activation`).
     case doubleActivate = "double-activate"
-    /// didEnterBackground is delivered twice (rule `legal-transition`).
-    case doubleEnterBackground = "double-enter-background"
+    /// willEnterForeground is delivered twice (rule `legal-transition`). (A second didEnterBackground
+    /// is no fault: UIKit calls it when it resumes a suspended app into the background.)
+    case doubleEnterForeground = "double-enter-foreground"
     /// didBecomeActive runs on a background thread (rule `main-thread-callbacks`).
     case callbackOffMain = "callback-off-main"
     /// A memory warning is delivered after willTerminate returned (rule `nothing-after-terminate`).

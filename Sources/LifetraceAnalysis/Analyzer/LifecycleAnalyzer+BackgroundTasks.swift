@@ -121,7 +121,7 @@ extension LifecycleAnalyzer {
 
     /// Records the trusted view's `background-time` findings of the lifetime.
     mutating func recordBackgroundTime() {
-        guard options.rules.contains(.backgroundTime) else { return }
+        guard options.rules.contains(Rule(.backgroundTime)) else { return }
         found.append(contentsOf: current.hasStateEvents ? current.systemBackgroundFound : current.appBackgroundFound)
     }
 

@@ -85,7 +85,7 @@ extension LifecycleAnalyzer {
             return
         }
         if callback == .didEnterBackground && !current.wasActive { current.appDelegateBackgroundBeforeActive = true }
-        if current.scenes.isEmpty, stateUnknownAtRecordingStart(firstOfItsDelegate: firstOfAppDelegate) {
+        if current.scenes.isEmpty, stateUnknownAtRecordingStart(firstOfItsDelegate: firstOfAppDelegate, at: event.timestamp) {
             current.appDelegateMoved = true
             current.lastAppTransition = callback
             setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
@@ -125,7 +125,7 @@ extension LifecycleAnalyzer {
             return
         }
         if state == .unattached && callback != .sceneWillConnect,
-            stateUnknownAtRecordingStart(firstOfItsDelegate: current.scenes[index].appChange == nil)
+            stateUnknownAtRecordingStart(firstOfItsDelegate: current.scenes[index].appChange == nil, at: event.timestamp)
         {
             setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
             return
@@ -304,7 +304,7 @@ extension LifecycleAnalyzer {
     mutating func callbackIntervalEnded(
         _ interval: OpenInterval, endedAt end: TraceEvent?, at time: Int64? = nil, symbols: SymbolTable
     ) {
-        guard options.rules.contains(.backgroundCallback) else { return }
+        guard options.rules.contains(Rule(.backgroundCallback)) else { return }
         let until = end?.timestamp ?? time ?? interval.begin.timestamp
         if interval.begin.thread.isMain, until &- interval.begin.timestamp > options.backgroundCallbackLimit,
             let callback = symbols.callback(interval.name), BackgroundCallbackMonitor.judges(callback)
@@ -322,7 +322,7 @@ extension LifecycleAnalyzer {
     /// background callback that ran in it (and is judged itself) overran.
     @inline(never)
     mutating func judgeMoveToBackground(from moved: Int64, until end: Int64, unfinished: Bool, symbols: SymbolTable) {
-        guard options.rules.contains(.backgroundCallback), !busy.backgroundCallbackOverran, let start = busy.start,
+        guard options.rules.contains(Rule(.backgroundCallback)), !busy.backgroundCallbackOverran, let start = busy.start,
             let opening = busy.startEvent
         else { return }
         let limit = options.backgroundCallbackLimit

@@ -75,5 +75,6 @@ extension LifecycleAnalyzer {
         current.eventCount &+= 1
         current.lastTimestamp = event.pointee.timestamp
         current.lastAppActivity = event.pointee.timestamp
+        current.firstAppActivity = min(current.firstAppActivity, event.pointee.timestamp)
     }
 }

@@ -85,6 +85,8 @@ extension LifecycleAnalyzer {
         kind: LifetimeEnd.Kind, at end: Int64, exit: TraceEvent?, code: Int32?, signal: Int32?, symbols: SymbolTable
     ) {
         settleLaunchKind(end: end)
+        // Metadata that contradicts the events is a problem of the trace, in every mode.
+        if platform.recordingStart != nil { _ = recordingStartContradicted(by: .max) }
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
         closeBackgroundTime(at: end, exit: exit, traceStopped: kind == .endOfTrace, symbols: symbols)
@@ -118,6 +120,7 @@ extension LifecycleAnalyzer {
             }
         }
         lifetimesEnded += 1
+        allowancesUsed.formUnion(current.allowancesApplied)
         if options.keepsLifetimes {
             if reports.count < options.lifetimeLimit { reports.append(report) } else { capped.lifetimes &+= 1 }
         }

@@ -217,7 +217,7 @@ extension LifecycleAnalyzer {
     /// the recorder started (`recordingStart`), so its launch callbacks cannot be in the trace.
     mutating func launchSequenceUnknown(at event: TraceEvent) -> Bool {
         guard allowances.contains(.lateRecording), let start = platform.recordingStart,
-            let launch = current.launchTime, launch < start
+            let launch = current.launchTime, launch < start, !recordingStartContradicted(by: event.timestamp)
         else { return false }
         current.allowancesApplied.insert(.lateRecording)
         return true
@@ -239,21 +239,48 @@ extension LifecycleAnalyzer {
     /// recorded yet, so its launch callbacks, the scene's connection and any transition before
     /// the recording are not in the trace; its state is learnt from the callback, as for a trace
     /// that starts mid-lifetime.
-    mutating func stateUnknownAtRecordingStart(firstOfItsDelegate: Bool) -> Bool {
+    mutating func stateUnknownAtRecordingStart(firstOfItsDelegate: Bool, at time: Int64) -> Bool {
         guard firstOfItsDelegate, allowances.contains(.lateRecording), let start = platform.recordingStart,
-            let launch = current.launchTime, launch < start
+            let launch = current.launchTime, launch < start, !recordingStartContradicted(by: time)
         else { return false }
         current.allowancesApplied.insert(.lateRecording)
         return true
     }
 
+    /// Whether the metadata's `recordingStart` is later than an app-side event of this lifetime
+    /// (its first, or `time`, the event being judged): the recorder cannot have recorded before it
+    /// started, so the metadata contradicts the events. `late-recording` never applies on such
+    /// metadata; the contradiction is a problem of the trace (``metadataProblems(path:)``).
+    mutating func recordingStartContradicted(by time: Int64) -> Bool {
+        guard let start = platform.recordingStart else { return false }
+        let first = min(current.firstAppActivity, time)
+        guard first < start else { return false }
+        eventBeforeRecordingStart = min(eventBeforeRecordingStart ?? first, first)
+        return true
+    }
+
+    /// The trace's problems that its metadata makes: a `recordingStart` later than an event the
+    /// app recorded. Named with every problem of the trace, and never read as an allowance.
+    func metadataProblems(path: String) -> [TraceError] {
+        guard let event = eventBeforeRecordingStart, let start = platform.recordingStart else { return [] }
+        return [
+            TraceError(
+                .invalidValue, file: path,
+                "the metadata's recordingStart (\(start) ns) is later than an event the app recorded (at \(event) ns): "
+                    + "a recorder cannot record before it starts, so the metadata contradicts the events "
+                    + "(no allowance reads it)")
+        ]
+    }
+
     /// Whether the launch at `launch` began before the recorder started and none of its launch
     /// callbacks is in the trace: the launch window is unknown.
-    func launchWindowUnknown(launch: Int64) -> Bool {
+    mutating func launchWindowUnknown(launch: Int64) -> Bool {
         guard allowances.contains(.lateRecording), let start = platform.recordingStart, launch < start,
-            current.launchEvent != nil, current.resumeTime == nil
+            current.launchEvent != nil, current.resumeTime == nil, !recordingStartContradicted(by: .max)
         else { return false }
-        return current.willFinishBegin == nil && current.didFinishEnd == nil
+        guard current.willFinishBegin == nil && current.didFinishEnd == nil else { return false }
+        current.allowancesApplied.insert(.lateRecording)
+        return true
     }
 
     /// The lifetime's fact naming the allowances it used, or nil when it used none.

@@ -98,6 +98,11 @@ public struct LifecycleAnalyzer {
     /// The silence of the app-side events (ns) after which ``appWasSilent(until:symbols:)`` looks
     /// at what the silence means; `Int64.max` when no allowance reads silences.
     @usableFromInline var silenceThreshold = Int64.max
+    /// The earliest app-side event found before the metadata's `recordingStart`, when one was:
+    /// the metadata contradicts the events, a problem of the trace (``metadataProblems(path:)``).
+    var eventBeforeRecordingStart: Int64?
+    /// The allowances applied in the lifetimes that ended so far.
+    var allowancesUsed = AllowanceSet.none
 
     /// An analyzer with `options`, for a trace with `metadata` (its `os`, `backgroundModes` and
     /// `recordingStart` decide which allowances apply).
@@ -225,7 +230,10 @@ public struct LifecycleAnalyzer {
             emitPoint(.dropped, event)
             return
         }
-        if appSide { current.lastAppActivity = event.timestamp }
+        if appSide {
+            current.lastAppActivity = event.timestamp
+            current.firstAppActivity = min(current.firstAppActivity, event.timestamp)
+        }
     }
 
     /// Ends the replay: closes the last lifetime at the last event seen and returns everything
@@ -272,10 +280,13 @@ public struct LifecycleAnalyzer {
         path: String, metadata: TraceMetadata, violations: [Violation], lifetimes: [LifetimeReport], issues: [TraceError],
         origin: Int64?
     ) -> TraceAnalysis {
-        TraceAnalysis(
+        var analysis = TraceAnalysis(
             path: path, metadata: metadata, eventCount: eventCount, violations: violations,
             omittedViolations: omittedViolations, violationLimit: options.violationLimit, lifetimes: lifetimes,
-            lifetimeCount: lifetimesEnded, issues: issues, origin: origin, capped: cappedCounts)
+            lifetimeCount: lifetimesEnded, issues: issues + metadataProblems(path: path), origin: origin,
+            capped: cappedCounts)
+        analysis.allowancesUsed = Allowance.allCases.filter { allowancesUsed.contains($0) }
+        return analysis
     }
 
     /// Replays a batch with the rule monitor, handing it each event's edges. Kept out of the

@@ -154,6 +154,9 @@ struct Lifetime {
     var systemBackgroundFound = ViolationList()
     var appBackgroundFound = ViolationList()
     var lastAppActivity: Int64
+    /// The time of the lifetime's first app-side event (`Int64.max` before it): a `recordingStart`
+    /// after it contradicts the events (the recorder cannot have recorded before it started).
+    var firstAppActivity = Int64.max
 
     init(index: Int, start: Int64) {
         self.index = index

@@ -96,14 +96,14 @@ extension LifecycleAnalyzer {
         let hangs = past.hangCandidates(all: Bits.atHangThreshold, none: prewarm)
         if hasLaunch {
             let inWindow = Bits.afterLaunch | window
-            if options.rules.contains(.launchStall) {
-                found.count(.launchStall, times: past.count(all: inWindow | Bits.atLaunchStallThreshold, none: prewarm))
+            if options.rules.contains(Rule(.launchStall)) {
+                found.count(Rule(.launchStall), times: past.count(all: inWindow | Bits.atLaunchStallThreshold, none: prewarm))
             }
-            if options.rules.contains(.hang) {
-                found.count(.hang, times: hangs - past.hangCandidates(all: inWindow | Bits.atHangThreshold, none: prewarm))
+            if options.rules.contains(Rule(.hang)) {
+                found.count(Rule(.hang), times: hangs - past.hangCandidates(all: inWindow | Bits.atHangThreshold, none: prewarm))
             }
-        } else if options.rules.contains(.hang) {
-            found.count(.hang, times: hangs)
+        } else if options.rules.contains(Rule(.hang)) {
+            found.count(Rule(.hang), times: hangs)
         }
     }
 

@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifecycleModel
 
 /// The analysis of one trace: violations, lifetimes, and the reader's recovered problems.
 public struct TraceAnalysis: Sendable {
@@ -31,6 +32,10 @@ public struct TraceAnalysis: Sendable {
     /// How long reading and checking the trace took (wall clock), when it was measured: by
     /// ``TraceInputs/analyze(path:options:prefetch:lifetimeEnded:)``. JUnit's `time` attributes.
     public var checkDuration: Duration?
+    /// The allowances for real iOS the analysis applied (docs/LIFECYCLE.md, "Real iOS"), in the
+    /// table's order: where the trace got a verdict the textbook would not give it. Every output of
+    /// a check names them (``capNotes``).
+    public var allowancesUsed: [Allowance] = []
     /// What the stack samples of each stall say, when the trace has samples (``StallSamplePass``).
     public var stallProfiles: [StallProfile] = []
 
@@ -106,9 +111,24 @@ public struct TraceAnalysis: Sendable {
         isIncomplete(strict: strict) ? [] : issues
     }
 
-    /// The lines outputs print for what the analysis counted instead of keeping past its caps
-    /// (``CappedCounts/notes``), each without a final period; empty for a trace within them.
-    public var capNotes: [String] { capped.notes }
+    /// The lines outputs print as notes of the analysis, each without a final period: what it
+    /// counted instead of keeping past its caps (``CappedCounts/notes``), then the allowances for
+    /// real iOS it applied, each with its source (``allowanceNote``); empty when neither.
+    public var capNotes: [String] { capped.notes + (allowanceNote.map { [$0] } ?? []) }
+
+    /// The line naming the allowances the analysis applied, each with its first source, or nil
+    /// when it applied none (or ran with `--textbook`).
+    public var allowanceNote: String? {
+        guard !allowancesUsed.isEmpty else { return nil }
+        let named = allowancesUsed.map { allowance in
+            let source = allowance.entry.sources.first ?? ""
+            // The source's title, without the address or quote docs/LIFECYCLE.md gives.
+            let title = source.firstRange(of: " (").map { String(source[..<$0.lowerBound]) } ?? source
+            return "\(allowance.id) (\(title))"
+        }
+        return "allowances for real iOS applied (docs/LIFECYCLE.md, Real iOS; --textbook turns them off): "
+            + named.joined(separator: "; ")
+    }
 
     /// The ids of the rules violated, without repetition, in table order.
     public var violatedRules: [Rule] {

@@ -117,7 +117,7 @@ public enum StallSamplePass {
         if let note = boundNote(stalls: walk.boundedStalls) { analysis.capped.addStackSampleNote(note) }
         for index in analysis.violations.indices {
             let rule = analysis.violations[index].rule
-            guard rule == .launchStall || rule == .hang,
+            guard rule == Rule(.launchStall) || rule == Rule(.hang),
                 let profile = profiles[analysis.violations[index].timestamp], let line = profile.blameLine
             else { continue }
             analysis.violations[index].message += " Stack samples: \(line)."

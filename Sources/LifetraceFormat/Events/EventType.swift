@@ -64,7 +64,9 @@ public enum EventType: UInt8, Sendable, CaseIterable, Hashable {
     public var defaultStream: TraceStream {
         switch self {
         case .launch, .state, .exit: .system
-        default: .app
+        case .callbackBegin, .callbackEnd, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd, .mark, .frame,
+            .bgtaskBegin, .bgtaskEnd, .bgtaskExpire, .dropped:
+            .app
         }
     }
 }

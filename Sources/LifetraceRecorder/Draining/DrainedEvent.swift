@@ -21,7 +21,7 @@ public struct DrainedEvent: Hashable, Sendable {
     var usesName: Bool {
         switch type {
         case .callbackBegin, .callbackEnd, .signpostBegin, .signpostEnd, .mark, .bgtaskBegin, .bgtaskEnd, .bgtaskExpire: true
-        default: false
+        case .launch, .state, .runloopWake, .runloopSleep, .frame, .exit, .dropped: false
         }
     }
 

@@ -204,7 +204,9 @@ public final class RegionDrainer: @unchecked Sendable {
     static func isAppEvent(_ type: EventType) -> Bool {
         switch type {
         case .launch, .state, .exit, .dropped: false
-        default: true
+        case .callbackBegin, .callbackEnd, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd, .mark, .frame,
+            .bgtaskBegin, .bgtaskEnd, .bgtaskExpire:
+            true
         }
     }
 

@@ -81,6 +81,8 @@ public struct CheckJSONDocument: Sendable {
                         json.value(Int64(analysis.omittedViolations[rule, default: 0]))
                     }
                 })
+                // Only when an allowance for real iOS applied (docs/LIFECYCLE.md), each by its id.
+                if !analysis.allowancesUsed.isEmpty { json.member("allowances", strings: analysis.allowancesUsed.lazy.map(\.id)) }
                 // Only past a cap, so that the output of every other trace keeps its shape.
                 var capped = analysis.capped
                 capped.lifetimes = max(0, analysis.lifetimeCount - written)

@@ -51,7 +51,7 @@ public enum RecordFault: Sendable, Hashable, CaseIterable {
         case .host(.skipWillFinishLaunching): "launch-sequence"
         case .host(.skipEnterForeground): "foreground-before-active"
         case .host(.doubleActivate): "balanced-activation"
-        case .host(.doubleEnterBackground): "legal-transition"
+        case .host(.doubleEnterForeground): "legal-transition"
         case .host(.callbackOffMain): "main-thread-callbacks"
         case .host(.callbackAfterTerminate): "nothing-after-terminate"
         case .host(.unbalancedCallbackEnd): "callback-nesting"
