@@ -1,3 +1,4 @@
+import LifetraceFormat
 import LifetraceReports
 
 extension HistorySeries {
@@ -34,8 +35,9 @@ extension HistorySeries {
                     JSONMember("figures", .array(series.figures.map { figure in
                         figure.map {
                             .object([
-                                JSONMember("value", .number($0.value)), JSONMember("low", .number($0.low)),
-                                JSONMember("high", .number($0.high)), JSONMember("n", .int(Int64($0.n))),
+                                JSONMember("value", Self.number($0.value, series.metric)),
+                                JSONMember("low", Self.number($0.low, series.metric)),
+                                JSONMember("high", Self.number($0.high, series.metric)), JSONMember("n", .int(Int64($0.n))),
                             ])
                         } ?? .null
                     })),
@@ -56,5 +58,11 @@ extension HistorySeries {
                 ])
             })),
         ])
+    }
+
+    /// A figure as JSON: durations in whole nanoseconds (a percentile is one already), the other
+    /// units as numbers.
+    private static func number(_ value: Double, _ metric: HistoryMetric) -> JSONValue {
+        metric.unit == .duration ? .int(TraceTime.nanoseconds(value)) : .number(value)
     }
 }
