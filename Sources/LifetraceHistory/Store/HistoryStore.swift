@@ -50,7 +50,7 @@ public final class HistoryStore: Sendable {
             database = try DatabaseQueue(path: path, configuration: configuration)
             let migrator = HistorySchema.migrator
             if access == .write {
-                try migrator.migrate(database)
+                try Self.migrate(database, with: migrator, until: Date().addingTimeInterval(busyTimeout))
             } else {
                 let applied = try database.read { try migrator.appliedIdentifiers($0) }
                 if applied.count < migrator.migrations.count {
@@ -66,6 +66,22 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// Applies the migrations the store lacks. Two processes making a new store at once both
+    /// find it without tables and race to create them: the one that loses sees an error (a
+    /// table that exists, a busy lock), and tries again until the other's steps are committed
+    /// and it has none left to apply, or the busy timeout has passed.
+    private static func migrate(_ database: DatabaseQueue, with migrator: DatabaseMigrator, until deadline: Date) throws {
+        while true {
+            do {
+                try migrator.migrate(database)
+                return
+            } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FULL].contains(error.resultCode) {
+                guard Date() < deadline else { throw error }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+    }
+
     /// Reads an existing file, read-only, before anything may write to it: an SQLite file of
     /// another program, or a store with schema steps this version does not know, is refused.
     private static func recognise(path: String, configuration: Configuration) throws {
@@ -74,8 +90,10 @@ public final class HistoryStore: Sendable {
         let queue = try DatabaseQueue(path: path, configuration: reading)
         defer { try? queue.close() }
         try queue.read { db in
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-            guard tables > 0 else { return }
+            // A store another process is making has the migrations' table before its own tables
+            // and its application id, which come in one transaction.
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            guard tables.contains(where: { $0 != "grdb_migrations" }) else { return }
             let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             guard application == HistorySchema.applicationID else { throw HistoryStoreError(path: path, .foreign) }
             let migrator = HistorySchema.migrator
