@@ -41,13 +41,13 @@ public final class HistoryStore: Sendable {
         configuration.prepareDatabase { db in
             if let pageLimit { try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
         }
-        do {
+        database = try Self.oneLine(path: path, busyTimeout: busyTimeout) {
             if exists { try Self.recognise(path: path, configuration: configuration) }
             if access == .write {
                 // WAL lets a reader go on while a writer adds, and two writers queue on the lock.
                 configuration.journalMode = .wal
             }
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
             let migrator = HistorySchema.migrator
             if access == .write {
                 try Self.migrate(database, with: migrator, until: Date().addingTimeInterval(busyTimeout))
@@ -57,12 +57,7 @@ public final class HistoryStore: Sendable {
                     throw HistoryStoreError(path: path, .sqlite("written by an older lifetrace; `lifetrace history add` brings it up to date"))
                 }
             }
-        } catch let error as HistoryStoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw HistoryStoreError(path: path, error, busySeconds: busyTimeout)
-        } catch {
-            throw HistoryStoreError(path: path, .sqlite(String(describing: error)))
+            return database
         }
     }
 
@@ -105,28 +100,31 @@ public final class HistoryStore: Sendable {
     }
 
     /// Runs `body` in one write transaction, taken at once (so that two writers queue on the
-    /// lock instead of failing on an upgrade), and turns SQLite's errors into one line.
+    /// lock instead of failing on an upgrade).
     func write<T>(_ body: (Database) throws -> T) throws(HistoryStoreError) -> T {
-        do {
+        try oneLine {
             var result: T?
             try database.inTransaction(.immediate) { db in
                 result = try body(db)
                 return .commit
             }
             return result!
-        } catch let error as HistoryStoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw HistoryStoreError(path: path, error, busySeconds: busyTimeout)
-        } catch {
-            throw HistoryStoreError(path: path, .sqlite(String(describing: error)))
         }
     }
 
     /// Runs `body` in one read transaction (a snapshot: a build added meanwhile is not half seen).
     func read<T>(_ body: (Database) throws -> T) throws(HistoryStoreError) -> T {
+        try oneLine { try database.read(body) }
+    }
+
+    private func oneLine<T>(_ work: () throws -> T) throws(HistoryStoreError) -> T {
+        try Self.oneLine(path: path, busyTimeout: busyTimeout, work)
+    }
+
+    /// `work`'s result, SQLite's errors turned into one line naming the store at `path`.
+    private static func oneLine<T>(path: String, busyTimeout: Double, _ work: () throws -> T) throws(HistoryStoreError) -> T {
         do {
-            return try database.read(body)
+            return try work()
         } catch let error as HistoryStoreError {
             throw error
         } catch let error as DatabaseError {
