@@ -174,16 +174,10 @@ struct HistoryShowCommand: ParsableCommand {
         }
         let document = switch format {
         case .text: series.text(last: last)
-        case .json: series.json.rendered() + "\n"
+        case .json: series.json
         case .html: series.html
         }
-        do throws(TraceError) {
-            let file = try StagedOutputFile(path: output)
-            try file.write(document)
-            try file.commit()
-        } catch {
-            throw failure(error, writing: [output])
-        }
+        try writeDocument(document, to: output)
     }
 }
 

@@ -1,3 +1,4 @@
+import LifetraceFormat
 import LifetraceReports
 
 extension HistorySeries {
@@ -5,12 +6,24 @@ extension HistorySeries {
     /// meaning or is removed, never for an added one.
     public static let schemaVersion: Int64 = 1
 
-    /// The history as one JSON document (docs/HISTORY.md, "JSON").
-    public var json: JSONValue {
-        .object([
-            JSONMember("schema", .int(Self.schemaVersion)),
-            JSONMember("order", .string(order.rawValue)),
-            JSONMember("points", .array(points.map { point in
+    /// The history as one JSON document (docs/HISTORY.md, "JSON"), written a point and a
+    /// series at a time, so that no tree of the whole history is held: its memory is the text's.
+    public var json: String {
+        var bytes = Array("{\"schema\":\(Self.schemaVersion),\"order\":\"\(order.rawValue)\",\"points\":[".utf8)
+        for (index, point) in points.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            pointJSON(point).write(to: &bytes)
+        }
+        bytes += Array("],\"series\":[".utf8)
+        for (index, series) in series.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            seriesJSON(series).write(to: &bytes)
+        }
+        bytes += Array("]}\n".utf8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func pointJSON(_ point: Point) -> JSONValue {
                 .object([
                     JSONMember("label", .string(point.label)),
                     JSONMember("build", .string(point.first.buildID)),
@@ -25,8 +38,9 @@ extension HistorySeries {
                     JSONMember("runs", .int(Int64(point.runs))),
                     JSONMember("lifetimes", .int(Int64(point.lifetimes))),
                 ])
-            })),
-            JSONMember("series", .array(series.map { series in
+    }
+
+    private func seriesJSON(_ series: Series) -> JSONValue {
                 .object([
                     JSONMember("metric", .string(series.metric.key)),
                     JSONMember("title", .string(series.metric.title)),
@@ -34,8 +48,9 @@ extension HistorySeries {
                     JSONMember("figures", .array(series.figures.map { figure in
                         figure.map {
                             .object([
-                                JSONMember("value", .number($0.value)), JSONMember("low", .number($0.low)),
-                                JSONMember("high", .number($0.high)), JSONMember("n", .int(Int64($0.n))),
+                                JSONMember("value", Self.number($0.value, series.metric)),
+                                JSONMember("low", Self.number($0.low, series.metric)),
+                                JSONMember("high", Self.number($0.high, series.metric)), JSONMember("n", .int(Int64($0.n))),
                             ])
                         } ?? .null
                     })),
@@ -54,7 +69,11 @@ extension HistorySeries {
                         ])
                     })),
                 ])
-            })),
-        ])
+    }
+
+    /// A figure as JSON: durations in whole nanoseconds (a percentile is one already), the other
+    /// units as numbers.
+    private static func number(_ value: Double, _ metric: HistoryMetric) -> JSONValue {
+        metric.unit == .duration ? .int(TraceTime.nanoseconds(value)) : .number(value)
     }
 }

@@ -16,7 +16,7 @@ extension HistorySeries {
         if order == .version { where_ += " (its first build, \(point.first.buildID))" }
         if let commit = point.first.commit { where_ += ", commit \(commit.prefix(12))" }
         return "\(metric.key) \(direction)\(relative) (\(metric.format(change.before)) -> \(metric.format(change.after))) "
-            + "\(where_), p = \(DecimalText.string(change.pValue, decimals: 3))"
+            + "\(where_), p = \(DecimalText.string(change.pValue, decimals: 4))"
     }
 
     /// The history for a terminal: the change points, then each series' last `last` figures,

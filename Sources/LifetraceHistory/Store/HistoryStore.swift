@@ -41,28 +41,39 @@ public final class HistoryStore: Sendable {
         configuration.prepareDatabase { db in
             if let pageLimit { try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
         }
-        do {
+        database = try Self.oneLine(path: path, busyTimeout: busyTimeout) {
             if exists { try Self.recognise(path: path, configuration: configuration) }
             if access == .write {
                 // WAL lets a reader go on while a writer adds, and two writers queue on the lock.
                 configuration.journalMode = .wal
             }
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
             let migrator = HistorySchema.migrator
             if access == .write {
-                try migrator.migrate(database)
+                try Self.migrate(database, with: migrator, until: Date().addingTimeInterval(busyTimeout))
             } else {
                 let applied = try database.read { try migrator.appliedIdentifiers($0) }
                 if applied.count < migrator.migrations.count {
                     throw HistoryStoreError(path: path, .sqlite("written by an older lifetrace; `lifetrace history add` brings it up to date"))
                 }
             }
-        } catch let error as HistoryStoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw HistoryStoreError(path: path, error, busySeconds: busyTimeout)
-        } catch {
-            throw HistoryStoreError(path: path, .sqlite(String(describing: error)))
+            return database
+        }
+    }
+
+    /// Applies the migrations the store lacks. Two processes making a new store at once both
+    /// find it without tables and race to create them: the one that loses sees an error (a
+    /// table that exists, a busy lock), and tries again until the other's steps are committed
+    /// and it has none left to apply, or the busy timeout has passed.
+    private static func migrate(_ database: DatabaseQueue, with migrator: DatabaseMigrator, until deadline: Date) throws {
+        while true {
+            do {
+                try migrator.migrate(database)
+                return
+            } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FULL].contains(error.resultCode) {
+                guard Date() < deadline else { throw error }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
         }
     }
 
@@ -74,8 +85,10 @@ public final class HistoryStore: Sendable {
         let queue = try DatabaseQueue(path: path, configuration: reading)
         defer { try? queue.close() }
         try queue.read { db in
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-            guard tables > 0 else { return }
+            // A store another process is making has the migrations' table before its own tables
+            // and its application id, which come in one transaction.
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            guard tables.contains(where: { $0 != "grdb_migrations" }) else { return }
             let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             guard application == HistorySchema.applicationID else { throw HistoryStoreError(path: path, .foreign) }
             let migrator = HistorySchema.migrator
@@ -87,28 +100,31 @@ public final class HistoryStore: Sendable {
     }
 
     /// Runs `body` in one write transaction, taken at once (so that two writers queue on the
-    /// lock instead of failing on an upgrade), and turns SQLite's errors into one line.
+    /// lock instead of failing on an upgrade).
     func write<T>(_ body: (Database) throws -> T) throws(HistoryStoreError) -> T {
-        do {
+        try oneLine {
             var result: T?
             try database.inTransaction(.immediate) { db in
                 result = try body(db)
                 return .commit
             }
             return result!
-        } catch let error as HistoryStoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw HistoryStoreError(path: path, error, busySeconds: busyTimeout)
-        } catch {
-            throw HistoryStoreError(path: path, .sqlite(String(describing: error)))
         }
     }
 
     /// Runs `body` in one read transaction (a snapshot: a build added meanwhile is not half seen).
     func read<T>(_ body: (Database) throws -> T) throws(HistoryStoreError) -> T {
+        try oneLine { try database.read(body) }
+    }
+
+    private func oneLine<T>(_ work: () throws -> T) throws(HistoryStoreError) -> T {
+        try Self.oneLine(path: path, busyTimeout: busyTimeout, work)
+    }
+
+    /// `work`'s result, SQLite's errors turned into one line naming the store at `path`.
+    private static func oneLine<T>(path: String, busyTimeout: Double, _ work: () throws -> T) throws(HistoryStoreError) -> T {
         do {
-            return try database.read(body)
+            return try work()
         } catch let error as HistoryStoreError {
             throw error
         } catch let error as DatabaseError {
