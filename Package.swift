@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
+        .library(name: "LifetraceOutput", targets: ["LifetraceOutput"]),
         .library(name: "LifetraceZstd", targets: ["LifetraceZstd"]),
         .library(name: "LifetraceInstruments", targets: ["LifetraceInstruments"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
@@ -46,6 +47,12 @@ let package = Package(
             name: "LifetraceFormat",
             dependencies: ["CCRC32C", .product(name: "HeapModule", package: "swift-collections")]
         ),
+        // What the command-line side writes for people and tools (the JSON writer, durations, text
+        // escapers, the trace's text forms, spools), out of the format module the app links.
+        .target(
+            name: "LifetraceOutput",
+            dependencies: ["LifetraceFormat"]
+        ),
         // Instruments exports (`xcrun xctrace export` XML) converted into traces; FoundationXML.
         .target(
             name: "LifetraceInstruments",
@@ -68,25 +75,25 @@ let package = Package(
         ),
         .target(
             name: "LifetraceAnalysis",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel"]
         ),
         // What analysing traces needs from the file system, out of the analysis: finding the
         // traces under a directory, the usable cores, batches of traces side by side, spools.
         .target(
             name: "LifetraceRunner",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis"]
         ),
         .target(
             name: "LifetraceRules",
-            dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis", .product(name: "Yams", package: "Yams")]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifecycleModel", "LifetraceAnalysis", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "LifetraceReports",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
         ),
         .target(
             name: "LifetraceExport",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -109,6 +116,7 @@ let package = Package(
         .target(
             name: "LifetraceSupervisor",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceRecorder",
                 "LifecycleHost",
                 "LifetraceFormat",
@@ -143,6 +151,7 @@ let package = Package(
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceFormat",
                 "LifetraceZstd",
                 "LifetraceSynthesis",
@@ -159,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceFormatTests",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis"]
         ),
         .testTarget(
             name: "LifetraceSynthesisTests",
@@ -177,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceInstrumentsTests",
@@ -202,11 +211,12 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceReportsTests",
-            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifetraceRunner", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceOutput", "LifetraceReports", "LifetraceAnalysis", "LifetraceRunner", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceExportTests",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceExport", "LifetraceAnalysis", "LifetraceReports", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis",
                 "LifetraceCLI", "LifetraceTestSupport",
             ]
@@ -229,6 +239,7 @@ let package = Package(
         .testTarget(
             name: "LifetraceSupervisorTests",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner",
                 "LifecycleModel", "SampleApp",
                 "LifetraceCLI", "RecorderProbe", "LifetraceTestSupport",

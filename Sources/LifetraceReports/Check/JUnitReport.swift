@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// JUnit XML for CI: one test suite per trace, one test case per rule that was checked. The
 /// verdict is `lifetrace check`'s exit status: a test case fails (`<failure>`) exactly where the
