@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "lifetrace", targets: ["LifetraceCLI"]),
         .library(name: "LifetraceFormat", targets: ["LifetraceFormat"]),
+        .library(name: "LifetraceOutput", targets: ["LifetraceOutput"]),
         .library(name: "LifetraceZstd", targets: ["LifetraceZstd"]),
         .library(name: "LifetraceInstruments", targets: ["LifetraceInstruments"]),
         .library(name: "LifecycleModel", targets: ["LifecycleModel"]),
@@ -49,6 +50,12 @@ let package = Package(
             name: "LifetraceFormat",
             dependencies: ["CCRC32C", .product(name: "HeapModule", package: "swift-collections")]
         ),
+        // What the command-line side writes for people and tools (the JSON writer, durations, text
+        // escapers, the trace's text forms, spools), out of the format module the app links.
+        .target(
+            name: "LifetraceOutput",
+            dependencies: ["LifetraceFormat"]
+        ),
         // Instruments exports (`xcrun xctrace export` XML) converted into traces; FoundationXML.
         .target(
             name: "LifetraceInstruments",
@@ -71,33 +78,33 @@ let package = Package(
         ),
         .target(
             name: "LifetraceAnalysis",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel"]
         ),
         // What analysing traces needs from the file system, out of the analysis: finding the
         // traces under a directory, the usable cores, batches of traces side by side, spools.
         .target(
             name: "LifetraceRunner",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis"]
         ),
         .target(
             name: "LifetraceRules",
-            dependencies: ["LifetraceFormat", "LifecycleModel", "LifetraceAnalysis", .product(name: "Yams", package: "Yams")]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifecycleModel", "LifetraceAnalysis", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "LifetraceReports",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
         ),
         // The history of builds: one SQLite store of every run's figures, their series and change points.
         .target(
             name: "LifetraceHistory",
             dependencies: [
-                "LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner", "LifetraceReports",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner",
+                "LifetraceReports", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(
             name: "LifetraceExport",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -120,6 +127,7 @@ let package = Package(
         .target(
             name: "LifetraceSupervisor",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceRecorder",
                 "LifecycleHost",
                 "LifetraceFormat",
@@ -154,6 +162,7 @@ let package = Package(
         .executableTarget(
             name: "LifetraceCLI",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceFormat",
                 "LifetraceZstd",
                 "LifetraceSynthesis",
@@ -171,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceFormatTests",
-            dependencies: ["LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis"]
         ),
         .testTarget(
             name: "LifetraceSynthesisTests",
@@ -190,8 +199,8 @@ let package = Package(
         .testTarget(
             name: "LifetraceCLITests",
             dependencies: [
-                "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner", "LifetraceCLI", "LifetraceTestSupport",
-                .product(name: "Yams", package: "Yams"),
+                "LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner", "LifetraceCLI",
+                "LifetraceTestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(
@@ -217,18 +226,19 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceReportsTests",
-            dependencies: ["LifetraceReports", "LifetraceAnalysis", "LifetraceRunner", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: ["LifetraceOutput", "LifetraceReports", "LifetraceAnalysis", "LifetraceRunner", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceHistoryTests",
             dependencies: [
-                "LifetraceHistory", "LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd",
+                "LifetraceHistory", "LifetraceOutput", "LifetraceReports", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd",
                 "LifetraceCLI", "LifetraceTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "LifetraceExportTests",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceExport", "LifetraceAnalysis", "LifetraceReports", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis",
                 "LifetraceCLI", "LifetraceTestSupport",
             ]
@@ -251,6 +261,7 @@ let package = Package(
         .testTarget(
             name: "LifetraceSupervisorTests",
             dependencies: [
+                "LifetraceOutput",
                 "LifetraceSupervisor", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner",
                 "LifecycleModel", "SampleApp",
                 "LifetraceCLI", "RecorderProbe", "LifetraceTestSupport",

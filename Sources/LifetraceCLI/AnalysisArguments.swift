@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceReports
 import LifetraceRules
 import LifetraceRunner

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceZstd
 
 /// `lifetrace dump`: prints a trace's events as canonical JSONL or as aligned text.

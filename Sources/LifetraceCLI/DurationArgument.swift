@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// A duration given on the command line (`250ms`, `1.5s`, `2m`, `1 min 30 s`), read once, as it
 /// is parsed, in the grammar scenario, rule, budget and configuration files use too

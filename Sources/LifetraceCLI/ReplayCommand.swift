@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceReports
 import LifetraceZstd
 

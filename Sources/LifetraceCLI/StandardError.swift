@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 
 import LifetraceFormat
+import LifetraceOutput
 
 /// Prints one line on standard error, prefixed with the tool's name; control characters from
 /// file names or trace contents are escaped, so the message stays one line.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceSynthesis
 import LifetraceZstd
 

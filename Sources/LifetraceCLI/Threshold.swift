@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// The one place the range of a threshold or limit is decided, for the command line and the
 /// configuration file alike: longer than zero (a zero threshold would count every instant of

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 extension TraceInputs {
     /// Analyses every trace of `paths` on every core and returns each result (the analysis, or

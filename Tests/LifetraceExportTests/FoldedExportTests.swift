@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing

@@ -1,3 +1,4 @@
+import LifetraceOutput
 import Testing
 @testable import LifetraceFormat
 

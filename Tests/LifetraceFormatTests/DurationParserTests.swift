@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 import Testing
 
 struct DurationParserTests {

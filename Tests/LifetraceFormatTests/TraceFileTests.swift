@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceOutput
 import Testing
 
 @testable import LifetraceFormat

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceReports
 import LifetraceTestSupport
 import LifetraceZstd

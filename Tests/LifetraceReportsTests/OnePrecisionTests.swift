@@ -2,6 +2,7 @@ import Foundation
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceReports
 import LifetraceRunner
 import LifetraceTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceOutput
 import Testing
 
 @testable import LifetraceSupervisor

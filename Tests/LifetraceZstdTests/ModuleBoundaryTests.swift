@@ -60,4 +60,16 @@ struct ModuleBoundaryTests {
         let importers = dependencies.filter { $0.value.contains("CZstd") }.map(\.key)
         #expect(importers == ["LifetraceZstd"])
     }
+
+    @Test("the library an iOS app adds is the recorder, the format and the adapter: no output kit, analysis or reports")
+    func appLinksOnlyTheRecordingSide() throws {
+        let dependencies = try Self.targetDependencies()
+        let app = Self.closure(of: "Lifetrace", in: dependencies)
+        #expect(app.isSuperset(of: ["LifetraceRecorder", "LifetraceFormat", "CRecorderSignals", "CCRC32C"]))
+        for module in ["LifetraceOutput", "LifetraceAnalysis", "LifetraceReports", "LifetraceRunner", "LifetraceSupervisor", "LifecycleModel"] {
+            #expect(!app.contains(module), "the Lifetrace product links \(module)")
+        }
+        // The command-line side does link the output kit.
+        #expect(Self.closure(of: "LifetraceCLI", in: dependencies).contains("LifetraceOutput"))
+    }
 }

@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 extension LifecycleAnalyzer {
     /// A `callback.begin`: nesting bookkeeping, the main-thread rule, then the exclusive ordering

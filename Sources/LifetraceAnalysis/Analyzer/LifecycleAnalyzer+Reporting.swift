@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 extension LifecycleAnalyzer {
     /// Records a violation of `rule` if the rule is on. `message` says what happened and what was

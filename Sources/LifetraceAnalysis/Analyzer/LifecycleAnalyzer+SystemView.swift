@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 extension LifecycleAnalyzer {
     /// A `launch`: ends the lifetime before it (if it had no `exit`) and starts a new one.

@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// Replays a trace's events through the lifecycle model, one at a time, and collects violations,
 /// lifetimes, launch windows and stalls.

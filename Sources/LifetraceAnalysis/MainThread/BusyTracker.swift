@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// A blame candidate before its name is resolved.
 struct PendingBlame {

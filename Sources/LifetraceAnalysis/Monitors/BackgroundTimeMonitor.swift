@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// `background-time`: the app ran in Background with no background task open for longer than
 /// `--background-limit` (unless it declares a continuous background mode), or it did not end a

@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// The engine of the built-in threshold rules (`launch-stall`, `hang`, `background-callback`,
 /// ...): each rule is a monitor of its own file that judges what the analyzer derived (its typed

@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// One event of a replay with both views' states before and after it, for debugging a trace.
 public struct ReplayStep: Sendable {

@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// One event as a violation or report shows it: its fields with strings resolved.
 public struct EventSummary: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// A main-thread busy interval at or above the stall threshold.
 public struct Stall: Sendable, Hashable {

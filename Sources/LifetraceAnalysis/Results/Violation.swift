@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// A rule broken by a trace: which, when, a message for the app's developer, and the witnesses.
 public struct Violation: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// What a built-in rule is, declared once (``BuiltInRule/spec``): how bad a violation is, the
 /// documented fact it rests on, one line saying when it is violated, and the options that tune

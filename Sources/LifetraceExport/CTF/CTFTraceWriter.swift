@@ -2,6 +2,7 @@ import Foundation
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// Writes a trace as CTF 1.8, the Common Trace Format that babeltrace2 and Trace Compass read:
 /// a directory holding the TSDL `metadata` text and one binary data stream, `stream_0`.

@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// Writes the timeline in the Trace Event Format (the JSON that chrome://tracing, Perfetto's
 /// legacy importer, Speedscope and others read): one object with `displayTimeUnit`, `otherData`

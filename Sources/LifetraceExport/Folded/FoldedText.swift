@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// Escaping for one frame of a folded-stacks line (``FoldedStacks``): the one folded escaper.
 ///

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 extension TimelineDrawing: LifecycleEdgeSink {
     /// Writes the records of one edge.

@@ -147,14 +147,16 @@ public final class StagedOutputFile {
     }
 
     /// The process's file mode creation mask, read without changing it (Linux reports it in
-    /// /proc/self/status; elsewhere it is set and set back).
+    /// /proc/self/status; elsewhere, Apple platforms included, it is set and set back).
     static var processUmask: mode_t {
+        #if os(Linux)
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
             let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
         {
             return mask
         }
+        #endif
         let mask = umask(0o022)
         umask(mask)
         return mask

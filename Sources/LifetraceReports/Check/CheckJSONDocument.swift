@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceRunner
 
 /// The `--format json` document of `check` and of `report` on one trace (docs/JSON.md), written

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// `lifetrace check --format markdown`: the whole check as Markdown, for a CI job summary
 /// (`$GITHUB_STEP_SUMMARY`) or a pull-request comment: the verdict as the exit status gives it,

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// `lifetrace check --format text`, for people: per trace its verdict, its problems and its
 /// violations with their witnesses, then a line that sums up the check. Every line goes through

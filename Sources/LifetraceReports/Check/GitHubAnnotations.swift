@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// GitHub Actions workflow commands for `lifetrace check --format github`: the few most severe
 /// findings as annotations, the rest left to the job summary (``CheckMarkdownSummary``, written

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// JUnit XML for CI: one test suite per trace, one test case per rule that was checked. The
 /// verdict is `lifetrace check`'s exit status: a test case fails (`<failure>`) exactly where the

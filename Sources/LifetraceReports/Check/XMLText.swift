@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// Escaping for text that goes into an XML 1.0 document (the JUnit report), in element content
 /// or in a quoted attribute value: the one XML escaper of the package. Control characters follow

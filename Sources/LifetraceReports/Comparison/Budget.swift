@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// A budget could not be read (a bad `--budget`, `--max-regression` or budget file).
 public struct BudgetError: Error, Hashable, Sendable, CustomStringConvertible {

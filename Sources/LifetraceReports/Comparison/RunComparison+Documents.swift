@@ -1,5 +1,6 @@
 import LifetraceFormat
 import LifetraceAnalysis
+import LifetraceOutput
 
 extension RunComparison.Row {
     /// The Hodges–Lehmann shift with its interval: `+35 ms [+20 ms, +51 ms]`; `-` untested; the

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// `lifetrace diff`: two sets of runs compared metric by metric with the Mann-Whitney U test,
 /// and checked against a ``ComparisonGate``. Every metric counts higher as worse (durations,

@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// Escaping for text that goes into an HTML document, in element content or in a quoted
 /// attribute value (the inline SVG of the page included: it is read by the HTML parser).

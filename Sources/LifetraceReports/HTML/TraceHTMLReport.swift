@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceZstd
 
 /// `lifetrace report --format html`: one self-contained HTML page (inline CSS, SVG and scripts,

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// What a long trace's page shows first: its slowest launches, its longest stalls, and the work
 /// the stalls are blamed on, ranked by its share of the stall time (as Xcode Organizer ranks hang

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// A JSON value built as a tree, for the small documents (SARIF, summaries, rows): written by the
 /// package's one JSON writer (`JSONOutput`), in the order given, strings escaped per RFC 8259

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 extension StallProfile {
     /// The profile as a JSON object (docs/JSON.md, "Stack samples").

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 extension Violation {
     /// Writes the violation as the JSON output spells it (docs/JSON.md).

@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceRunner
 
 /// Writes the rows of `report --format ndjson` (``LifetimeRow``, then ``TraceRow``) for traces

@@ -1,5 +1,6 @@
 import LifetraceFormat
 import LifecycleModel
+import LifetraceOutput
 
 /// A number measured in every run, compared across runs: each has a key (`launch.cold`,
 /// `stalls.count`, ...) and yields samples from a run's facts.

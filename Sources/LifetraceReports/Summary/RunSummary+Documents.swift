@@ -2,6 +2,7 @@ import Foundation
 import LifetraceFormat
 import LifecycleModel
 import LifetraceAnalysis
+import LifetraceOutput
 
 extension RunSummary {
     /// The version of the JSON form's schema (docs/REPORTS.md); raised whenever a field changes

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 extension RunSummary {
     /// The most traces named per rule in text and Markdown.

@@ -2,6 +2,7 @@ import Foundation
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 extension RunSummary {
     /// The fewest samples a percentile is written for in the tables for people: the p-th

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceZstd
 
 /// What `lifetrace replay` prints: every event of a trace with the system and app views before

@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceZstd
 
 /// Counts gathered over a trace's events, and the report `lifetrace info` prints.

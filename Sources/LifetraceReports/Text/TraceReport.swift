@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// The full analysis of one trace for `lifetrace report`: launch timeline, stalls, violations,
 /// time in states and how each lifetime ended.

@@ -1,4 +1,5 @@
 import LifetraceAnalysis
+import LifetraceOutput
 
 extension Violation {
     /// The violation in one line, as every text output writes it:

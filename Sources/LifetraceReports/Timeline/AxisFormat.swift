@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// A timeline axis's ticks: a round step, and each tick's label, a moment on the trace's clock
 /// written by the one formatter to the precision the step needs (`+87.80 s`, `+1305.633002 s`).

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// The overview of a trace of several lifetimes: one row per lifetime, from its launch to its
 /// end, each scaled to its own length (written at the row's end), so that a trace of hundreds of

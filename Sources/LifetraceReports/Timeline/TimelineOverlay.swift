@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// What the analysis found, drawn over a timeline: launch windows with their milestones,
 /// stalls, and violations, each with the anchor of its explanation in the document.

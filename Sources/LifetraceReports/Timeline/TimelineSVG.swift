@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// Draws a ``TimelineWindow`` as inline SVG: a time axis in human units, a row per lane with
 /// runs of equal buckets merged into one rectangle each, and the overlay (launch window,

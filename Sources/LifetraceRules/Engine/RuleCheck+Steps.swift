@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// How a rule's scope and pattern take each step (docs/RULES.md, "How rules are judged").
 extension RuleCheck {

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 
 /// One rule of a file at work on one trace: its scope's stretches and its pattern's state.
 ///

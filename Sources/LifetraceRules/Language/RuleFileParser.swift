@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import Yams
 
 /// Reads rule files (docs/RULES.md) into rules, refusing anything it cannot use with one

@@ -1,5 +1,6 @@
 import LifecycleModel
 import LifetraceFormat
+import LifetraceOutput
 
 /// What a selector or an occurrence is about: the KIND of `KIND [NAME] [thread=…] [scene=…]`.
 public enum OccurrenceKind: UInt8, Sendable, CaseIterable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleHost
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceRecorder
 
 /// Turns the YAML form of a step (a bare name, or a one-key mapping) into a ``ScenarioStep``.

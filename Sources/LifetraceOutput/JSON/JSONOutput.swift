@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// JSON text written straight into UTF-8 bytes, member by member: the one JSON writer of the
 /// package. Every JSON document Lifetrace writes goes through it: `check` and `report`'s
 /// documents, SARIF and the summaries (the reports' `JSONValue` trees are written by it), the

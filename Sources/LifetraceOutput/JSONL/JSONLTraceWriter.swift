@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// Writes a trace in the canonical text form, one JSON object per line.
 ///
 /// Canonical means: fields in a fixed order per type (`ts`, `type`, `stream` only when it is not

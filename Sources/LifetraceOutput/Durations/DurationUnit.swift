@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The ladder of units every duration for people is written in, smallest first. (Durations are
 /// read in minutes and hours too: ``DurationParser``; none is written in them, so that a moment
 /// and a duration on one page share the second as their largest unit.)

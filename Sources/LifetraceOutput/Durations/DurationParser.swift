@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// A duration could not be read from text.
 public struct DurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The text as given.

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The escaper for Markdown output (`report` and `diff` with `--format markdown`, pasted into
 /// pull-request comments): names go in code spans, prose is escaped, and neither can break a
 /// table row or start markup of its own.

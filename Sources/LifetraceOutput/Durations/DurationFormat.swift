@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// How durations and times are written for people: one unit ladder (``DurationUnit``: ns, µs,
 /// ms, s), one decimal writer (``DecimalText``), and one precision rule. Nothing else in the
 /// package writes a duration or a moment for people; machine formats (JSON, the exports'

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The text forms a trace is printed in (`lifetrace dump --format`): the canonical JSONL that
 /// `import` reads back exactly (docs/JSONL.md), or aligned text for reading.
 public enum TraceTextForm: String, Sendable, CaseIterable {

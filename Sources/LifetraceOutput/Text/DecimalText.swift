@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The one writer of decimal numbers for people: durations (``DurationFormat``), the times of
 /// `dump --format text`, and the counts, ratios and percentages of summaries and `info`.
 public enum DecimalText {

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// How every output for people names a moment of a trace: its time since the trace's first
 /// event (the first event read), signed, in seconds (`+1305.633 s`), written by
 /// ``DurationFormat/clock`` (``DurationFormat/preciseClock`` in `dump --format text`). There is

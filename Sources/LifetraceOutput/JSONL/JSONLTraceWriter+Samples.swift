@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 extension JSONLTraceWriter {
     /// Writes the images, symbols and samples of `stacks` in their canonical text form
     /// (docs/JSONL.md, "Stack samples"): the images in the order read, the symbols by address,

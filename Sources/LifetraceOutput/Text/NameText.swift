@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The one place that decides how much of a name a message quotes.
 ///
 /// Names come from the trace or the rule file and have no length limit of their own (a

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The one rule for control characters in what Lifetrace writes.
 ///
 /// A trace's names, scenes, metadata and paths are data and may hold any Unicode scalar (the text

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceFormat
 
 /// Output held back until its turn: bytes stay in memory up to a limit, and past it the whole
 /// spool moves to an unnamed temporary file, so that several traces can be written side by side

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// Writes a trace for people to read: one event per line in aligned columns.
 ///
 /// Columns: the time since the trace's first event in seconds to the microsecond (`+1305.633203 s`,

@@ -1,3 +1,5 @@
+import LifetraceFormat
+
 /// The escaper for text read by people on a terminal, in a log or in a CI page: `check`,
 /// `report` and `replay` in text form, `info`, `dump --format text` and every error line.
 ///
