@@ -32,4 +32,26 @@ package enum FileFacts {
         guard fstat(descriptor, &info) == 0 else { return false }
         return info.st_mode & S_IFMT == S_IFREG
     }
+
+    /// What the file open at `descriptor` (or, not following a link, at `path`) is when it is not
+    /// a regular file, in words (`a FIFO`, `a device`, `a socket`, `a directory`); nil for a
+    /// regular file or when it cannot be told.
+    package static func notRegularKind(descriptor: Int32? = nil, path: String? = nil) -> String? {
+        var info = stat()
+        if let descriptor {
+            guard fstat(descriptor, &info) == 0 else { return nil }
+        } else if let path {
+            guard lstat(path, &info) == 0 else { return nil }
+        } else {
+            return nil
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a directory"
+        default: return "not a file"
+        }
+    }
 }

@@ -1,10 +1,5 @@
-#if canImport(Glibc)
-// `struct stat`'s members are seen through CoreFoundation's module on Linux.
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
+import LifetraceFormat
 
 extension RecorderOutput {
     /// Refuses, at once and without waiting, a trace path that is not a regular file: a FIFO
@@ -16,18 +11,17 @@ extension RecorderOutput {
     /// The app then runs unrecorded, with one line saying why (docs/RECORDING.md).
     static func refuseNonRegularFile(_ path: String) throws(RecorderError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o666)
-        var status = stat()
+        let what: String?
         if descriptor >= 0 {
-            defer { close(descriptor) }
-            guard fstat(descriptor, &status) == 0 else { return }
+            what = FileFacts.notRegularKind(descriptor: descriptor)
+            close(descriptor)
         } else {
             // A FIFO without a reader (or a socket) refuses a writer that will not wait: ENXIO.
             // Every other failure is the trace writer's to say, as it always has.
-            guard errno == ENXIO, lstat(path, &status) == 0 else { return }
+            guard errno == ENXIO else { return }
+            what = FileFacts.notRegularKind(path: path)
         }
-        let kind = status.st_mode & S_IFMT
-        guard kind != S_IFREG else { return }
-        let what = kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : kind == S_IFSOCK ? "a socket" : "not a file"
+        guard let what else { return }
         throw RecorderError(.writeFailed, path: path, errno: 0, detail: "\(what), not a regular file: an app's trace is never waited on")
     }
 }
