@@ -1,5 +1,6 @@
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceReports
 
 extension AnalysisArguments {

@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceReports
 
 extension HistorySeries {

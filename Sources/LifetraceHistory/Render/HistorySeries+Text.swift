@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceOutput
 
 extension HistorySeries {
     /// What the point is called in sentences: `build 8` or `version 1.10`.

@@ -1,6 +1,7 @@
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceOutput
 import LifetraceReports
 
 /// One figure of one point of a series: its value and the spread of the samples it comes from.

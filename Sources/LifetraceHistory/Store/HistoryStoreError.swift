@@ -1,5 +1,6 @@
 import GRDB
 import LifetraceFormat
+import LifetraceOutput
 
 /// Why a history store could not be opened, read or written: one line naming the store's file.
 /// The store is never rewritten or truncated on any of these (docs/HISTORY.md, "Bad input").
