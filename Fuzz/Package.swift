@@ -51,7 +51,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "JSONLFuzzer",
-            dependencies: [.product(name: "LifetraceFormat", package: "lifetrace")]
+            dependencies: [
+                .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceOutput", package: "lifetrace"),
+            ]
         ),
     ]
 )

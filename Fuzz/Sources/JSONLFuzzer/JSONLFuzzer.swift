@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceOutput
 
 /// libFuzzer's entry point: reads the input as a JSONL trace to the end or to its first error.
 ///
