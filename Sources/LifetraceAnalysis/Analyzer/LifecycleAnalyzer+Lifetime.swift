@@ -58,7 +58,7 @@ extension LifecycleAnalyzer {
         guard let state = current.trustedState else { return nil }
         // A foreground-recorded launch that turned out to be a background launch nobody opened
         // was in Background all along, whatever the app view assumed at the launch.
-        if current.backgroundLaunchInferred && !current.foregroundMoved && !current.hasStateEvents && state == .inactive {
+        if current.launchKind.backgroundLaunchInferred && !current.foregroundMoved && !current.hasStateEvents && state == .inactive {
             return .background
         }
         if state == .notRunning { return current.systemBeforeNotRunning }
@@ -86,7 +86,7 @@ extension LifecycleAnalyzer {
     ) {
         settleLaunchKind(end: end)
         // Metadata that contradicts the events is a problem of the trace, in every mode.
-        if platform.recordingStart != nil { _ = recordingStartContradicted(by: .max) }
+        _ = recording.isContradicted(firstAppActivity: current.firstAppActivity, by: .max)
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
         closeBackgroundTime(at: end, exit: exit, traceStopped: kind == .endOfTrace, symbols: symbols)
