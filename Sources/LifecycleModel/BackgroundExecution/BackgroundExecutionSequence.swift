@@ -38,6 +38,7 @@ public struct BackgroundExecutionSequence: Sendable, Hashable {
     /// A lifetime starts: while a prewarm's resume or a background launch can still be found, a
     /// pause of the launch (``RealIOSTimes/launchPause``) is worth a look; else a suspension.
     public mutating func lifetimeStarted() {
+        defer { _checkInvariants() }
         inferredSuspensions = 0
         if allowances.contains(.prewarmResume) || allowances.contains(.backgroundLaunch) {
             silenceThreshold = RealIOSTimes.launchPause
@@ -49,6 +50,7 @@ public struct BackgroundExecutionSequence: Sendable, Hashable {
     /// The app moved to the foreground for the first time: the launch is read, and only a
     /// suspension is worth a look.
     public mutating func launchRead() {
+        defer { _checkInvariants() }
         silenceThreshold = afterLaunch
     }
 
@@ -80,6 +82,7 @@ public struct BackgroundExecutionSequence: Sendable, Hashable {
     /// Steps with a silence of the app: ``Allowance/inferredSuspension`` when the app ran no code
     /// because the system suspended it, from its last event to the next; else nil.
     public mutating func silence(_ silence: Silence) -> Allowance? {
+        defer { _checkInvariants() }
         guard allowances.contains(.inferredSuspension), !silence.hasStateEvents,
             silence.length >= RealIOSTimes.suspensionSilence, silence.effective == .background,
             !silence.mainThreadInCallback

@@ -38,9 +38,12 @@ public struct LaunchKindMachine: Sendable, Hashable {
         self.allowances = allowances
     }
 
-    /// A `launch` event of this kind.
-    public mutating func launched(_ kind: LaunchKind) {
+    /// A `launch` event of this kind. Returns whether the launch moment stays open until the
+    /// prewarm's resume is found (a prewarmed launch under ``Allowance/prewarmResume``, which names
+    /// itself in the verdict of the step that finds the resume).
+    public mutating func launched(_ kind: LaunchKind) -> Bool {
         self.kind = kind
+        return kind == .prewarmed && allowances.contains(.prewarmResume)
     }
 
     /// The lifetime turned out to be a launch (its launch callbacks came first): read as cold
@@ -173,6 +176,14 @@ public struct LaunchKindMachine: Sendable, Hashable {
         kind = .background
         backgroundLaunchInferred = true
         return .backgroundLaunch
+    }
+
+    /// The state a lifetime's end is judged in, given the state the lifetime trusts (`state`): a
+    /// foreground-recorded launch read as a background launch nobody opened
+    /// (``Allowance/backgroundLaunch``) was in Background all along, whatever the app view
+    /// assumed at the launch; with `state` events the system view says.
+    public func stateAtEnd(_ state: LifecycleState, hasStateEvents: Bool) -> LifecycleState {
+        backgroundLaunchInferred && !foregroundMoved && !hasStateEvents && state == .inactive ? .background : state
     }
 
     /// Asserts the machine's invariants (checked after the steps that change the kind, in debug

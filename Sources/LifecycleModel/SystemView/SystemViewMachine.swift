@@ -12,6 +12,13 @@ public struct SystemViewMachine: Sendable, Hashable {
         self.state = state
     }
 
+    /// The system view's state right after a `launch`: Inactive, or Background for a background
+    /// launch ("An app being launched directly into the background enters this state instead of the
+    /// inactive state", 000, Table 2-3).
+    public static func stateAtLaunch(background: Bool) -> LifecycleState {
+        background ? .background : .inactive
+    }
+
     /// The machine's verdict on one move.
     public struct Verdict: Sendable, Hashable {
         /// The state moved from; nil for the first state known.

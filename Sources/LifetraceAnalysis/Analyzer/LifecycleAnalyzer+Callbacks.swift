@@ -27,20 +27,18 @@ extension LifecycleAnalyzer {
         guard event.stream == .app || callback != nil else { return }
         // Rules 1 to 3: suspension and termination silence every app-side event.
         var decided = false
-        if current.system == .suspended {
+        switch current.termination.callbackBegan(willTerminate: callback == .willTerminate) {
+        case .legal:
+            break
+        case .terminateWhileSuspended:
             decided = true
-            if callback == .willTerminate {
-                current.willTerminateReported = true
-                report(
-                    .noTerminateWhileSuspended, at: event.timestamp,
-                    "willTerminate began at \(when(event.timestamp)) while the app was Suspended (since "
-                        + "\(when(current.systemChange?.timestamp ?? event.timestamp))); expected a suspended "
-                        + "app to be killed without notice.",
-                    witnesses: [current.systemChange, event], symbols: symbols)
-            } else {
-                reportSilence(event, symbols: symbols)
-            }
-        } else if current.silent {
+            report(
+                .noTerminateWhileSuspended, at: event.timestamp,
+                "willTerminate began at \(when(event.timestamp)) while the app was Suspended (since "
+                    + "\(when(current.systemChange?.timestamp ?? event.timestamp))); expected a suspended "
+                    + "app to be killed without notice.",
+                witnesses: [current.systemChange, event], symbols: symbols)
+        case .silenceBroken:
             decided = true
             reportSilence(event, symbols: symbols)
         }
@@ -271,8 +269,7 @@ extension LifecycleAnalyzer {
                 current.firstActiveEndEvent = event
             }
         case .willTerminate:
-            if current.system == .suspended && !current.willTerminateReported {
-                current.willTerminateReported = true
+            if current.termination.willTerminateReturned() == .terminateWhileSuspended {
                 report(
                     .noTerminateWhileSuspended, at: event.timestamp,
                     "willTerminate was still running at \(when(event.timestamp)) although the system "
@@ -280,10 +277,7 @@ extension LifecycleAnalyzer {
                         + "expected willTerminate only while running in Background.",
                     witnesses: [current.systemChange, event], symbols: symbols)
             }
-            if current.terminateEnd == nil {
-                current.terminateEnd = event
-                current.silent = true
-            }
+            if current.terminateEnd == nil { current.terminateEnd = event }
         default:
             break
         }

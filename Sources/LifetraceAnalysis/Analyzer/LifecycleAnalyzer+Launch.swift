@@ -94,10 +94,10 @@ extension LifecycleAnalyzer {
         return launchReport
     }
 
-    /// Whether `exit` is a kill without notice: SIGKILL, or an inferred exit (no code, no signal).
+    /// Whether `exit` is a kill without notice (``TerminationSequence/isKill(code:signal:)``).
     static func isKill(_ exit: TraceEvent) -> Bool {
         guard case .exit(let code, let signal) = exit.payload else { return false }
-        return signal == 9 || (code == nil && signal == nil)
+        return TerminationSequence.isKill(code: code, signal: signal)
     }
 
     /// `hang`: the stalls of at least the hang threshold that began outside the launch window

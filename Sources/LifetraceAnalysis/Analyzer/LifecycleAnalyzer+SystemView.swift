@@ -12,21 +12,21 @@ extension LifecycleAnalyzer {
         current.launchEvent = event
         current.firstEvent = event
         current.launchTime = event.timestamp
-        current.launchKind.launched(LaunchKind(background: background, prewarm: prewarm))
+        let awaitsResume = current.launchKind.launched(LaunchKind(background: background, prewarm: prewarm))
         current.reason = reason
         current.pid = pid
         current.eventCount = 1
         emit(.lifetimeBegan(LifetimeBegin(
             index: current.index, timestamp: event.timestamp,
             launch: LaunchFacts(kind: current.kind, reason: reason, pid: pid))))
-        if current.kind == .prewarmed && allowances.contains(.prewarmResume) {
+        if awaitsResume {
             // Timed from the launch until a resume is found (LifecycleAnalyzer+RealIOS.swift);
             // told before anything the launch event itself reveals.
             current.launchMomentOpen = true
             emit(.launchTimed(lifetime: current.index, from: event.timestamp, settled: false))
         }
         emitPoint(.launch, event)
-        let state: LifecycleState = background ? .background : .inactive
+        let state = SystemViewMachine.stateAtLaunch(background: background)
         current.systemView = SystemViewMachine(state)
         current.systemChange = event
         current.appDelegate.launch(background: background)
@@ -87,7 +87,7 @@ extension LifecycleAnalyzer {
         if state == .notRunning && previous != .notRunning { current.systemBeforeNotRunning = previous }
         current.systemChange = event
         busy.stateChanged(from: previous, to: state, at: event.timestamp)
-        current.silent = state == .suspended || current.terminateEnd != nil
+        current.termination.systemMoved(to: state)
         // A suspended app runs no code: a run-loop busy interval still open ends here, rather
         // than stretching over the whole suspension.
         if state == .suspended && current.runLoopSeen {

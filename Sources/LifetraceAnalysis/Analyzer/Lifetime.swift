@@ -82,10 +82,9 @@ struct Lifetime {
 
     // Termination.
     var willTerminateBegin: TraceEvent?
-    var willTerminateReported = false
     var terminateEnd: TraceEvent?
-    /// Suspended or past willTerminate: every app-side event is then a violation.
-    var silent = false
+    /// The model's termination sequence.
+    var termination = TerminationSequence()
 
     // Launch window.
     var willFinishBegin: Int64?
@@ -168,6 +167,9 @@ struct Lifetime {
     /// moment is known).
     var launchCallbacksBegan: Bool { launchSequence.started || willFinishBegin != nil || didFinishEnd != nil }
 
+    /// Suspended or past willTerminate: every app-side event is then a violation.
+    var silent: Bool { termination.silent }
+
     /// The system view's state.
     var system: LifecycleState? { systemView.state }
     /// The app delegate's view.
@@ -209,28 +211,7 @@ struct Lifetime {
     /// The effective app view: terminating once willTerminate is delivered; otherwise, in a
     /// scene-based app, the most active connected scene; otherwise the app delegate's view.
     func computeEffective() -> AppViewState? {
-        if app == .terminating { return .terminating }
-        var best: AppViewState?
-        for scene in scenes {
-            let state: AppViewState
-            switch scene.app {
-            case .active: state = .active
-            case .inactive: state = .inactive
-            case .background: state = .background
-            case .unattached, nil: continue
-            }
-            if best == nil || Lifetime.rank(state) > Lifetime.rank(best!) { best = state }
-        }
-        return best ?? app
-    }
-
-    private static func rank(_ state: AppViewState) -> Int {
-        switch state {
-        case .active: 3
-        case .inactive: 2
-        case .background: 1
-        case .terminating: 0
-        }
+        AppViewState.effective(app: app, scenes: scenes.lazy.map(\.app))
     }
 
     /// The index of `scene`'s record, creating it (unattached, or unknown without a launch); nil
