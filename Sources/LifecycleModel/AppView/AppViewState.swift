@@ -45,6 +45,37 @@ public enum AppViewState: UInt8, Sendable, CaseIterable, Hashable, CustomStringC
         }
     }
 
+    /// The effective app view, what the app's callbacks say of the whole app: terminating once
+    /// willTerminate is delivered (`app`); otherwise, in a scene-based app, the most active
+    /// connected scene (Active over Inactive over Background: the app is in the foreground while
+    /// any of its scenes is, 001); otherwise the app delegate's view.
+    public static func effective<Scenes: Sequence>(app: AppViewState?, scenes: Scenes) -> AppViewState?
+    where Scenes.Element == SceneViewState? {
+        if app == .terminating { return .terminating }
+        var best: AppViewState?
+        for scene in scenes {
+            let state: AppViewState
+            switch scene {
+            case .active: state = .active
+            case .inactive: state = .inactive
+            case .background: state = .background
+            case .unattached, nil: continue
+            }
+            if best == nil || state.rank > best!.rank { best = state }
+        }
+        return best ?? app
+    }
+
+    /// How active the state is, for the effective view.
+    private var rank: Int {
+        switch self {
+        case .active: 3
+        case .inactive: 2
+        case .background: 1
+        case .terminating: 0
+        }
+    }
+
     /// Whether the app is in the foreground (Inactive or Active).
     public var isForeground: Bool { self == .inactive || self == .active }
 }

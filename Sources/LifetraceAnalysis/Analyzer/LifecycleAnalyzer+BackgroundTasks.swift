@@ -8,7 +8,7 @@ extension LifecycleAnalyzer {
         let name: Symbol
         if case .bgtaskBegin(_, let taskName) = event.payload { name = taskName } else { name = .none }
         guard current.openTasks.count < ThreadStacks.depthLimit else {
-            if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
+            current.launchKind.taskBegan(launched: current.launchTime != nil) { symbols[name] }
             return
         }
         let task = EdgeInterval(
@@ -17,7 +17,7 @@ extension LifecycleAnalyzer {
             begin: event.timestamp)
         judgeBackgroundTime(
             current.backgroundTime.taskBegan(task, event: event, appActivity: current.lastAppActivity), symbols: symbols)
-        if !current.foregroundMoved { scheduledTaskBeforeForeground(name, symbols: symbols) }
+        current.launchKind.taskBegan(launched: current.launchTime != nil) { symbols[name] }
         current.openTasks.append(task)
         if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emit(.intervalBegan(task)) }
     }
@@ -101,8 +101,8 @@ extension LifecycleAnalyzer {
     ) {
         guard let stretch else { return }
         var findings = RuleFindings(onlyCounted: found.isFull)
-        if BackgroundTimeMonitor.judge(stretch, context: context, findings: &findings) {
-            current.allowancesApplied.insert(.backgroundModes)
+        if let allowance = BackgroundTimeMonitor.judge(stretch, context: context, findings: &findings) {
+            current.allowancesApplied.insert(allowance)
         }
         keepAside(findings, in: list, symbols: symbols)
     }

@@ -27,20 +27,18 @@ extension LifecycleAnalyzer {
         guard event.stream == .app || callback != nil else { return }
         // Rules 1 to 3: suspension and termination silence every app-side event.
         var decided = false
-        if current.system == .suspended {
+        switch current.termination.callbackBegan(willTerminate: callback == .willTerminate) {
+        case .legal:
+            break
+        case .terminateWhileSuspended:
             decided = true
-            if callback == .willTerminate {
-                current.willTerminateReported = true
-                report(
-                    .noTerminateWhileSuspended, at: event.timestamp,
-                    "willTerminate began at \(when(event.timestamp)) while the app was Suspended (since "
-                        + "\(when(current.systemChange?.timestamp ?? event.timestamp))); expected a suspended "
-                        + "app to be killed without notice.",
-                    witnesses: [current.systemChange, event], symbols: symbols)
-            } else {
-                reportSilence(event, symbols: symbols)
-            }
-        } else if current.silent {
+            report(
+                .noTerminateWhileSuspended, at: event.timestamp,
+                "willTerminate began at \(when(event.timestamp)) while the app was Suspended (since "
+                    + "\(when(current.systemChange?.timestamp ?? event.timestamp))); expected a suspended "
+                    + "app to be killed without notice.",
+                witnesses: [current.systemChange, event], symbols: symbols)
+        case .silenceBroken:
             decided = true
             reportSilence(event, symbols: symbols)
         }
@@ -66,10 +64,11 @@ extension LifecycleAnalyzer {
         }
     }
 
-    /// An app-delegate lifecycle callback: `launch-sequence`, then the transition rules.
+    /// An app-delegate lifecycle callback: the launch sequence's verdict (`launch-sequence`), then
+    /// the app delegate's (the transition rules).
     private mutating func appCallback(_ callback: CallbackName, event: TraceEvent, decided: Bool, symbols: SymbolTable) {
         var decided = decided
-        let firstOfAppDelegate = current.launchStep == 0 && !current.appDelegateMoved
+        let firstOfAppDelegate = !current.launchSequence.started && !current.appDelegateMoved
         if let problem = launchSequenceProblem(callback, event: event) {
             if !decided {
                 report(
@@ -85,54 +84,43 @@ extension LifecycleAnalyzer {
             current.launchWitness = event
             return
         }
-        if callback == .didEnterBackground && !current.wasActive { current.appDelegateBackgroundBeforeActive = true }
-        if current.scenes.isEmpty, stateUnknownAtRecordingStart(firstOfItsDelegate: firstOfAppDelegate, at: event.timestamp) {
-            current.appDelegateMoved = true
-            current.lastAppTransition = callback
-            setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
-            return
+        if callback == .didEnterBackground { current.launchKind.appDelegateEnteredBackground(wasActive: current.wasActive) }
+        let before = current.app
+        var machine = current.appDelegate
+        let verdict = machine.step(callback, scenes: current.scenesSeen) {
+            // The app delegate's state before the recorder started is unknown (`late-recording`).
+            firstOfAppDelegate
+                ? recording.launchPrecedes(current.launchTime, firstAppActivity: current.firstAppActivity, at: event.timestamp)
+                : nil
         }
-        guard var state = current.app else {
-            // A trace that starts mid-lifetime: the first transition tells the state.
-            setApp(AppDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
-            return
-        }
-        // In a scene-based app the app delegate hears no transitions; its willTerminate is judged
-        // by the scenes' state instead.
-        if !current.appDelegateMoved, let effective = current.effective, current.scenes.contains(where: { $0.app?.isConnected == true }) {
-            state = effective
-        }
-        current.appDelegateMoved = true
-        let (verdict, next) = AppDelegateTransitions.deliver(callback, in: state)
-        let allowed = appCallbackAllowed(callback, verdict: verdict, in: state)
-        current.lastAppTransition = callback
-        if !decided && !allowed {
+        current.appDelegate = machine
+        if let allowance = verdict.allowance { current.allowancesApplied.insert(allowance) }
+        if !decided && verdict.isViolation, let judged = verdict.judgedIn {
             let row = AppDelegateTransitions.row(for: callback)!
             reportTransition(
-                verdict, subject: "the app", callback: callback.rawValue, state: state.name,
+                verdict.transition, subject: "the app", callback: callback.rawValue, state: judged.name,
                 expected: row.from.name, at: event, witness: current.appChange, symbols: symbols)
         }
-        setApp(next, event: event, symbols: symbols)
+        appChanged(from: before, event: event, symbols: symbols)
     }
 
-    /// A scene-delegate callback: `scene-connection`, then the transition rules.
+    /// A scene-delegate callback: the scene's verdict (`scene-connection`, then the transition rules).
     private mutating func sceneCallback(
         _ callback: CallbackName, scene: Symbol, event: TraceEvent, decided: Bool, symbols: SymbolTable
     ) {
         guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
         let text = callbackText(event.callbackName, scene: scene, symbols: symbols)
-        guard let state = current.scenes[index].app else {
-            setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
-            return
+        var machine = current.scenes[index].machine
+        let firstOfScene = current.scenes[index].appChange == nil
+        let verdict = machine.step(callback) {
+            // The scene connected before the recorder started (`late-recording`).
+            firstOfScene
+                ? recording.launchPrecedes(current.launchTime, firstAppActivity: current.firstAppActivity, at: event.timestamp)
+                : nil
         }
-        if state == .unattached && callback != .sceneWillConnect,
-            stateUnknownAtRecordingStart(firstOfItsDelegate: current.scenes[index].appChange == nil, at: event.timestamp)
-        {
-            setScene(index, SceneDelegateTransitions.row(for: callback)!.to, event: event, symbols: symbols)
-            return
-        }
+        current.scenes[index].machine = machine
         var decided = decided
-        if !decided && state == .unattached && callback != .sceneWillConnect {
+        if !decided && verdict.notConnected {
             decided = true
             let disconnect = current.scenes[index].appChange
             report(
@@ -142,14 +130,19 @@ extension LifecycleAnalyzer {
                     + "); expected sceneWillConnect first, and nothing after sceneDidDisconnect.",
                 witnesses: [disconnect, event], symbols: symbols)
         }
-        let (verdict, next) = SceneDelegateTransitions.deliver(callback, in: state)
-        if !decided && !sceneCallbackAllowed(callback, verdict: verdict, in: state) {
+        // An allowance is used where it decided something: a state learnt, or a verdict not already decided.
+        if let allowance = verdict.allowance, verdict.judgedIn == nil || !decided {
+            current.allowancesApplied.insert(allowance)
+        }
+        if !decided && verdict.isViolation, let judged = verdict.judgedIn {
             let row = SceneDelegateTransitions.row(for: callback)!
             reportTransition(
-                verdict, subject: "the scene \"\(symbols.shown(scene) ?? "")\"", callback: text, state: state.name,
-                expected: row.from.name, at: event, witness: current.scenes[index].appChange, symbols: symbols)
+                verdict.transition, subject: "the scene \"\(symbols.shown(scene) ?? "")\"", callback: text,
+                state: judged.name, expected: row.from.name, at: event, witness: current.scenes[index].appChange,
+                symbols: symbols)
         }
-        setScene(index, next, event: event, symbols: symbols)
+        current.scenes[index].appChange = event
+        updateEffective(event, symbols: symbols)
     }
 
     /// Reports a transition verdict under its rule.
@@ -183,36 +176,30 @@ extension LifecycleAnalyzer {
             witnesses: [witness, event], symbols: symbols)
     }
 
-    /// Updates the launch sequence with `callback`; returns what is wrong, or nil.
+    /// Steps the launch sequence with `callback`; returns what is wrong, in words, or nil.
     private mutating func launchSequenceProblem(_ callback: CallbackName, event: TraceEvent) -> String? {
         if current.launchEvent == nil && !current.launchInferred {
-            // No `launch`: a lifetime whose first app-delegate lifecycle callback is a launch
-            // callback is a launch that began at the lifetime's first event; any other first
-            // callback means the trace started mid-lifetime, where the launch rules do not apply.
-            guard current.launchStep == 0, current.app == nil, !current.appDelegateMoved,
-                callback == .willFinishLaunching || callback == .didFinishLaunching
+            guard current.launchSequence.beginsInferredLaunch(
+                callback, appDelegateKnown: current.app != nil || current.appDelegateMoved)
             else {
-                current.launchStep = 2
+                current.launchSequence.giveUp()
                 return nil
             }
             inferLaunch()
         }
-        let step = current.launchStep
-        switch callback {
-        case .willFinishLaunching:
-            current.launchStep = max(step, 1)
-            if current.willFinishBegin == nil { current.willFinishBegin = event.timestamp }
-            return step == 0 ? nil : "it already came, or the launch had moved past it"
-        case .didFinishLaunching:
-            current.launchStep = 2
-            switch step {
-            case 0: return launchSequenceUnknown(at: event) ? nil : "willFinishLaunching did not come before it"
-            case 1: return nil
-            default: return "it already came, or another lifecycle callback came before it"
-            }
-        default:
-            current.launchStep = 2
-            return step < 2 && !launchSequenceUnknown(at: event) ? "didFinishLaunching had not come yet" : nil
+        if callback == .willFinishLaunching && current.willFinishBegin == nil { current.willFinishBegin = event.timestamp }
+        var sequence = current.launchSequence
+        let verdict = sequence.step(callback) {
+            recording.launchPrecedes(current.launchTime, firstAppActivity: current.firstAppActivity, at: event.timestamp)
+        }
+        current.launchSequence = sequence
+        if let allowance = verdict.allowance { current.allowancesApplied.insert(allowance) }
+        switch verdict.problem {
+        case nil: return nil
+        case .willFinishLaunchingAgain: return "it already came, or the launch had moved past it"
+        case .willFinishLaunchingMissing: return "willFinishLaunching did not come before it"
+        case .didFinishLaunchingAgain: return "it already came, or another lifecycle callback came before it"
+        case .didFinishLaunchingNotYet: return "didFinishLaunching had not come yet"
         }
     }
 
@@ -282,8 +269,7 @@ extension LifecycleAnalyzer {
                 current.firstActiveEndEvent = event
             }
         case .willTerminate:
-            if current.system == .suspended && !current.willTerminateReported {
-                current.willTerminateReported = true
+            if current.termination.willTerminateReturned() == .terminateWhileSuspended {
                 report(
                     .noTerminateWhileSuspended, at: event.timestamp,
                     "willTerminate was still running at \(when(event.timestamp)) although the system "
@@ -291,10 +277,7 @@ extension LifecycleAnalyzer {
                         + "expected willTerminate only while running in Background.",
                     witnesses: [current.systemChange, event], symbols: symbols)
             }
-            if current.terminateEnd == nil {
-                current.terminateEnd = event
-                current.silent = true
-            }
+            if current.terminateEnd == nil { current.terminateEnd = event }
         default:
             break
         }
@@ -387,17 +370,9 @@ extension LifecycleAnalyzer {
         if emitsEdges, signpostEdges(name, symbols: symbols) { emitPoint(.unmatchedEnd, event, name: name) }
     }
 
-    /// Sets the app delegate's view and the effective view.
-    mutating func setApp(_ state: AppViewState, event: TraceEvent, symbols: SymbolTable) {
-        if current.app != state { current.appChange = event }
-        current.app = state
-        updateEffective(event, symbols: symbols)
-    }
-
-    /// Sets a scene's app view and the effective view.
-    mutating func setScene(_ index: Int, _ state: SceneViewState, event: TraceEvent, symbols: SymbolTable) {
-        current.scenes[index].app = state
-        current.scenes[index].appChange = event
+    /// The app delegate's machine stepped (from `before`): the change's witness, and the effective view.
+    mutating func appChanged(from before: AppViewState?, event: TraceEvent, symbols: SymbolTable) {
+        if current.app != before { current.appChange = event }
         updateEffective(event, symbols: symbols)
     }
 }

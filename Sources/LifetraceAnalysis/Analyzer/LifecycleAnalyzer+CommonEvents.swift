@@ -1,3 +1,4 @@
+import LifecycleModel
 import LifetraceFormat
 
 /// The short path for the events that make up almost all of a recording: the main run loop's
@@ -22,7 +23,7 @@ extension LifecycleAnalyzer {
             timestamp >= previousAppEvent.timestamp, timestamp >= current.lastTimestamp
         else { return false }
         // A long silence of the app (a pause before the launch goes on, a suspension): the full path.
-        guard timestamp &- current.lastAppActivity < silenceThreshold else { return false }
+        guard timestamp &- current.lastAppActivity < background.silenceThreshold else { return false }
         let main = pointer.pointee.thread.isMain
         switch pointer.pointee.payload {
         case .runloopWake:

@@ -72,8 +72,12 @@ extension LifecycleAnalyzer {
         // The recorder started after the launch callbacks (`late-recording`): where the launch
         // ended is not in the trace (its first frame may have come before the recording), so its
         // length is unknown and neither the watchdog nor the launch stalls judge it.
-        let windowUnknown = launchWindowUnknown(launch: launch)
-        if windowUnknown { current.allowancesApplied.insert(.lateRecording) }
+        let unknownBy = recording.launchWindowUnknown(
+            launch: launch, hasLaunchEvent: current.launchEvent != nil, resumed: current.resumeTime != nil,
+            launchCallbacksSeen: current.willFinishBegin != nil || current.didFinishEnd != nil,
+            firstAppActivity: current.firstAppActivity)
+        let windowUnknown = unknownBy != nil
+        if let unknownBy { current.allowancesApplied.insert(unknownBy) }
         let window = JudgedLaunchWindow(
             start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown,
             closed: windowTime != nil, windowEvent: windowEvent, abandoned: current.abandonedAt != nil,
@@ -90,10 +94,10 @@ extension LifecycleAnalyzer {
         return launchReport
     }
 
-    /// Whether `exit` is a kill without notice: SIGKILL, or an inferred exit (no code, no signal).
+    /// Whether `exit` is a kill without notice (``TerminationSequence/isKill(code:signal:)``).
     static func isKill(_ exit: TraceEvent) -> Bool {
         guard case .exit(let code, let signal) = exit.payload else { return false }
-        return signal == 9 || (code == nil && signal == nil)
+        return TerminationSequence.isKill(code: code, signal: signal)
     }
 
     /// `hang`: the stalls of at least the hang threshold that began outside the launch window

@@ -55,12 +55,8 @@ extension LifecycleAnalyzer {
     /// The state the end is judged in: the system view (the state before a final move to
     /// notRunning) or, with no `state` events, the effective app view.
     private var endState: LifecycleState? {
-        guard let state = current.trustedState else { return nil }
-        // A foreground-recorded launch that turned out to be a background launch nobody opened
-        // was in Background all along, whatever the app view assumed at the launch.
-        if current.backgroundLaunchInferred && !current.foregroundMoved && !current.hasStateEvents && state == .inactive {
-            return .background
-        }
+        guard let trusted = current.trustedState else { return nil }
+        let state = current.launchKind.stateAtEnd(trusted, hasStateEvents: current.hasStateEvents)
         if state == .notRunning { return current.systemBeforeNotRunning }
         return state
     }
@@ -70,7 +66,7 @@ extension LifecycleAnalyzer {
     /// another thread is cut by the exit, not left open by the app; on the main thread, a begin
     /// still open is a callback or signpost that never returned.
     private mutating func reportOpenIntervals(at exit: TraceEvent, symbols: SymbolTable) {
-        let cutsOtherThreads = TerminationSequence.endsProcessAfterWillTerminate && current.terminateEnd != nil
+        let cutsOtherThreads = current.termination.cutsOtherThreadsAtExit
         for interval in stacks.allOpen where !(cutsOtherThreads && !interval.begin.thread.isMain) {
             report(
                 .callbackNesting, at: exit.timestamp,
@@ -86,7 +82,7 @@ extension LifecycleAnalyzer {
     ) {
         settleLaunchKind(end: end)
         // Metadata that contradicts the events is a problem of the trace, in every mode.
-        if platform.recordingStart != nil { _ = recordingStartContradicted(by: .max) }
+        _ = recording.isContradicted(firstAppActivity: current.firstAppActivity, by: .max)
         let unfinishedBusySince = busy.start
         closeBusy(at: end, unfinished: true, symbols: symbols)
         closeBackgroundTime(at: end, exit: exit, traceStopped: kind == .endOfTrace, symbols: symbols)

@@ -12,25 +12,25 @@ extension LifecycleAnalyzer {
         current.launchEvent = event
         current.firstEvent = event
         current.launchTime = event.timestamp
-        current.kind = LaunchKind(background: background, prewarm: prewarm)
+        let awaitsResume = current.launchKind.launched(LaunchKind(background: background, prewarm: prewarm))
         current.reason = reason
         current.pid = pid
         current.eventCount = 1
         emit(.lifetimeBegan(LifetimeBegin(
             index: current.index, timestamp: event.timestamp,
             launch: LaunchFacts(kind: current.kind, reason: reason, pid: pid))))
-        if current.kind == .prewarmed && allowances.contains(.prewarmResume) {
+        if awaitsResume {
             // Timed from the launch until a resume is found (LifecycleAnalyzer+RealIOS.swift);
             // told before anything the launch event itself reveals.
             current.launchMomentOpen = true
             emit(.launchTimed(lifetime: current.index, from: event.timestamp, settled: false))
         }
         emitPoint(.launch, event)
-        let state: LifecycleState = background ? .background : .inactive
-        current.system = state
+        let state = SystemViewMachine.stateAtLaunch(background: background)
+        current.systemView = SystemViewMachine(state)
         current.systemChange = event
+        current.appDelegate.launch(background: background)
         let appState = AppViewState.atLaunch(background: background)
-        current.app = appState
         current.appChange = event
         current.effective = appState
         current.effectiveChange = event
@@ -54,20 +54,18 @@ extension LifecycleAnalyzer {
     mutating func inferLaunch() {
         current.launchInferred = true
         current.launchTime = current.start
-        current.kind = .cold
+        current.launchKind.inferred()
         emit(.launchInferred(lifetime: current.index, at: current.start))
-        for index in current.scenes.indices where current.scenes[index].app == nil {
-            current.scenes[index].app = .unattached
-        }
+        for index in current.scenes.indices { current.scenes[index].machine.lifetimeLaunched() }
     }
 
     private mutating func startLifetime(at timestamp: Int64) {
         // The first event of a trace always starts its first lifetime.
         if traceOrigin == nil { traceOrigin = timestamp }
-        current = Lifetime(index: lifetimeCount, start: timestamp)
+        current = Lifetime(index: lifetimeCount, start: timestamp, allowances: allowances)
         lifetimeCount += 1
         inLifetime = true
-        startSilenceWatch()
+        background.lifetimeStarted()
         stacks.removeAll()
         busy.reset()
     }
@@ -76,20 +74,20 @@ extension LifecycleAnalyzer {
     /// for moves that skip Inactive; time in states; background time.
     mutating func moveSystem(to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
         current.hasStateEvents = true
-        let previous = current.system
         let since = current.systemSince
+        let verdict = current.systemView.step(state)
+        let previous = verdict.from
         if let previous {
-            checkSystemMove(from: previous, to: state, subject: "the app", witness: current.systemChange,
-                            event: event, symbols: symbols)
+            reportSystemMove(verdict.move, from: previous, to: state, subject: "the app", witness: current.systemChange,
+                             event: event, symbols: symbols)
             TraceTime.accumulate(&current.systemTimes[Int(previous.rawValue)], event.timestamp - current.systemSince)
         }
         current.systemSince = event.timestamp
         systemMovedToForeground(from: previous, to: state, at: event.timestamp)
         if state == .notRunning && previous != .notRunning { current.systemBeforeNotRunning = previous }
-        current.system = state
         current.systemChange = event
         busy.stateChanged(from: previous, to: state, at: event.timestamp)
-        current.silent = state == .suspended || current.terminateEnd != nil
+        current.termination.systemMoved(to: state)
         // A suspended app runs no code: a run-loop busy interval still open ends here, rather
         // than stretching over the whole suspension.
         if state == .suspended && current.runLoopSeen {
@@ -106,19 +104,20 @@ extension LifecycleAnalyzer {
     /// A `state` event for a scene: the same two rules, for that scene's system view.
     mutating func moveSceneSystem(_ scene: Symbol, to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
         guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
-        if let previous = current.scenes[index].system {
-            checkSystemMove(from: previous, to: state, subject: "the scene \"\(symbols.shown(scene) ?? "")\"",
-                            witness: current.scenes[index].systemChange, event: event, symbols: symbols)
+        let verdict = current.scenes[index].systemView.step(state)
+        if let previous = verdict.from {
+            reportSystemMove(verdict.move, from: previous, to: state, subject: "the scene \"\(symbols.shown(scene) ?? "")\"",
+                             witness: current.scenes[index].systemChange, event: event, symbols: symbols)
         }
-        current.scenes[index].system = state
         current.scenes[index].systemChange = event
     }
 
-    private mutating func checkSystemMove(
-        from previous: LifecycleState, to state: LifecycleState, subject: String, witness: TraceEvent?,
-        event: TraceEvent, symbols: SymbolTable
+    /// Reports the system view's verdict on a move under its rule.
+    private mutating func reportSystemMove(
+        _ move: SystemMove, from previous: LifecycleState, to state: LifecycleState, subject: String,
+        witness: TraceEvent?, event: TraceEvent, symbols: SymbolTable
     ) {
-        switch SystemMove.classify(from: previous, to: state) {
+        switch move {
         case .backgroundWithoutResigning:
             report(
                 .resignBeforeBackground, at: event.timestamp,

@@ -94,14 +94,13 @@ public struct LifecycleAnalyzer {
     public let platform: PlatformFacts
     /// The allowances for real iOS that apply to this trace (none with ``AnalysisOptions/textbook``).
     public let allowances: AllowanceSet
-    /// Whether the app declares a background mode that keeps it running (and the allowance applies).
-    let runsInBackground: Bool
-    /// The silence of the app-side events (ns) after which ``appWasSilent(until:symbols:)`` looks
-    /// at what the silence means; `Int64.max` when no allowance reads silences.
-    @usableFromInline var silenceThreshold = Int64.max
-    /// The earliest app-side event found before the metadata's `recordingStart`, when one was:
-    /// the metadata contradicts the events, a problem of the trace (``metadataProblems(path:)``).
-    var eventBeforeRecordingStart: Int64?
+    /// The model's background execution sequence: what a silence of the app means, after how
+    /// long a silence it has something to say (``appWasSilent(until:symbols:)``), and what excuses
+    /// a long stretch in Background.
+    @usableFromInline var background: BackgroundExecutionSequence
+    /// The metadata's `recordingStart`, as `late-recording` reads it; the earliest app-side event
+    /// found before it, when one was, makes a problem of the trace (``metadataProblems(path:)``).
+    var recording: RecordingStart
     /// The allowances applied in the lifetimes that ended so far.
     var allowancesUsed = AllowanceSet.none
 
@@ -111,9 +110,10 @@ public struct LifecycleAnalyzer {
         self.options = options
         platform = PlatformFacts(metadata: metadata)
         allowances = options.textbook ? .none : Allowance.applicable(to: platform)
-        runsInBackground = allowances.contains(.backgroundModes) && !platform.continuousBackgroundModes.isEmpty
+        background = BackgroundExecutionSequence(allowances: allowances, platform: platform)
+        recording = RecordingStart(platform.recordingStart, allowances: allowances)
         found = ViolationList(limit: options.violationLimit)
-        current = Lifetime(index: 0, start: 0)
+        current = Lifetime(index: 0, start: 0, allowances: allowances)
         monitor = options.userRules?.makeMonitor()
         monitorLooksAtFrames = monitor?.looksAtFrames ?? false
         emitsEdges = monitor != nil
@@ -156,7 +156,7 @@ public struct LifecycleAnalyzer {
             return
         }
         if !inLifetime { beginLifetime(at: event) }
-        if event.stream == .app && event.timestamp &- current.lastAppActivity >= silenceThreshold {
+        if event.stream == .app && event.timestamp &- current.lastAppActivity >= background.silenceThreshold {
             appWasSilent(until: event, symbols: symbols)
         }
         current.eventCount &+= 1

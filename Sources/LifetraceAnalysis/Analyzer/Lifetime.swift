@@ -4,14 +4,19 @@ import LifetraceFormat
 /// One scene's two views within a lifetime.
 struct SceneRecord {
     var name: Symbol
-    /// The scene's app view; nil when unknown (a trace that starts mid-lifetime).
-    var app: SceneViewState?
+    /// The scene's app view, a machine of the model.
+    var machine: SceneMachine
     /// The last scene callback that changed the app view.
     var appChange: TraceEvent?
     /// The scene's system view, from `state` events with this scene.
-    var system: LifecycleState?
+    var systemView = SystemViewMachine()
     /// The last `state` event for this scene.
     var systemChange: TraceEvent?
+
+    /// The scene's app view; nil when unknown (a trace that starts mid-lifetime).
+    var app: SceneViewState? { machine.state }
+    /// The scene's system view.
+    var system: LifecycleState? { systemView.state }
 }
 
 /// A stall found in a lifetime, with the event that opened its busy interval.
@@ -38,15 +43,19 @@ struct Lifetime {
     var firstEvent: TraceEvent?
     /// The time the lifetime started: its launch, or its first event.
     var start: Int64
-    var kind: LaunchKind
+    /// The launch's kind, read by the model as the launch goes on.
+    var launchKind: LaunchKindMachine
     var reason: Symbol = .none
     var pid: Int64?
     var lastTimestamp: Int64
     var eventCount = 0
     var dropped: Int64 = 0
 
+    /// The allowances for real iOS that apply to the trace: the model's machines are built with them.
+    let allowances: AllowanceSet
+
     // System view.
-    var system: LifecycleState?
+    var systemView = SystemViewMachine()
     var systemChange: TraceEvent?
     var systemBeforeNotRunning: LifecycleState?
     var hasStateEvents = false
@@ -54,7 +63,7 @@ struct Lifetime {
     var systemSince: Int64
 
     // App view, and the effective app view (scenes included).
-    var app: AppViewState?
+    var appDelegate: AppDelegateMachine
     var appChange: TraceEvent?
     var effective: AppViewState?
     var effectiveChange: TraceEvent?
@@ -63,11 +72,9 @@ struct Lifetime {
     var scenes: [SceneRecord] = []
     /// Each scene's position in ``scenes``, by name: a scene event finds its record in constant time.
     var sceneIndexes: [Symbol: Int] = [:]
-    /// Whether an app-delegate transition callback has come (false in a scene-based app).
-    var appDelegateMoved = false
 
-    // Launch sequence: 0 nothing yet, 1 willFinishLaunching seen, 2 launch done (or given up on).
-    var launchStep: UInt8 = 0
+    // Launch sequence.
+    var launchSequence = LaunchSequence()
     var launchWitness: TraceEvent?
 
     /// The last lifecycle callback that began.
@@ -75,10 +82,9 @@ struct Lifetime {
 
     // Termination.
     var willTerminateBegin: TraceEvent?
-    var willTerminateReported = false
     var terminateEnd: TraceEvent?
-    /// Suspended or past willTerminate: every app-side event is then a violation.
-    var silent = false
+    /// The model's termination sequence.
+    var termination = TerminationSequence()
 
     // Launch window.
     var willFinishBegin: Int64?
@@ -99,32 +105,11 @@ struct Lifetime {
     // Real iOS (the allowances, docs/LIFECYCLE.md "Real iOS").
     /// Where the user's launch of a prewarmed process began (the resume), once found.
     var resumeTime: Int64?
-    /// Whether the resume came from a `state` event (a later pause then moves it no more).
-    var resumeFromState = false
     /// Whether the launch moment may still move: a prewarmed launch before its resume is settled
     /// (``LifecycleEdge/launchTimed(lifetime:from:settled:)``).
     var launchMomentOpen = false
     /// Main-thread busy time before the resume: the prewarm's work.
     var prewarmBusy: Int64 = 0
-    /// A lifecycle callback moved the app (or a scene) to the foreground: willEnterForeground,
-    /// didBecomeActive or their scene forms.
-    var foregroundMoved = false
-    /// The app paused (no app-side event for ``RealIOSTimes/launchPause``) after didFinishLaunching
-    /// began and before the first move to the foreground, or ran a BGTaskScheduler task's launch
-    /// handler then (the system calls it only when it launches the app in the background).
-    var pausedAfterLaunchCallbacks = false
-    /// The callbacks said this foreground-recorded launch was a background launch.
-    var backgroundLaunchInferred = false
-    /// ... from an app-level willEnterForeground alone, with no pause before it.
-    var backgroundInferredFromCallbackAlone = false
-    /// didEnterBackground came before any activation, in an app view that was known.
-    var appDelegateBackgroundBeforeActive = false
-    /// When the user left a foreground launch before its first activation.
-    var abandonedAt: Int64?
-    /// The last app-delegate transition callback.
-    var lastAppTransition: CallbackName?
-    /// How many suspensions were inferred from silences in Background.
-    var inferredSuspensions = 0
     /// The allowances that changed something in this lifetime (listed in its ending's facts).
     var allowancesApplied = AllowanceSet.none
 
@@ -158,14 +143,47 @@ struct Lifetime {
     /// after it contradicts the events (the recorder cannot have recorded before it started).
     var firstAppActivity = Int64.max
 
-    init(index: Int, start: Int64) {
+    init(index: Int, start: Int64, allowances: AllowanceSet) {
         self.index = index
-        kind = .unknown
+        self.allowances = allowances
+        appDelegate = AppDelegateMachine(allowances: allowances)
+        launchKind = LaunchKindMachine(allowances: allowances)
         self.start = start
         lastTimestamp = start
         systemSince = start
         appSince = start
         lastAppActivity = start
+    }
+
+    /// The launch's kind.
+    var kind: LaunchKind { launchKind.kind }
+    /// Whether a lifecycle callback moved the app (or a scene) to the foreground.
+    var foregroundMoved: Bool { launchKind.foregroundMoved }
+    /// When the user left a foreground launch before its first activation.
+    var abandonedAt: Int64? { launchKind.abandonedAt }
+    /// Whether the prewarm's resume came from a `state` event.
+    var resumeFromState: Bool { launchKind.resumeFromState }
+    /// Whether the launch's callbacks began (the launch sequence moved, or a launch callback's
+    /// moment is known).
+    var launchCallbacksBegan: Bool { launchSequence.started || willFinishBegin != nil || didFinishEnd != nil }
+
+    /// Suspended or past willTerminate: every app-side event is then a violation.
+    var silent: Bool { termination.silent }
+
+    /// The system view's state.
+    var system: LifecycleState? { systemView.state }
+    /// The app delegate's view.
+    var app: AppViewState? { appDelegate.state }
+    /// Whether an app-delegate transition callback has come (false in a scene-based app).
+    var appDelegateMoved: Bool { appDelegate.moved }
+    /// The last app-delegate transition callback.
+    var lastAppTransition: CallbackName? { appDelegate.lastTransition }
+
+    /// What the app delegate's machine reads of the scenes now.
+    var scenesSeen: AppDelegateMachine.Scenes {
+        AppDelegateMachine.Scenes(
+            any: !scenes.isEmpty, connected: scenes.contains { $0.app?.isConnected == true }, effective: effective,
+            wasActive: wasActive)
     }
 
     /// The window callback: didFinishLaunching for a background launch, else the first
@@ -193,28 +211,7 @@ struct Lifetime {
     /// The effective app view: terminating once willTerminate is delivered; otherwise, in a
     /// scene-based app, the most active connected scene; otherwise the app delegate's view.
     func computeEffective() -> AppViewState? {
-        if app == .terminating { return .terminating }
-        var best: AppViewState?
-        for scene in scenes {
-            let state: AppViewState
-            switch scene.app {
-            case .active: state = .active
-            case .inactive: state = .inactive
-            case .background: state = .background
-            case .unattached, nil: continue
-            }
-            if best == nil || Lifetime.rank(state) > Lifetime.rank(best!) { best = state }
-        }
-        return best ?? app
-    }
-
-    private static func rank(_ state: AppViewState) -> Int {
-        switch state {
-        case .active: 3
-        case .inactive: 2
-        case .background: 1
-        case .terminating: 0
-        }
+        AppViewState.effective(app: app, scenes: scenes.lazy.map(\.app))
     }
 
     /// The index of `scene`'s record, creating it (unattached, or unknown without a launch); nil
@@ -222,7 +219,7 @@ struct Lifetime {
     mutating func sceneIndex(_ scene: Symbol) -> Int? {
         if let index = sceneIndexes[scene] { return index }
         guard scenes.count < CappedCounts.sceneLimit else { return nil }
-        scenes.append(SceneRecord(name: scene, app: launchTime == nil ? nil : .unattached))
+        scenes.append(SceneRecord(name: scene, machine: SceneMachine(launchTime == nil ? nil : .unattached, allowances: allowances)))
         sceneIndexes[scene] = scenes.count - 1
         return scenes.count - 1
     }

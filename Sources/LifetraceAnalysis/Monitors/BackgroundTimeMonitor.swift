@@ -137,13 +137,12 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
         return stretch.end - stretch.start > limit
     }
 
-    /// Judges a stretch that ended against the background limit. Returns whether a declared
-    /// continuous background mode excused it (the `background-modes` allowance applied).
-    static func judge(_ stretch: EndedStretch, context: MonitorContext, findings: inout RuleFindings) -> Bool {
+    /// Judges a stretch that ended against the background limit. Returns the allowance that
+    /// excused it, when the model's background execution sequence has one (`background-modes`).
+    static func judge(_ stretch: EndedStretch, context: MonitorContext, findings: inout RuleFindings) -> Allowance? {
         let limit = context.options.backgroundLimit
-        guard exceeds(stretch, limit), context.checks(rule) else { return false }
-        // A declared continuous background mode (audio, location, ...) keeps the app running legally.
-        if context.runsInBackground { return true }
+        guard exceeds(stretch, limit), context.checks(rule) else { return nil }
+        if let allowance = context.background.stretchPastLimit() { return allowance }
         findings.add(
             Rule(rule), at: stretch.start + limit, witnesses: [stretch.startEvent] + (stretch.endEvent.map { [$0] } ?? []),
             overrun: stretch.end - stretch.start - limit
@@ -154,7 +153,7 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
                 + "\(context.when(stretch.end)) (\(written.value), by \(viewText)); expected at "
                 + "most \(written.limit) before suspension unless a background task is open."
         }
-        return false
+        return nil
     }
 
     /// How long after its expiry a background task may still end: its expiration handler runs

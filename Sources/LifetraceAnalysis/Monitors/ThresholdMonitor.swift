@@ -29,8 +29,8 @@ struct MonitorContext {
     let origin: Int64?
     /// The trace's symbols.
     let symbols: SymbolTable
-    /// Whether the app declares a continuous background mode and its allowance applies.
-    var runsInBackground = false
+    /// The model's background execution sequence, which says what excuses a long stretch in Background.
+    let background: BackgroundExecutionSequence
 
     /// The moment `timestamp`, `+1.234 s` since the trace's first event, as every message writes it.
     func when(_ timestamp: Int64) -> String { LifecycleAnalyzer.when(timestamp, origin: origin) }
@@ -63,7 +63,7 @@ extension LifecycleAnalyzer {
     func monitorContext(symbols: SymbolTable) -> MonitorContext {
         MonitorContext(
             options: options, launch: inLifetime ? current.windowStart : nil, origin: traceOrigin, symbols: symbols,
-            runsInBackground: runsInBackground)
+            background: background)
     }
 
     /// Lets a threshold monitor judge (`judge`) and records what it found.

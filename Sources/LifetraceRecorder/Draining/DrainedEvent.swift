@@ -26,7 +26,14 @@ public struct DrainedEvent: Hashable, Sendable {
     }
 
     /// Whether the record's type has a scene (its ``scene`` id is read).
-    var usesScene: Bool { type == .callbackBegin || type == .callbackEnd }
+    var usesScene: Bool {
+        switch type {
+        case .callbackBegin, .callbackEnd: true
+        case .launch, .state, .runloopWake, .runloopSleep, .signpostBegin, .signpostEnd, .mark, .frame, .bgtaskBegin,
+            .bgtaskEnd, .bgtaskExpire, .exit, .dropped:
+            false
+        }
+    }
 
     /// The trace event this record stands for; `symbol` gives the trace's symbol for a region id.
     public func traceEvent(symbol: (UInt32) -> Symbol) -> TraceEvent {
