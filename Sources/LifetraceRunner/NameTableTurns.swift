@@ -103,6 +103,7 @@ struct TurnTakingSource<Base: TraceEventSource>: TraceEventSource {
     var symbolCount: Int { base.symbolCount }
     var issues: [TraceError] { base.issues }
     var sampledStacks: SampledStacks { base.sampledStacks }
+    var chunkPositions: ChunkPositions? { base.chunkPositions }
 
     mutating func next() throws(TraceError) -> TraceEvent? {
         turn.check(base)

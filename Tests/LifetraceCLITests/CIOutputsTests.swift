@@ -199,6 +199,38 @@ import Testing
         #expect(cleanFacts["successful"] as? Bool == true)
     }
 
+    @Test("SARIF of a binary trace validates, each result's region the bytes of the chunk that holds its event, and no line")
+    func sarifRegionsOfABinaryTrace() throws {
+        guard Self.hasSARIFSchema || Self.isCI else { return }
+        let directory = try ScratchDirectory.make("sarif-binary")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = directory + "/hang.ltrace"
+        let imported = try LifetraceCommand.run(["import", Self.traces + "/hang.fail.jsonl", "--chunk-size", "4096", "-o", trace])
+        #expect(imported.status == 0, "\(imported.error)")
+        let result = try LifetraceCommand.run(["check", "--no-config", "--format", "sarif", trace])
+        #expect(result.status != 2, "\(result.error)")
+        let facts = try #require(
+            try JSONSerialization.jsonObject(with: Data(try Self.python(Self.sarifValidator, input: result.output).utf8)) as? [String: Any])
+        #expect((facts["problems"] as? [String])?.isEmpty == true, "\(facts["problems"] ?? "")")
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
+        #expect(!results.isEmpty)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: trace)))
+        for result in results {
+            let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+            let region = try #require(location?["region"] as? [String: Any])
+            #expect(region["startLine"] == nil)
+            let offset = try #require(region["byteOffset"] as? Int)
+            let length = try #require(region["byteLength"] as? Int)
+            // A chunk frame: its magic, and its length from the sizes its header gives.
+            #expect(offset > 0 && offset + length <= bytes.count)
+            #expect(bytes[offset..<offset + 4].elementsEqual([0x5B, 0x2A, 0x4D, 0x18]))
+            let headerSize = bytes[offset + 4..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let compressedSize = bytes[offset + 8 + 48..<offset + 8 + 52].reversed().reduce(0) { $0 << 8 | Int($1) }
+            #expect(length == 8 + headerSize + compressedSize)
+        }
+    }
+
     @Test("SARIF of 26,000 violations stays within what GitHub code scanning takes, says what it cut, and fingerprints each result")
     func sarifWithinGitHubLimits() throws {
         guard Self.hasSARIFSchema || Self.isCI else { return }

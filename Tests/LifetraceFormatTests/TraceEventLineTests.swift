@@ -34,12 +34,57 @@ import Testing
         #expect(read.map(\.line) == [2, 4, 5, 4, 7])
     }
 
-    @Test func binaryAndMadeEventsHaveNoLine() throws {
+    @Test func madeEventsHaveNoPlace() {
         var symbols = SymbolTable()
         let made = TraceEvent(timestamp: 5, payload: .mark(name: symbols.intern("m")))
-        #expect(made.line == nil)
-        let (read, _) = try BinaryTraceFixture.read(try BinaryTraceFixture.write([made], symbols: symbols, metadata: TraceMetadata()))
-        #expect(read.map { $0.line } == [nil])
+        #expect(made.line == nil && made.chunkNumber == nil)
+    }
+
+    @Test func binaryEventsCarryTheChunkTheyWereDecodedFromNotALine() throws {
+        var symbols = SymbolTable()
+        let names = ["a", "b", "c"].map { symbols.intern($0) }
+        // Small chunks in many flush groups, both streams: events of one group merged across chunks.
+        var made: [TraceEvent] = []
+        for step in 0..<3_000 {
+            let stream: TraceStream = step % 5 == 0 ? .system : .app
+            made.append(TraceEvent(timestamp: Int64(step) * 10, payload: .mark(name: names[step % 3]), stream: stream))
+        }
+        let bytes = try BinaryTraceFixture.write(made, symbols: symbols, options: .init(chunkSize: 4096), flushEvery: 700)
+        let (read, reader) = try BinaryTraceFixture.read(bytes, options: .init(collectsChunkStatistics: true))
+        let positions = try #require(reader.chunkPositions)
+        #expect(read.count == made.count && reader.chunks.count > 8)
+        #expect(read.allSatisfy { $0.line == nil && $0.chunkNumber != nil })
+        #expect(Set(read.compactMap(\.chunkNumber)) == Set(1...reader.chunks.count))
+        for event in read {
+            // The number names the chunk, in file order, whose frame holds the event.
+            let number = try #require(event.chunkNumber)
+            let chunk = reader.chunks[number - 1]
+            let position = try #require(positions.position(of: event))
+            #expect(position == ChunkPosition(byteOffset: chunk.offset, byteLength: Int64(chunk.storedSize)))
+            #expect(chunk.stream == event.stream && (chunk.firstTimestamp...chunk.lastTimestamp).contains(event.timestamp))
+            #expect(bytes[Int(position.byteOffset)..<Int(position.byteOffset) + 4].elementsEqual([0x5B, 0x2A, 0x4D, 0x18]))
+        }
+    }
+
+    @Test func aChunkNumberIsNotALineAndNotPartOfTheValue() {
+        var event = TraceEvent(timestamp: 1, payload: .runloopWake)
+        let plain = event
+        event.chunkNumber = 7
+        #expect(event.chunkNumber == 7 && event.line == nil && event == plain && event.hashValue == plain.hashValue)
+        event.line = 3
+        #expect(event.line == 3 && event.chunkNumber == nil)
+        event.chunkNumber = 0
+        #expect(event.chunkNumber == nil && event.line == nil)
+    }
+
+    @Test func theChunksPlacedAreBounded() {
+        let positions = ChunkPositions()
+        let misnumbered = (0..<ChunkPositions.limit).count { positions.add(offset: Int64($0) * 100, length: 90) != UInt32($0 + 1) }
+        #expect(misnumbered == 0)
+        // Past the limit a chunk has no number, and its events no place.
+        #expect(positions.add(offset: 1 << 40, length: 90) == 0)
+        #expect(positions.position(of: ChunkPositions.limit) == ChunkPosition(byteOffset: Int64(ChunkPositions.limit - 1) * 100, byteLength: 90))
+        #expect(positions.position(of: ChunkPositions.limit + 1) == nil && positions.position(of: 0) == nil)
     }
 
     @Test func theLineIsNotPartOfTheEventsValue() throws {

@@ -62,14 +62,56 @@ import Testing
         #expect(pointed >= 18)
     }
 
-    @Test func aBinaryTraceHasNoLinesToPointAt() throws {
-        let path = SampleTraces.directory.deletingLastPathComponent().appendingPathComponent("golden/v1-golden.ltrace").path
-        var source = try TraceFile.open(path: path)
-        let analysis = try LifecycleAnalyzer.analyze(&source, path: path, options: AnalysisOptions())
-        let check = CheckOutput(analyses: [analysis], rules: .all, strict: false)
-        #expect(!analysis.violations.isEmpty)
-        #expect(analysis.violations.allSatisfy { $0.offendingLine == nil && $0.events.allSatisfy { $0.line == nil } })
-        #expect(!GitHubAnnotations(check).document.contains(" line "))
-        #expect(!SARIFReport(check).document.contains("startLine"))
+    /// `name`, a sample text trace, written as a binary trace of many small chunks (a flush
+    /// group every three events); returns its path.
+    private static func binaryCopy(of name: String) throws -> String {
+        var reader = try JSONLTraceReader(path: SampleTraces.path(name))
+        let path = NSTemporaryDirectory() + "lifetrace-chunks-\(UUID().uuidString).ltrace"
+        let writer = try TraceWriter(path: path, metadata: reader.metadata, options: .init(chunkSize: 4096))
+        var count = 0
+        while let event = try reader.next() {
+            try writer.append(event, symbols: reader.symbols)
+            count += 1
+            if count % 3 == 0 { try writer.flush() }
+        }
+        try writer.close()
+        return path
+    }
+
+    @Test func aBinaryTraceHasNoLinesButTheChunkThatHoldsTheOffendingEvent() throws {
+        var pointed = 0
+        for name in SampleTraces.files(suffix: ".fail.jsonl") {
+            let path = try Self.binaryCopy(of: name)
+            defer { unlink(path) }
+            // Every chunk of the file as the reader met it, in file order, for the check below.
+            var listing = try BinaryTraceReader(path: path, codec: ZstdCodec(), options: .init(collectsChunkStatistics: true))
+            while try listing.next() != nil {}
+            let chunks = listing.chunks
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            for prefetch in [false, true] {
+                let analysis = try LifecycleAnalyzer.analyze(path: path, options: AnalysisOptions(), prefetch: prefetch)
+                let check = CheckOutput(analyses: [analysis], rules: .all, strict: false)
+                let annotations = GitHubAnnotations(check).document
+                let sarif = SARIFReport(check, workingDirectory: "/").document
+                #expect(!analysis.violations.isEmpty, "\(name)")
+                #expect(!annotations.contains(" line ") && !sarif.contains("startLine"), "\(name)")
+                for violation in analysis.violations {
+                    let event = try #require(violation.events.last)
+                    #expect(violation.offendingLine == nil && violation.events.allSatisfy { $0.line == nil && $0.chunk != nil })
+                    let place = try #require(violation.offendingChunk, "\(name): \(violation.rule.id)")
+                    // The region is a whole chunk frame of the file, one that holds the event.
+                    let chunk = try #require(chunks.first { $0.offset == place.byteOffset }, "\(name): \(place)")
+                    #expect(Int64(chunk.storedSize) == place.byteLength)
+                    #expect(chunk.stream == event.stream)
+                    #expect((chunk.firstTimestamp...chunk.lastTimestamp).contains(event.timestamp), "\(name): \(event)")
+                    #expect(Array(bytes[Int(place.byteOffset)..<Int(place.byteOffset) + 4]) == [0x5B, 0x2A, 0x4D, 0x18])
+                    #expect(annotations.contains("title=\(violation.rule.id) in \(path) chunk at byte \(place.byteOffset)::"), "\(name)")
+                    #expect(sarif.contains("\"byteOffset\": \(place.byteOffset),\n"), "\(name)")
+                    #expect(sarif.contains("\"byteLength\": \(place.byteLength)\n"), "\(name)")
+                    pointed += 1
+                }
+            }
+        }
+        #expect(pointed >= 36)
     }
 }

@@ -25,7 +25,7 @@ extension LifecycleAnalyzer {
         let since = launch.map { timestamp - $0 }
         var seen: Set<TraceEvent> = []
         let events = witnesses.compactMap { $0 }.filter { seen.insert($0).inserted }.map {
-            EventSummary($0, symbols: symbols, launch: launch, origin: traceOrigin)
+            EventSummary($0, symbols: symbols, launch: launch, origin: traceOrigin, chunks: chunkPositions)
         }
         return Violation(
             rule: rule, timestamp: timestamp, sinceLaunch: since, lifetime: current.index,

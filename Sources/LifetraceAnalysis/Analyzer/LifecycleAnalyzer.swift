@@ -103,6 +103,9 @@ public struct LifecycleAnalyzer {
     var recording: RecordingStart
     /// The allowances applied in the lifetimes that ended so far.
     var allowancesUsed = AllowanceSet.none
+    /// Where the chunks of the binary trace being read lie, for the witnesses' places
+    /// (``EventSummary/chunk``); nil for a text trace or events made in memory.
+    public var chunkPositions: ChunkPositions?
 
     /// An analyzer with `options`, for a trace with `metadata` (its `os`, `backgroundModes` and
     /// `recordingStart` decide which allowances apply).
@@ -255,6 +258,7 @@ public struct LifecycleAnalyzer {
     ) throws(TraceError) -> TraceAnalysis {
         var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
         analyzer.lifetimeEnded = lifetimeEnded
+        analyzer.chunkPositions = source.chunkPositions
         var origin: Int64?
         // A batch at a time: the loop over a batch is the whole per-event cost, with `consume`
         // inlined into it and the symbol table fetched once per batch. Without rule files no

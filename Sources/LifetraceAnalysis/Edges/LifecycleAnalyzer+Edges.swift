@@ -29,6 +29,7 @@ extension LifecycleAnalyzer {
         _ source: inout Source, path: String, options: AnalysisOptions = AnalysisOptions(), into sink: inout Sink
     ) throws(TraceError) -> TraceAnalysis where Sink.Failure == Never {
         var analyzer = LifecycleAnalyzer(options: options, metadata: source.metadata)
+        analyzer.chunkPositions = source.chunkPositions
         var origin: Int64?
         while let event = try source.next() {
             if origin == nil { origin = event.timestamp }

@@ -27,10 +27,16 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
     /// binary trace: where GitHub annotations and SARIF results point. Not part of the summary's
     /// value (equality and hashing leave it out), like the event's own line.
     public var line: Int?
+    /// The chunk of the binary trace the event was decoded from (``TraceEvent/chunkNumber``,
+    /// placed by its reader's ``ChunkPositions``), nil for a text trace: where SARIF regions and
+    /// GitHub annotations point in a binary trace. Not part of the summary's value either.
+    public var chunk: ChunkPosition?
 
-    /// Summarises `event`, resolving its symbols in `symbols`; `launch` is the lifetime's launch
-    /// time, `origin` the trace's first event's.
-    public init(_ event: TraceEvent, symbols: SymbolTable, launch: Int64?, origin: Int64? = nil) {
+    /// Summarises `event`, resolving its symbols in `symbols` and its chunk in `chunks`; `launch`
+    /// is the lifetime's launch time, `origin` the trace's first event's.
+    public init(
+        _ event: TraceEvent, symbols: SymbolTable, launch: Int64?, origin: Int64? = nil, chunks: ChunkPositions? = nil
+    ) {
         timestamp = event.timestamp
         sinceLaunch = launch.map { event.timestamp - $0 }
         sinceStart = origin.map { TraceTime.elapsed(from: $0, to: event.timestamp) }
@@ -38,6 +44,7 @@ public struct EventSummary: Sendable, Hashable, CustomStringConvertible {
         thread = event.thread
         type = event.type
         line = event.line
+        chunk = chunks?.position(of: event)
         fields = []
         switch event.payload {
         case .launch(let reason, let background, let prewarm, let pid):

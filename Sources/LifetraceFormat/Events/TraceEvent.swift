@@ -12,8 +12,13 @@ public struct TraceEvent: Hashable, Sendable {
     public var payload: EventPayload
     /// The stream the event is on.
     public var stream: TraceStream
-    /// ``line`` as stored: 0 for none. Four bytes that fit in the padding after ``stream``, so
-    /// the event stays 40 bytes (`TraceEventLayoutTests`): knowing the line costs no memory.
+    /// Whether ``storedLine`` numbers the binary chunk the event was decoded from
+    /// (``chunkNumber``) rather than a line of text. A byte of the padding after ``stream``.
+    @usableFromInline
+    var storedLineIsChunk = false
+    /// ``line`` or ``chunkNumber`` as stored: 0 for none. Four bytes that fit in the padding
+    /// after ``stream``, so the event stays 40 bytes (`TraceEventLineTests`): knowing where the
+    /// event was read costs no memory.
     @usableFromInline
     var storedLine: UInt32 = 0
 
@@ -34,15 +39,33 @@ public struct TraceEvent: Hashable, Sendable {
 
     /// The line of the text (JSONL) trace the event was read from, counted from 1 as an editor
     /// counts (blank lines included); both events of a `callback` shorthand have its line. Nil
-    /// for an event of a binary trace, one made in memory, or one past line 4,294,967,295.
+    /// for an event of a binary trace (which has its ``chunkNumber``), one made in memory, or one
+    /// past line 4,294,967,295.
     ///
     /// Where the event was read is not what it says: two events are equal, and hash alike,
     /// whatever their lines. Outputs that point at an event (GitHub annotations, SARIF regions)
     /// read it from the witnesses that keep it (`EventSummary.line`), never from the file again.
     @inlinable
     public var line: Int? {
-        get { storedLine == 0 ? nil : Int(storedLine) }
-        set { storedLine = newValue.flatMap(UInt32.init(exactly:)) ?? 0 }
+        get { storedLineIsChunk || storedLine == 0 ? nil : Int(storedLine) }
+        set {
+            storedLine = newValue.flatMap(UInt32.init(exactly:)) ?? 0
+            storedLineIsChunk = false
+        }
+    }
+
+    /// The chunk of the binary trace the event was decoded from: its number among the chunks
+    /// its reader read, counted from 1 in file order, which the reader's ``ChunkPositions``
+    /// turns into the chunk's place in the file. Nil for an event of a text trace, one made in
+    /// memory, or one past the chunks whose places a reader keeps
+    /// (``ChunkPositions/limit``). Like ``line``, not part of the event's value.
+    @inlinable
+    public var chunkNumber: Int? {
+        get { storedLineIsChunk && storedLine != 0 ? Int(storedLine) : nil }
+        set {
+            storedLine = newValue.flatMap(UInt32.init(exactly:)) ?? 0
+            storedLineIsChunk = storedLine != 0
+        }
     }
 
     @inlinable

@@ -48,6 +48,9 @@ public struct AnyTraceSource: TraceEventSource {
         binaryReader?.sampledStacks ?? jsonlReader?.sampledStacks ?? decodedTrace!.sampledStacks
     }
 
+    /// The places of the chunks read, for a binary trace.
+    public var chunkPositions: ChunkPositions? { binaryReader?.chunkPositions }
+
     /// Problems met and recovered from so far.
     public var issues: [TraceError] { binary?.issues ?? jsonl?.issues ?? decodedTrace!.issues }
 

@@ -14,6 +14,9 @@ public protocol TraceEventSource {
     var sampledStacks: SampledStacks { get }
     /// Problems met and recovered from so far (a truncated end, a skipped corrupt chunk).
     var issues: [TraceError] { get }
+    /// The places of the chunks read, by the number each event carries
+    /// (``TraceEvent/chunkNumber``); nil for a source that reads no chunks.
+    var chunkPositions: ChunkPositions? { get }
     /// The next event, or nil at the end. Throws only when nothing more can be read.
     mutating func next() throws(TraceError) -> TraceEvent?
     /// Reads the next events and calls `body` with them, in order, and with the table that
@@ -30,6 +33,9 @@ extension TraceEventSource {
     /// The stack samples and loaded images read so far; none for a source that has no such
     /// records (docs/FORMAT.md, "Stack samples").
     public var sampledStacks: SampledStacks { SampledStacks() }
+
+    /// No chunks: the source is not a binary trace.
+    public var chunkPositions: ChunkPositions? { nil }
 
     /// The number of strings in ``symbols`` (a source that can tell it without copying the table
     /// should say so).

@@ -20,7 +20,8 @@ import LifetraceOutput
 /// where they are. Annotations carry no `file=`: a trace is not source in the pull request, and
 /// an annotation with a file GitHub cannot find in the commit is attached to nothing. The rule
 /// and the trace are in the `title=` instead (`hang in runs/a.jsonl line 12`, with the offending
-/// event's line in a text trace); the annotation is shown on the run's summary page.
+/// event's line in a text trace; `hang in runs/a.ltrace chunk at byte 4096`, with the offset of
+/// the chunk it was decoded from in a binary one); the annotation is shown on the run's summary page.
 public struct GitHubAnnotations: CheckRenderer {
     /// The most annotations of one kind (error, warning, notice) written: GitHub's limit per step.
     public static let perKind = 10
@@ -80,9 +81,8 @@ public struct GitHubAnnotations: CheckRenderer {
             for violation in analysis.violations {
                 // With --strict a warning fails the check, so it is written as an error.
                 let failing = violation.severity == .error || strict
-                let line = violation.offendingLine.map { " line \($0)" } ?? ""
                 let annotation = Annotation(
-                    command: failing ? "error" : "warning", title: "\(violation.rule.id) in \(analysis.path)\(line)",
+                    command: failing ? "error" : "warning", title: "\(violation.rule.id) in \(analysis.path)\(violation.offendingPlace)",
                     message: violation.placedStatement + violation.events.map { "\n  \($0)" }.joined())
                 if failing {
                     errors.append((annotation, violation.overrun))

@@ -10,7 +10,9 @@ import LifetraceFormat
 /// One run; `tool.driver.rules` is the rule catalog (every built-in rule, then the rules of rule
 /// files), each with its summary, the sentence it rests on, and help that names its public source
 /// by title. Each violation is a result with its rule's level (`error` or `warning`), its
-/// statement, and the trace as its location (the line of the offending event in a text trace).
+/// statement, and the trace as its location: the line of the offending event in a text trace
+/// (`region.startLine`), the bytes of the chunk it was decoded from in a binary one
+/// (`region.byteOffset` and `byteLength`).
 /// Traces that could not be read, or not read whole, are error notifications of the invocation,
 /// whose `executionSuccessful` is then false: a dashboard never shows them as clean; a trace
 /// judged all the same with a problem of its reading (an unclosed end) is a note notification, as
@@ -93,6 +95,10 @@ public struct SARIFReport: CheckRenderer {
                 var location: [JSONMember] = [JSONMember("artifactLocation", artifactLocation(analysis.path))]
                 if let line = violation.offendingLine {
                     location.append(JSONMember("region", .object([JSONMember("startLine", .int(Int64(line)))])))
+                } else if let chunk = violation.offendingChunk {
+                    location.append(JSONMember("region", .object([
+                        JSONMember("byteOffset", .int(chunk.byteOffset)), JSONMember("byteLength", .int(chunk.byteLength)),
+                    ])))
                 }
                 let witnesses = violation.events.map { "\n  \($0)" }.joined()
                 let result = JSONValue.object([

@@ -28,6 +28,8 @@ struct ChunkDecoder {
     var stacks: ChunkStacks?
     /// This decoder's slot among its reader's decoders (its chunk-local stacks in ``stacks``).
     var slot = 0
+    /// The chunk's number among those its reader read (``TraceEvent/chunkNumber``), 0 for none.
+    var chunkNumber: UInt32 = 0
 
     /// Why a record cannot be decoded.
     struct Failure: Error {
@@ -62,6 +64,7 @@ struct ChunkDecoder {
         stream = TraceStream(rawValue: header.stream) ?? .app
         decodedCount = 0
         isFinished = false
+        chunkNumber = 0
         localSymbols.removeAll(keepingCapacity: true)
         localSymbols.append(.none)
         stacks?.reset(slot: slot)
@@ -73,8 +76,8 @@ struct ChunkDecoder {
     /// Whether every delta has been used: true for a well-formed chunk once ``isAtEnd``.
     var deltasAreConsumed: Bool { deltaPosition == records.count }
 
-    /// Decodes up to `capacity` events into `events`, initialized events of no line (each is
-    /// overwritten but its line, which a binary trace does not have); returns how many, and the bad record that
+    /// Decodes up to `capacity` events into `events`, initialized events (each is overwritten but
+    /// its line and chunk number, which its reader stamps once per chunk); returns how many, and the bad record that
     /// stopped decoding, if any. The events before a bad record are decoded and counted: they are
     /// returned like any other (docs/FORMAT.md, "Reader rules for a chunk", rule 5).
     mutating func decode(
@@ -236,8 +239,8 @@ struct ChunkDecoder {
             timestamp = ChunkDecoder.advance(timestamp, by: magnitude, unit: unit, tag: tag)
             // Everything after the reader subtracts timestamps freely (TraceTime).
             guard TraceTime.contains(timestamp) else { problem = .message("a timestamp is outside ±2^60 ns"); break }
-            // The slot holds an event of no line (``EventBatches``), as every event of a binary
-            // trace has: its fields are overwritten and its line stays none, one store fewer per
+            // The slot holds an event of no line with its chunk's number (``EventBatches``): its
+            // fields are overwritten and where it was read stays as stamped, two stores fewer per
             // event than initializing it whole.
             let slot = events + decoded
             slot.pointee.timestamp = timestamp

@@ -40,6 +40,10 @@ public struct BinaryTraceReader: TraceEventSource {
     /// Every chunk read so far, when ``Options/collectsChunkStatistics`` is set.
     public private(set) var chunks: [ChunkStatistics] = []
 
+    /// The place of every chunk read so far, by the number its events carry
+    /// (``TraceEvent/chunkNumber``).
+    public var chunkPositions: ChunkPositions? { groups.positions }
+
     /// The stack samples and loaded images read so far (docs/FORMAT.md, "Stack samples").
     public var sampledStacks: SampledStacks { groups.stacks.collected }
 

@@ -50,6 +50,8 @@ extension ChunkGroupReader {
         for slot in 0..<active {
             batchStart[slot] = slot * size
             batchEnd[slot] = slot * size
+            // Once per chunk: the decoder overwrites every field of its slot's events but this.
+            events.stamp(slot: slot, chunk: decoders[slot].chunkNumber)
         }
         validateOrder()
     }
@@ -205,6 +207,7 @@ extension ChunkGroupReader {
             issues.append(TraceError(.corruptChunk, file: input.name, at: .byte(start, chunk: location), "bad zstd frame: \(failure.description); chunk skipped"))
             return .other
         }
+        decoders[active].chunkNumber = positions.add(offset: start, length: total)
         active += 1
         summary.chunkCount += 1
         summary.rawBytes += Int64(rawSize)

@@ -36,6 +36,8 @@ struct ChunkGroupReader {
     var endsAtGroupBoundary = false
     /// The stack samples and images read so far, with the decoders' chunk-local stacks.
     let stacks = ChunkStacks()
+    /// The place of every chunk read, by the number its events carry.
+    let positions = ChunkPositions()
     // Events the headers of the chunks read so far declare, for the end-of-trace check.
     var declaredEvents: UInt64 = 0
 

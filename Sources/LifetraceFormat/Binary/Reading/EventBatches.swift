@@ -3,8 +3,9 @@
 ///
 /// A class holding a raw allocation rather than an array, so that decoding into a batch and
 /// reading events back costs no copy-on-write check and no exclusivity check per event. Every
-/// event in it is initialized, and has no line (``TraceEvent/line``): the decoder overwrites the
-/// other fields only.
+/// event in it is initialized, and has no line (``TraceEvent/line``); each slot's events carry
+/// the number of the chunk decoded into it (``stamp(slot:chunk:)``, once per chunk): the decoder
+/// overwrites the other fields only.
 @usableFromInline
 final class EventBatches {
     /// The first event of slot 0; slot `i` starts at `base + i * batchSize`.
@@ -33,6 +34,16 @@ final class EventBatches {
         slotCount = count
         base = .allocate(capacity: count * BinaryTraceReader.batchSize)
         base.initialize(repeating: ChunkGroupReader.placeholder, count: count * BinaryTraceReader.batchSize)
+    }
+
+    /// Gives every event of `slot` the chunk number `chunk` (0: none), before the chunk decoded
+    /// into the slot is read: what each event of a binary trace knows of where it was read.
+    func stamp(slot: Int, chunk: UInt32) {
+        let start = base + slot * BinaryTraceReader.batchSize
+        for index in 0..<BinaryTraceReader.batchSize {
+            start[index].storedLine = chunk
+            start[index].storedLineIsChunk = chunk != 0
+        }
     }
 
     /// The event at `index` (counted from slot 0).

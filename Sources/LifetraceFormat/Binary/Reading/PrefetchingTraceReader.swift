@@ -31,6 +31,8 @@ public struct PrefetchingTraceReader: TraceEventSource {
     public private(set) var summary: BinaryTraceSummary
     /// The stack samples and loaded images; complete at the end.
     public private(set) var sampledStacks = SampledStacks()
+    /// The places of the chunks read, filled by the decoding thread before their events arrive.
+    public let chunkPositions: ChunkPositions?
 
     private let handle: Handle
     /// The queues shared with the decoding thread.
@@ -44,6 +46,7 @@ public struct PrefetchingTraceReader: TraceEventSource {
         metadata = reader.metadata
         symbols = reader.symbols
         summary = reader.summary
+        chunkPositions = reader.chunkPositions
         let channel = BlockChannel(blocks: (0..<Self.depth).map { _ in EventBlock(capacity: Self.blockCapacity) })
         handle = Handle(channel: channel)
         let producer = Producer(reader: reader, channel: channel)
