@@ -49,6 +49,7 @@ enum TimelineName: UInt32, CaseIterable {
     case unmatchedEnd
     // Detail keys added later, last so that the symbols above keep their values.
     case work
+    case stackSamples
 
     /// The string.
     var text: String {
@@ -92,6 +93,7 @@ enum TimelineName: UInt32, CaseIterable {
         case .expire: "bgtask.expire"
         case .unmatchedEnd: "end without begin"
         case .work: "work"
+        case .stackSamples: "stack_samples"
         }
     }
 
