@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -64,7 +65,7 @@ import Testing
 
     @Test func aBinaryTraceHasNoLinesToPointAt() throws {
         let path = SampleTraces.directory.deletingLastPathComponent().appendingPathComponent("golden/v1-golden.ltrace").path
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         let analysis = try LifecycleAnalyzer.analyze(&source, path: path, options: AnalysisOptions())
         let check = CheckOutput(analyses: [analysis], rules: .all, strict: false)
         #expect(!analysis.violations.isEmpty)

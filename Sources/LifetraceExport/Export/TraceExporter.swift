@@ -1,7 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
-import LifetraceZstd
+import LifetraceRunner
 
 /// Converts a Lifetrace trace, with its analysis, into another tool's format, streaming: each
 /// event is read, analysed and written before the next, so memory does not grow with the trace.
@@ -17,7 +17,7 @@ public enum TraceExporter {
     ) throws(ExportError) -> ExportSummary {
         var source: AnyTraceSource
         do {
-            source = try TraceFile.open(path: path)
+            source = try TraceInputs.open(path: path)
         } catch {
             throw ExportError(error)
         }

@@ -2,7 +2,7 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceOutput
-import LifetraceZstd
+import LifetraceRunner
 
 /// `lifetrace report --format html`: one self-contained HTML page (inline CSS, SVG and scripts,
 /// nothing fetched) with the worst first (``WorstFirst``), a timeline of the whole trace, zoomed
@@ -50,7 +50,7 @@ public struct TraceHTMLReport {
         // The first pass's reader, and its symbol table, are gone before the second opens: a
         // trace of a million names would otherwise hold two tables at once.
         let (analysis, range) = try { () throws(TraceError) -> (TraceAnalysis, TimelineRange) in
-            var first = try TraceFile.open(path: path)
+            var first = try TraceInputs.open(path: path)
             var range = TimelineRange()
             var analysis = try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range)
             StallSamplePass.profileStalls(&analysis, stacks: first.sampledStacks, options: options)
@@ -61,7 +61,7 @@ public struct TraceHTMLReport {
         let strips = analysis.lifetimes.count > 1
             ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
         var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets, origin: origin), strips: strips)
-        var second = try TraceFile.open(path: path)
+        var second = try TraceInputs.open(path: path)
         // The second pass only fills the buckets: its own lifetime reports are not kept.
         var filling = options
         filling.keepsLifetimes = false
