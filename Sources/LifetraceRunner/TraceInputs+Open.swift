@@ -27,33 +27,15 @@ extension TraceInputs {
 
 extension LifecycleAnalyzer {
     /// Opens and analyses the trace at `path`, with its stack samples
-    /// (``LifecycleAnalyzer/analyzeWithSamples(_:path:options:lifetimeEnded:)``).
-    ///
-    /// The reader is taken out of ``AnyTraceSource`` once, so that the loop is specialised for
-    /// the concrete reader instead of switching (and copying the reader) at every event. With
-    /// `prefetch`, a binary trace is decoded on a second thread while it is analysed
-    /// (``PrefetchingTraceReader``): the caller decides, knowing the cores it may use
+    /// (``LifecycleAnalyzer/analyze(_:path:options:prefetch:lifetimeEnded:)``, which takes the
+    /// concrete reader out once). With `prefetch`, a binary trace is decoded on a second thread
+    /// while it is analysed: the caller decides, knowing the cores it may use
     /// (``TraceInputs/analyze(path:options:prefetch:turns:lifetimeEnded:)``).
     public static func analyze(
         path: String, options: AnalysisOptions, prefetch: Bool,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)? = nil
     ) throws(TraceError) -> TraceAnalysis {
-        let source = try TraceInputs.open(path: path)
-        if var reader = source.binary {
-            if prefetch {
-                var prefetching = PrefetchingTraceReader(reader)
-                return try analyzeWithSamples(&prefetching, path: path, options: options, lifetimeEnded: lifetimeEnded)
-            }
-            return try analyzeWithSamples(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
-        }
-        if var reader = source.jsonl {
-            return try analyzeWithSamples(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
-        }
-        if var reader = source.decoded {
-            return try analyzeWithSamples(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
-        }
-        var reader = source
-        return try analyzeWithSamples(&reader, path: path, options: options, lifetimeEnded: lifetimeEnded)
+        try analyze(TraceInputs.open(path: path), path: path, options: options, prefetch: prefetch, lifetimeEnded: lifetimeEnded)
     }
 }
 
