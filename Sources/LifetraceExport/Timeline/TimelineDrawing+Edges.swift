@@ -244,7 +244,8 @@ extension TimelineDrawing: LifecycleEdgeSink {
             let blame = stall.blame.map { "\($0.name) (\($0.kind.rawValue), \(DurationFormat.fixed.string($0.duration)))" }
             args.append(TimelineName.blame.symbol, text: blame.joined(separator: ", "))
         }
-        if let line = samples?.blameLine { args.append(TimelineName.stackSamples.symbol, text: line) }
+        // Interned when first used, not among the fixed names: a file without samples is as it was.
+        if let line = samples?.blameLine { args.append(names.intern("stack_samples"), text: line) }
         try complete(
             stallsTrack, from: stall.start, to: stall.start + stall.duration, name: TimelineName.stall.symbol,
             category: .stall, args: args)

@@ -49,7 +49,6 @@ enum TimelineName: UInt32, CaseIterable {
     case unmatchedEnd
     // Detail keys added later, last so that the symbols above keep their values.
     case work
-    case stackSamples
 
     /// The string.
     var text: String {
@@ -93,7 +92,6 @@ enum TimelineName: UInt32, CaseIterable {
         case .expire: "bgtask.expire"
         case .unmatchedEnd: "end without begin"
         case .work: "work"
-        case .stackSamples: "stack_samples"
         }
     }
 
