@@ -61,11 +61,10 @@ let package = Package(
             name: "LifetraceInstruments",
             dependencies: ["LifetraceFormat"]
         ),
-        // The libzstd codec: the only module that imports CZstd, linked by the analysis side, whose
-        // `TraceFile.open(path:)` also reads Instruments exports.
+        // The libzstd codec: the only module that imports CZstd, linked by the command-line side.
         .target(
             name: "LifetraceZstd",
-            dependencies: ["CZstd", "LifetraceFormat", "LifetraceInstruments"]
+            dependencies: ["CZstd", "LifetraceFormat"]
         ),
         .target(
             name: "LifecycleModel",
@@ -78,13 +77,14 @@ let package = Package(
         ),
         .target(
             name: "LifetraceAnalysis",
-            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifecycleModel"]
         ),
-        // What analysing traces needs from the file system, out of the analysis: finding the
-        // traces under a directory, the usable cores, batches of traces side by side, spools.
+        // The inputs: the one module that opens trace files (with the codec, Instruments exports
+        // converted), finds the traces under a directory, and drives the analyzer over them, alone
+        // or in batches side by side on the usable cores; the symbolizer of stack samples.
         .target(
             name: "LifetraceRunner",
-            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceInstruments", "LifetraceAnalysis"]
         ),
         .target(
             name: "LifetraceRules",
@@ -92,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "LifetraceReports",
-            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner"]
         ),
         // The history of builds: one SQLite store of every run's figures, their series and change points.
         .target(
@@ -104,7 +104,7 @@ let package = Package(
         ),
         .target(
             name: "LifetraceExport",
-            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifecycleModel"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceRunner", "LifetraceAnalysis", "LifecycleModel"]
         ),
         .target(
             name: "LifetraceRecorder",
@@ -180,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifetraceFormatTests",
-            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis"]
+            dependencies: ["LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifetraceRunner", "LifetraceSynthesis"]
         ),
         .testTarget(
             name: "LifetraceSynthesisTests",
@@ -193,7 +193,7 @@ let package = Package(
         // Runs the built `lifetrace` for the command tests of several modules.
         .target(
             name: "LifetraceTestSupport",
-            dependencies: ["LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd"],
+            dependencies: ["LifetraceAnalysis", "LifetraceFormat", "LifetraceZstd", "LifetraceRunner"],
             path: "Tests/LifetraceTestSupport"
         ),
         .testTarget(
@@ -216,13 +216,16 @@ let package = Package(
         .testTarget(
             name: "LifetraceAnalysisTests",
             dependencies: [
-                "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis", "LifetraceRules",
-                "LifetraceCLI", "LifetraceTestSupport",
+                "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceZstd", "LifetraceRunner", "LifetraceSynthesis",
+                "LifetraceRules", "LifetraceCLI", "LifetraceTestSupport",
             ]
         ),
         .testTarget(
             name: "LifetraceRulesTests",
-            dependencies: ["LifetraceRules", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceCLI", "LifetraceTestSupport"]
+            dependencies: [
+                "LifetraceRules", "LifetraceAnalysis", "LifecycleModel", "LifetraceFormat", "LifetraceRunner", "LifetraceCLI",
+                "LifetraceTestSupport",
+            ]
         ),
         .testTarget(
             name: "LifetraceReportsTests",
@@ -239,8 +242,8 @@ let package = Package(
             name: "LifetraceExportTests",
             dependencies: [
                 "LifetraceOutput",
-                "LifetraceExport", "LifetraceAnalysis", "LifetraceReports", "LifetraceFormat", "LifetraceZstd", "LifetraceSynthesis",
-                "LifetraceCLI", "LifetraceTestSupport",
+                "LifetraceExport", "LifetraceAnalysis", "LifetraceReports", "LifetraceFormat", "LifetraceZstd", "LifetraceRunner",
+                "LifetraceSynthesis", "LifetraceCLI", "LifetraceTestSupport",
             ]
         ),
         .testTarget(
@@ -250,8 +253,8 @@ let package = Package(
         .testTarget(
             name: "LifetraceTests",
             dependencies: [
-                "Lifetrace", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceTestSupport",
-                "AdoptionDemo", "LifetraceStartProbe",
+                "Lifetrace", "LifetraceRecorder", "LifetraceFormat", "LifetraceZstd", "LifetraceAnalysis", "LifetraceRunner",
+                "LifetraceTestSupport", "AdoptionDemo", "LifetraceStartProbe",
             ]
         ),
         .testTarget(

@@ -16,6 +16,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceRunner", package: "lifetrace"),
                 .product(name: "LifetraceZstd", package: "lifetrace"),
                 .product(name: "LifetraceSynthesis", package: "lifetrace"),
             ],
@@ -40,6 +41,7 @@ let package = Package(
                 .product(name: "LifetraceAnalysis", package: "lifetrace"),
                 .product(name: "LifetraceRules", package: "lifetrace"),
                 .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceRunner", package: "lifetrace"),
                 .product(name: "LifetraceZstd", package: "lifetrace"),
                 .product(name: "LifetraceSynthesis", package: "lifetrace"),
             ],

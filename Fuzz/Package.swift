@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "LifetraceAnalysis", package: "lifetrace"),
                 .product(name: "LifetraceReports", package: "lifetrace"),
                 .product(name: "LifetraceExport", package: "lifetrace"),
+                .product(name: "LifetraceRunner", package: "lifetrace"),
             ]
         ),
         .executableTarget(name: "ReportFuzzer", dependencies: ["PipelineHarness"]),
@@ -30,6 +31,7 @@ let package = Package(
                 "PipelineHarness",
                 .product(name: "LifetraceFormat", package: "lifetrace"),
                 .product(name: "LifetraceRecorder", package: "lifetrace"),
+                .product(name: "LifetraceRunner", package: "lifetrace"),
                 .product(name: "LifetraceZstd", package: "lifetrace"),
             ]
         ),
@@ -40,12 +42,14 @@ let package = Package(
                 .product(name: "LifetraceAnalysis", package: "lifetrace"),
                 .product(name: "LifetraceReports", package: "lifetrace"),
                 .product(name: "LifetraceRules", package: "lifetrace"),
+                .product(name: "LifetraceRunner", package: "lifetrace"),
             ]
         ),
         .executableTarget(
             name: "BinaryFuzzer",
             dependencies: [
                 .product(name: "LifetraceFormat", package: "lifetrace"),
+                .product(name: "LifetraceRunner", package: "lifetrace"),
                 .product(name: "LifetraceZstd", package: "lifetrace"),
             ]
         ),

@@ -1,7 +1,7 @@
 import ArgumentParser
 import LifetraceFormat
 import LifetraceOutput
-import LifetraceZstd
+import LifetraceRunner
 
 /// `lifetrace dump`: prints a trace's events as canonical JSONL or as aligned text.
 struct DumpCommand: ParsableCommand {
@@ -30,7 +30,7 @@ struct DumpCommand: ParsableCommand {
         try refuseOverwriting([input], with: output)
         var problems: [TraceError] = []
         do throws(TraceError) {
-            let source = try TraceFile.open(path: input)
+            let source = try TraceInputs.open(path: input)
             problems = try format.write(source, to: output)
         } catch {
             throw failure(error, writing: [output])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 
 /// `lifetrace import`: converts a trace (JSONL, binary, or the XML tables of an Instruments
@@ -46,7 +47,7 @@ struct ImportCommand: ParsableCommand {
         var problems = ReadProblems()
         do throws(TraceError) {
             let staged = try StagedOutputFile(path: output)
-            let source = try TraceFile.open(paths: inputs)
+            let source = try TraceInputs.open(paths: inputs)
             let options = TraceWriter.Options(compressionLevel: level, chunkSize: chunkSize)
             let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata, options: options)
             let issues = try source.copyEvents { (event, symbols) throws(TraceError) in

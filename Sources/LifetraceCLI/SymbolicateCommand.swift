@@ -42,7 +42,7 @@ struct SymbolicateCommand: ParsableCommand {
         try refuseOverwriting([input], with: output)
         var problems = ReadProblems()
         do throws(TraceError) {
-            let source = try TraceFile.open(path: input)
+            let source = try TraceInputs.open(path: input)
             let staged = try StagedOutputFile(path: output)
             let writer = try TraceWriter(fileDescriptor: staged.descriptor, name: output, metadata: source.metadata)
             let issues = try source.copyEvents { (event, symbols) throws(TraceError) in

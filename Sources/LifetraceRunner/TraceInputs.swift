@@ -48,7 +48,7 @@ public enum TraceInputs {
     private static func traces(in directory: String) -> [String] {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         var found: [String] = []
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Foundation.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return [directory] }
         walk(descriptor, path: base, into: &found)
         return found.sorted()
@@ -119,7 +119,7 @@ public enum TraceInputs {
         path: String, options: AnalysisOptions, turn: NameTableTurn,
         lifetimeEnded: ((TraceMetadata, LifetimeReport, ArraySlice<Violation>, [Rule: Int]) -> Void)?
     ) throws(TraceError) -> TraceAnalysis {
-        let source = try TraceFile.open(path: path)
+        let source = try open(path: path)
         if let reader = source.binary {
             var taking = TurnTakingSource(base: reader, turn: turn)
             return try LifecycleAnalyzer.analyzeWithSamples(&taking, path: path, options: options, lifetimeEnded: lifetimeEnded)

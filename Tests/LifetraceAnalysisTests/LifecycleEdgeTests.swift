@@ -2,6 +2,7 @@ import Foundation
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 import LifetraceTestSupport
 import Testing
@@ -112,10 +113,10 @@ struct LifecycleEdgeTests {
 
     @Test("Every sample trace: well-formed, and the analysis's own", arguments: SampleTraces.files(suffix: ".jsonl").map(SampleTraces.path))
     func samples(path: String) throws {
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         var log = LifecycleEdgeLog()
         let analysis = try LifecycleAnalyzer.analyze(&source, path: path, into: &log)
-        var plain = try TraceFile.open(path: path)
+        var plain = try TraceInputs.open(path: path)
         let without = try LifecycleAnalyzer.analyze(&plain, path: path)
         #expect(without.lifetimes == analysis.lifetimes && without.violations == analysis.violations, "the sink changes nothing")
         Self.expectWellFormed(log.edges, analysis, path)

@@ -2,6 +2,7 @@ import Foundation
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -30,7 +31,7 @@ struct RealIOSSamplesTests {
     }
 
     static func analyze(_ name: String, textbook: Bool) throws -> TraceAnalysis {
-        var source = try TraceFile.open(path: directory.appendingPathComponent(name).path)
+        var source = try TraceInputs.open(path: directory.appendingPathComponent(name).path)
         return try LifecycleAnalyzer.analyze(&source, path: name, options: AnalysisOptions(textbook: textbook))
     }
 
@@ -39,7 +40,7 @@ struct RealIOSSamplesTests {
         #expect(Self.files.count >= 20)
         var sequences: Set<String> = []
         for name in Self.files {
-            let metadata = try TraceFile.open(path: Self.directory.appendingPathComponent(name).path).metadata
+            let metadata = try TraceInputs.open(path: Self.directory.appendingPathComponent(name).path).metadata
             #expect(!(metadata["source"] ?? "").isEmpty, "\(name) names no source")
             #expect(metadata["expect"] != nil && metadata["expect-textbook"] != nil, "\(name) states no verdict")
             if let sequence = metadata["sequence"]?.split(separator: " ").first { sequences.insert(String(sequence)) }

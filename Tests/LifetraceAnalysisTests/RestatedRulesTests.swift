@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRules
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -63,7 +64,7 @@ struct RestatedRulesTests {
         let options = try Self.options()
         var flagged = 0
         for file in Self.sampleFiles {
-            var source = try TraceFile.open(path: Self.samples.appendingPathComponent(file).path)
+            var source = try TraceInputs.open(path: Self.samples.appendingPathComponent(file).path)
             let analysis = try LifecycleAnalyzer.analyze(&source, path: file, options: options)
             #expect(Self.disagreements(analysis) == [], "\(file): \(analysis.violations.map { "\($0.rule.id): \($0.message)" })")
             if analysis.violatedRules.contains(where: { Self.restated[$0.id] != nil }) { flagged += 1 }
@@ -80,7 +81,7 @@ struct RestatedRulesTests {
             .filter { $0.hasPrefix("prewarm-") && $0.hasSuffix(".jsonl") }.sorted()
         #expect(files.count >= 8)
         for file in files {
-            var source = try TraceFile.open(path: Self.samples.appendingPathComponent("real/\(file)").path)
+            var source = try TraceInputs.open(path: Self.samples.appendingPathComponent("real/\(file)").path)
             let analysis = try LifecycleAnalyzer.analyze(&source, path: file, options: options)
             #expect(Self.disagreements(analysis) == [], "\(file): \(analysis.violations.map { "\($0.rule.id): \($0.message)" })")
         }

@@ -37,11 +37,12 @@ struct FoldedExportTests {
         return path
     }
 
+    /// The app's frames (in `/build/MyApp`) are marked, libc's not.
     static let expected = [
-        "main thread;main;Cache:warm() 2",
-        "main thread;main;SearchIndex.rebuild() 2",
-        "main thread;main;SearchIndex.rebuild();libc.so.6+0x100 6",
-        "thread 1;Cache:warm() 1",
+        "main thread;main [app];Cache:warm() [app] 2",
+        "main thread;main [app];SearchIndex.rebuild() [app] 2",
+        "main thread;main [app];SearchIndex.rebuild() [app];libc.so.6+0x100 6",
+        "thread 1;Cache:warm() [app] 1",
     ]
 
     static func export(_ trace: String) throws -> (String, ExportSummary) {
@@ -58,6 +59,19 @@ struct FoldedExportTests {
         #expect(text == Self.expected.joined(separator: "\n") + "\n")
         #expect(summary.recordCount == 4)
         #expect(summary.eventCount == 1)
+    }
+
+    @Test func inAppFramesAreMarkedAndTheMarkFollowsTheImageRules() throws {
+        let trace = try Self.trace(samples: true)
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let output = trace + ".folded"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var options = AnalysisOptions()
+        options.inAppImages = InAppImages(excluded: ["MyApp"])
+        _ = try TraceExporter.export(path: trace, to: .folded, output: output, options: options)
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(!text.contains(FoldedStacks.inAppMark))
+        #expect(text.contains("main thread;main;SearchIndex.rebuild();libc.so.6+0x100 6"))
     }
 
     @Test func aTraceWithoutSamplesGivesAnEmptyFile() throws {
@@ -187,8 +201,8 @@ struct FoldedExportTests {
         // flamegraph.pl says "Ignored N lines with invalid format" for a line it cannot read.
         #expect(!result.error.contains("Ignored"), "\(result.error)")
         for title in [
-            "all (11 samples, 100%)", "main thread (10 samples, 90.91%)", "main (10 samples, 90.91%)",
-            "SearchIndex.rebuild() (8 samples, 72.73%)", "libc.so.6+0x100 (6 samples, 54.55%)",
+            "all (11 samples, 100%)", "main thread (10 samples, 90.91%)", "main [app] (10 samples, 90.91%)",
+            "SearchIndex.rebuild() [app] (8 samples, 72.73%)", "libc.so.6+0x100 (6 samples, 54.55%)",
             "thread 1 (1 samples, 9.09%)",
         ] {
             #expect(result.output.contains("<title>\(title)</title>"), "\(title)")

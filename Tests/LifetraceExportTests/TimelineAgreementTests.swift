@@ -4,6 +4,7 @@ import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 import LifetraceSynthesis
 import LifetraceZstd
 import LifetraceTestSupport
@@ -72,7 +73,7 @@ struct TimelineAgreementTests {
     }
 
     static func read(_ path: String) throws -> Case {
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         var events: [TraceEvent] = []
         while let event = try source.next() { events.append(event) }
         return Case(label: (path as NSString).lastPathComponent, events: events, symbols: source.symbols)

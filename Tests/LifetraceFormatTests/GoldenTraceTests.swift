@@ -1,3 +1,4 @@
+import LifetraceRunner
 import Testing
 @testable import LifetraceFormat
 import LifetraceZstd

@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceOutput
+import LifetraceRunner
 import Testing
 
 @testable import LifetraceFormat

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceRunner
 import Testing
 @testable import LifetraceFormat
 import LifetraceSynthesis

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceRunner
 import LifetraceZstd
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceOutput
+import LifetraceRunner
 import Testing
 
 @testable import LifetraceFormat
@@ -21,7 +22,7 @@ import LifetraceZstd
 
     @Test func openReadsASampleRun() throws {
         let path = try #require(SampleRuns.paths.first)
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         var direct = try JSONLTraceReader(path: path)
         #expect(source.metadata == direct.metadata)
         var count = 0
@@ -40,19 +41,19 @@ import LifetraceZstd
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: TraceError(.unknownInput, file: path, at: .byte(0, chunk: nil),
             "not a trace: neither a binary trace (zstd skippable frame), JSONL (a line starting with '{') nor an Instruments export (XML)")) {
-            _ = try TraceFile.open(path: path)
+            _ = try TraceInputs.open(path: path)
         }
-        // An XML document is an Instruments export: read only with a converter (the analysis
-        // side's open passes one; the format module alone has none).
+        // An XML document is an Instruments export: read only with a converter (the inputs
+        // module's open passes one; the format module alone has none).
         try Data("<?xml version=\"1.0\"?>\n<trace-toc/>\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: TraceError(.unknownInput, file: path, at: .line(1, column: 1),
             "an XML document: this reader does not read Instruments exports")) {
             _ = try TraceFile.open(path: path, codec: RawBlockCodec())
         }
-        #expect(try TraceFile.open(path: path).kind == .instrumentsExport)
+        #expect(try TraceInputs.open(path: path).kind == .instrumentsExport)
         try Data().write(to: URL(fileURLWithPath: path))
         #expect(throws: TraceError(.unknownInput, file: path, "empty input: not a trace")) {
-            _ = try TraceFile.open(path: path)
+            _ = try TraceInputs.open(path: path)
         }
     }
 }
@@ -70,7 +71,7 @@ import LifetraceZstd
         }
         try writer.close()
 
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         #expect(source.kind == .binary)
         #expect(source.metadata == synthesizer.metadata)
         // The binary reader merges streams by timestamp, so events of different streams at the

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -15,7 +16,7 @@ import Testing
         .deletingLastPathComponent().path
 
     static func analysis(_ path: String) throws -> TraceAnalysis {
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         return try LifecycleAnalyzer.analyze(&source, path: path, options: AnalysisOptions())
     }
 

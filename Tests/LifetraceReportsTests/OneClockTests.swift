@@ -3,6 +3,7 @@ import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceOutput
 import LifetraceReports
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -14,7 +15,7 @@ import Testing
     static func analysis() throws -> (path: String, analysis: TraceAnalysis) {
         let path = try ScratchDirectory.make("clock") + "/clock.jsonl"
         try LaunchKindRankingTests.trace.write(toFile: path, atomically: true, encoding: .utf8)
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         return (path, try LifecycleAnalyzer.analyze(&source, path: path, options: AnalysisOptions()))
     }
 

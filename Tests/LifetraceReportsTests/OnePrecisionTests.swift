@@ -65,7 +65,7 @@ import Testing
         #expect(Self.offTheRule(text).isEmpty, "\(Self.offTheRule(text))")
         #expect(Self.offTheRule(summary.markdown).isEmpty, "\(Self.offTheRule(summary.markdown))")
         for path in paths {
-            var source = try TraceFile.open(path: path)
+            var source = try TraceInputs.open(path: path)
             let analysis = try LifecycleAnalyzer.analyze(&source, path: path, options: AnalysisOptions())
             let lifetime = try #require(analysis.lifetimes.first)
             let launch = DurationFormat.fixed.string(try #require(lifetime.launch.duration))

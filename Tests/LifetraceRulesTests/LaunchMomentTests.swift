@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRules
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -31,7 +32,7 @@ struct LaunchMomentTests {
         var options = AnalysisOptions(stallThreshold: 250_000_000, rules: RuleSet())
         options.userRules = UserRules(try RuleFileParser.parse(yaml: yaml, file: "team.yml"))
         options.textbook = textbook
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         return try LifecycleAnalyzer.analyze(&source, path: path, options: options).violations.map {
             "\($0.rule.id)@\($0.timestamp / 1_000_000)"
         }

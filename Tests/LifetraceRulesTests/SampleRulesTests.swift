@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceRules
+import LifetraceRunner
 import Testing
 
 /// The team's sample rule file: each rule has a passing and a failing trace under

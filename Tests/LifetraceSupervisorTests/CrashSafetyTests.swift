@@ -1,6 +1,7 @@
 import Atomics
 import Foundation
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 import LifetraceRecorder
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceFormat
 @testable import LifetraceRecorder
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing

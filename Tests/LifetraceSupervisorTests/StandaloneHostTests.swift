@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleModel
 import LifetraceAnalysis
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceFormat
 import LifetraceZstd

@@ -3,6 +3,7 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRecorder
+import LifetraceRunner
 import LifetraceZstd
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 
 /// Finds the sample traces under `Samples/traces/` and analyses them through the JSONL reader.
@@ -26,7 +27,7 @@ public enum SampleTraces {
 
     /// The analysis of a sample, streamed from the file.
     public static func analyze(_ name: String, options: AnalysisOptions = AnalysisOptions()) throws -> TraceAnalysis {
-        var source = try TraceFile.open(path: path(name))
+        var source = try TraceInputs.open(path: path(name))
         return try LifecycleAnalyzer.analyze(&source, path: name, options: options)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Lifetrace
 import LifetraceFormat
 import LifetraceRecorder
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -38,7 +39,7 @@ struct AdoptionDemoTests {
         #expect(left.first == leftover)
         #expect(!left.contains(first))
 
-        var source = try TraceFile.open(path: directory + "/" + left.last!)
+        var source = try TraceInputs.open(path: directory + "/" + left.last!)
         var lines: [String] = []
         while let event = try source.next() {
             switch event.payload {

@@ -2,6 +2,7 @@ import Foundation
 import Lifetrace
 import LifetraceFormat
 import LifetraceRecorder
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 
@@ -30,7 +31,7 @@ struct AdoptionSample {
 
     init(_ name: String) throws {
         self.name = name
-        var source = try TraceFile.open(path: Self.directory.appendingPathComponent(name).path)
+        var source = try TraceInputs.open(path: Self.directory.appendingPathComponent(name).path)
         var events: [TraceEvent] = []
         while let event = try source.next() { events.append(event) }
         self.events = events

@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceTestSupport
 import LifetraceZstd
 import Testing
@@ -56,7 +57,7 @@ struct LifetraceStartTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/other"))
 
         guard let trace = files.first else { return }
-        var source = try TraceFile.open(path: directory + "/" + trace)
+        var source = try TraceInputs.open(path: directory + "/" + trace)
         var marks: [String] = []
         var types: [String] = []
         while let event = try source.next() {

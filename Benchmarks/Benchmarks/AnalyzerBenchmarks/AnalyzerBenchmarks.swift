@@ -3,6 +3,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRules
+import LifetraceRunner
 import LifetraceSynthesis
 import LifetraceZstd
 

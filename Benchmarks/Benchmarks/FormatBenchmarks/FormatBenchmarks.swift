@@ -1,5 +1,6 @@
 import Benchmark
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceSynthesis
 import LifetraceZstd
 

@@ -1,4 +1,5 @@
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 
 /// libFuzzer's entry point: reads the input as a binary trace to the end.

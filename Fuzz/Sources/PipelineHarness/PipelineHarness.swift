@@ -3,6 +3,7 @@ import LifetraceAnalysis
 import LifetraceExport
 import LifetraceFormat
 import LifetraceReports
+import LifetraceRunner
 
 /// Pushes one fuzz input through the commands' own code, as a file on disk: the input is read as
 /// whichever kind of trace it looks like, imported into a binary trace that must read back with
@@ -34,7 +35,7 @@ public enum PipelineHarness {
         let output = directory + "/imported.ltrace"
         var written = 0
         do throws(TraceError) {
-            var source = try TraceFile.open(path: path)
+            var source = try TraceInputs.open(path: path)
             let writer = try TraceWriter(path: output, metadata: source.metadata)
             while let event = try source.next() {
                 try writer.append(event, symbols: source.symbols)

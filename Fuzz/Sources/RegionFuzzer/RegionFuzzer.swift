@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceFormat
 import LifetraceRecorder
+import LifetraceRunner
 import LifetraceZstd
 import PipelineHarness
 

@@ -3,6 +3,7 @@ import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
 import LifetraceRules
+import LifetraceRunner
 
 /// libFuzzer's entry point: an input as a rule file (docs/RULES.md), read as `--rules` reads it
 /// and, when it is read, checked on the sample traces of the rules (docs/FUZZING.md). The

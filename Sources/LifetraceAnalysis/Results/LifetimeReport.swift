@@ -53,6 +53,18 @@ extension LifetimeReport {
         let until = launch.duration ?? launch.abandonedAfter
         return LaunchWindow(lifetime: index, launch: launch, start: start, end: until.map { start + $0 } ?? end.timestamp)
     }
+
+    /// The listed stalls that began inside the launch window (``launchWindow``), the ones
+    /// `launch-stall` judges: a resume hang long after the launch is not one of them.
+    public var launchStalls: [Stall] {
+        guard let window = launchWindow else { return [] }
+        return stalls.filter { $0.start >= window.start && $0.start <= window.end }
+    }
+
+    /// Whether the lifetime has a system view: the analysis trusts the system's states only when
+    /// the trace recorded them (`state` events); an in-app recording has the app's view alone,
+    /// and its time in states is the app view's (``timeInStates``).
+    public var hasSystemView: Bool { timeInStates.view == .system }
 }
 
 /// Where main-thread busy intervals came from in a lifetime.

@@ -65,6 +65,10 @@ public struct StallProfile: Hashable, Sendable {
         let leaf = blameLeaf.map { ", most in \($0.frame.function)" } ?? ""
         return "\(blame.samples) of \(sampleCount) stack samples in \(blame.frame.description)" + leaf
     }
+
+    /// What the blame adds to the message of a violation about the stall (``StallSamplePass/blames(_:)``):
+    /// " Stack samples: 19 of 36 stack samples in …, most in …."; nil without an in-app frame.
+    public var messageSentence: String? { blameLine.map { " Stack samples: \($0)." } }
 }
 
 /// Gives the stack samples of a trace to the stalls the analyzer found: a pass after the
@@ -115,14 +119,21 @@ public enum StallSamplePass {
             ordered.append(profile)
         }
         if let note = boundNote(stalls: walk.boundedStalls) { analysis.capped.addStackSampleNote(note) }
-        for index in analysis.violations.indices {
-            let rule = analysis.violations[index].rule
-            guard rule == Rule(.launchStall) || rule == Rule(.hang),
-                let profile = profiles[analysis.violations[index].timestamp], let line = profile.blameLine
-            else { continue }
-            analysis.violations[index].message += " Stack samples: \(line)."
-        }
+        for index in analysis.violations.indices { blame(&analysis.violations[index], profiles: profiles) }
         return ordered
+    }
+
+    /// Whether the stack samples' blame is added to the messages of `rule`'s violations: the
+    /// rules about a stall, whose violation is at the stall's start.
+    public static func blames(_ rule: Rule) -> Bool { rule == Rule(.launchStall) || rule == Rule(.hang) }
+
+    /// Adds the blame of the stall `violation` is about (its profile in `profiles`, by the
+    /// stall's start) to its message, when its rule is one ``blames(_:)``: the one place every
+    /// output's messages get it (`check` through ``annotate(_:stalls:stacks:names:)``, the
+    /// exports through ``HeldStallEvidence``).
+    public static func blame(_ violation: inout Violation, profiles: [Int64: StallProfile]) {
+        guard blames(violation.rule), let sentence = profiles[violation.timestamp]?.messageSentence else { return }
+        violation.message += sentence
     }
 }
 

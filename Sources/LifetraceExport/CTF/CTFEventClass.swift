@@ -44,7 +44,7 @@ struct CTFEventClass {
         CTFEventClass(id: stallID, name: "stall", fields: [
             Field(type: "int64_t", name: "start"), Field(type: "int64_t", name: "duration"),
             Field(type: "uint8_t", name: "unfinished"), Field(type: "string", name: "blame"),
-            Field(type: "uint64_t", name: "lifetime"),
+            Field(type: "uint64_t", name: "lifetime"), Field(type: "string", name: "stack_samples"),
         ]),
         CTFEventClass(id: launchWindowID, name: "launch.window", fields: [
             Field(type: "launch_kind_t", name: "kind"), Field(type: "int64_t", name: "start"),

@@ -26,6 +26,8 @@ public struct CTFTraceWriter {
     private let streamFile: ExportOutputFile
     private var lastTimestamp: Int64 = 0
     private var metadataByteCount: Int64 = 0
+    /// The stalls and the violations about them, written at the end with their samples' blame.
+    private var heldStallEvidence = HeldStallEvidence()
 
     /// How many event records were written.
     public var recordCount: Int { stream.eventCount }
@@ -115,8 +117,9 @@ public struct CTFTraceWriter {
         try stream.endEvent()
     }
 
-    /// Writes a stall with what it is blamed on.
-    private mutating func append(_ stall: Stall, lifetime: Int) throws(ExportError) {
+    /// Writes a stall with what it is blamed on: the work and intervals, and the in-app function
+    /// its stack samples were in (`samples`, the line `check` appends; empty without one).
+    private mutating func append(_ stall: Stall, lifetime: Int, samples: StallProfile?) throws(ExportError) {
         beginFinding(CTFEventClass.stallID, at: stall.start)
         stream.appendInt64(stall.start)
         stream.appendInt64(stall.duration)
@@ -125,11 +128,21 @@ public struct CTFTraceWriter {
         let work = stall.work.map { "\($0.chainText) (\($0.kind.rawValue), \(DurationFormat.fixed.string($0.duration))); " } ?? ""
         stream.appendString(work + stall.blame.map { "\($0.name) (\($0.kind.rawValue), \(DurationFormat.fixed.string($0.duration)))" }.joined(separator: ", "))
         stream.appendUInt64(UInt64(lifetime))
+        stream.appendString(samples?.blameLine ?? "")
         try stream.endEvent()
     }
 
-    /// Writes the last packet and the metadata file.
-    public mutating func finish() throws(ExportError) {
+    /// Writes the stalls and the violations about them held until the trace's stack samples
+    /// were read (`stacks`, named by `names`; ``HeldStallEvidence``), then the last packet and the
+    /// metadata file.
+    public mutating func finish(stacks: SampledStacks = SampledStacks(), names: TraceSymbolNames? = nil) throws(ExportError) {
+        for (edge, profile) in heldStallEvidence.release(stacks: stacks, names: names) {
+            if case .stall(let stall, let lifetime) = edge {
+                try append(stall, lifetime: lifetime, samples: profile)
+            } else if case .finding(let violation) = edge {
+                try append(violation)
+            }
+        }
         try stream.finish()
         let file = try ExportOutputFile(path: directory + "/metadata")
         try file.write(CTFMetadata.text(metadata: metadata))
@@ -148,11 +161,12 @@ extension CTFTraceWriter: LifecycleEdgeSink {
     /// Writes the record of an edge that completes something: a finding, an interval, a busy
     /// interval or a state's stretch.
     public mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) throws(ExportError) {
+        if heldStallEvidence.hold(edge) { return }
         switch edge {
         case .finding(let violation):
             try append(violation)
         case .stall(let stall, let lifetime):
-            try append(stall, lifetime: lifetime)
+            try append(stall, lifetime: lifetime, samples: nil)
         case .launchWindowEnded(let window):
             try append(window)
         case .intervalEnded(let interval, let end, let how):

@@ -1,7 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
-import LifetraceZstd
+import LifetraceRunner
 
 /// Converts a Lifetrace trace, with its analysis, into another tool's format, streaming: each
 /// event is read, analysed and written before the next, so memory does not grow with the trace.
@@ -17,7 +17,7 @@ public enum TraceExporter {
     ) throws(ExportError) -> ExportSummary {
         var source: AnyTraceSource
         do {
-            source = try TraceFile.open(path: path)
+            source = try TraceInputs.open(path: path)
         } catch {
             throw ExportError(error)
         }
@@ -43,16 +43,14 @@ public enum TraceExporter {
         case .perfetto:
             let file = try ExportOutputFile(path: output)
             var builder = TimelineBuilder(writer: PerfettoTraceWriter(output: file), options: options)
-            try replay(&source, into: &builder) { source, builder in
-                // The samples are read with the events: known once the last event is.
-                let stacks = source.sampledStacks
-                if !stacks.samples.isEmpty { builder.drawing.writer.samples = (stacks, TraceSymbolNames(stacks: stacks, options: options)) }
+            try replay(&source, into: &builder, options: options) { stacks, names, builder in
+                if let names { builder.drawing.writer.samples = (stacks, names) }
             }
             return summary(of: builder, format: format, bytes: file.byteCount)
         case .chromeJSON:
             let file = try ExportOutputFile(path: output)
             var builder = TimelineBuilder(writer: ChromeTraceWriter(output: file), options: options)
-            try replay(&source, into: &builder)
+            try replay(&source, into: &builder, options: options)
             return summary(of: builder, format: format, bytes: file.byteCount)
         case .ctf:
             return try exportCTF(&source, directory: output, options: options)
@@ -62,15 +60,26 @@ public enum TraceExporter {
     }
 
     private static func replay<Source: TraceEventSource, Writer: TimelineRecordWriter>(
-        _ source: inout Source, into builder: inout TimelineBuilder<Writer>,
-        beforeFinish: (Source, inout TimelineBuilder<Writer>) -> Void = { _, _ in }
+        _ source: inout Source, into builder: inout TimelineBuilder<Writer>, options: AnalysisOptions,
+        beforeFinish: (SampledStacks, TraceSymbolNames?, inout TimelineBuilder<Writer>) -> Void = { _, _, _ in }
     ) throws(ExportError) {
         try builder.start(metadata: source.metadata)
         while let event = try next(&source) {
             try builder.consume(event, symbols: source.symbols)
         }
-        beforeFinish(source, &builder)
-        try builder.finish(symbols: source.symbols)
+        let (stacks, names) = samples(of: source, options: options)
+        beforeFinish(stacks, names, &builder)
+        try builder.finish(symbols: source.symbols, stacks: stacks, names: names)
+    }
+
+    /// The reader's stack samples, read with the events (known once the last event is), and
+    /// their frames' names (symbolicated once, for the stalls' blame and the samples written),
+    /// nil without samples.
+    private static func samples<Source: TraceEventSource>(
+        of source: Source, options: AnalysisOptions
+    ) -> (SampledStacks, TraceSymbolNames?) {
+        let stacks = source.sampledStacks
+        return (stacks, stacks.samples.isEmpty ? nil : TraceSymbolNames(stacks: stacks, options: options))
     }
 
     private static func summary<Writer: TimelineRecordWriter>(
@@ -110,7 +119,8 @@ public enum TraceExporter {
             try analyzer.consume(event, symbols: source.symbols, into: &writer)
         }
         _ = try analyzer.finish(symbols: source.symbols, into: &writer)
-        try writer.finish()
+        let (stacks, names) = samples(of: source, options: options)
+        try writer.finish(stacks: stacks, names: names)
         return ExportSummary(
             format: .ctf, eventCount: analyzer.eventCount, recordCount: writer.recordCount,
             violationCount: analyzer.violations.count + analyzer.omittedViolations.values.reduce(0, +), lifetimeCount: analyzer.lifetimesEnded,

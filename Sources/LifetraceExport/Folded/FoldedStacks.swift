@@ -10,8 +10,14 @@ import LifetraceFormat
 /// functions when symbols are known (the trace's `symbol` records, or `--symbolicate`), else
 /// `image+0xoffset`, each escaped by ``FoldedText/frame(_:)`` (a `;` becomes `:`, a line break
 /// or another control character U+FFFD), so that every line splits back into the frames written.
-/// A trace without samples gives an empty file.
+/// A frame of the app's own code (``FrameName/isApp``, the frames a stall's blame can name) ends
+/// with ``inAppMark``. A trace without samples gives an empty file.
 public enum FoldedStacks {
+    /// What ends the name of an in-app frame (docs/REPORTS.md, "In-app frames"), in the manner of
+    /// the annotations flamegraph.pl reads (`_[k]` for kernel frames): a suffix after the escaped
+    /// name, so that the frame still reads as its function and a search for `[app]` finds the app.
+    public static let inAppMark = " [app]"
+
     /// The folded lines (without line breaks) of every sample in `stacks`, sorted.
     public static func lines(_ stacks: SampledStacks, names: TraceSymbolNames) -> [String] {
         var byStack: [ThreadStack: Int] = [:]
@@ -25,7 +31,8 @@ public enum FoldedStacks {
                     frames.append(known)
                     continue
                 }
-                let name = FoldedText.frame(names.name(address).function)
+                let frame = names.name(address)
+                let name = FoldedText.frame(frame.function) + (frame.isApp ? inAppMark : "")
                 cache[address] = name
                 frames.append(name)
             }

@@ -49,10 +49,15 @@ public struct TimelineBuilder<Writer: TimelineRecordWriter> {
         try analyzer.consume(event, symbols: symbols, into: &drawing)
     }
 
-    /// Ends the replay: writes the records of the last lifetime's closing edges and the file's end.
-    public mutating func finish(symbols: SymbolTable) throws(ExportError) {
+    /// Ends the replay: writes the records of the last lifetime's closing edges, the stalls and
+    /// the violations about them with their blame from `stacks` (the reader's samples, known once
+    /// its last event is; named by `names`, ``HeldStallEvidence``), and the file's end.
+    public mutating func finish(
+        symbols: SymbolTable, stacks: SampledStacks = SampledStacks(), names: TraceSymbolNames? = nil
+    ) throws(ExportError) {
         if !drawing.started { try drawing.declareTracks(launchPid: nil) }
         _ = try analyzer.finish(symbols: symbols, into: &drawing)
+        try drawing.drawHeldStallEvidence(stacks: stacks, names: names)
         try drawing.writer.finish()
     }
 }

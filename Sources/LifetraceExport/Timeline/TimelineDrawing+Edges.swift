@@ -12,6 +12,23 @@ extension TimelineDrawing: LifecycleEdgeSink {
             if case .lifetimeBegan(let begin) = edge { launchPid = begin.launch?.pid }
             try declareTracks(launchPid: launchPid)
         }
+        if heldStallEvidence.hold(edge) { return }
+        try draw(edge, symbols: symbols)
+    }
+
+    /// Draws the stalls and the violations about them held until the trace's samples were read
+    /// (``HeldStallEvidence``), with the same blame as `check`'s; `names` names `stacks`' frames.
+    mutating func drawHeldStallEvidence(stacks: SampledStacks, names: TraceSymbolNames?) throws(ExportError) {
+        for (edge, profile) in heldStallEvidence.release(stacks: stacks, names: names) {
+            if case .stall(let stall, let lifetime) = edge {
+                try draw(stall, lifetime: lifetime, samples: profile)
+            } else if case .finding(let violation) = edge {
+                try draw(violation)
+            }
+        }
+    }
+
+    private mutating func draw(_ edge: LifecycleEdge, symbols: SymbolTable) throws(ExportError) {
         switch edge {
         case .lifetimeBegan(let begin):
             var args = TimelineArgs()
@@ -39,7 +56,7 @@ extension TimelineDrawing: LifecycleEdgeSink {
         case .busyEnded(_, let end):
             try self.end(busyTrack, at: end, category: .busy)
         case .stall(let stall, let lifetime):
-            try draw(stall, lifetime: lifetime)
+            try draw(stall, lifetime: lifetime, samples: nil)
         case .launchWindowEnded(let window):
             try draw(window)
         case .launchWindowClosed:
@@ -212,8 +229,9 @@ extension TimelineDrawing: LifecycleEdgeSink {
         }
     }
 
-    /// A stall with what it is blamed on.
-    private mutating func draw(_ stall: Stall, lifetime: Int) throws(ExportError) {
+    /// A stall with what it is blamed on: the work that covered it, the intervals that ran, and
+    /// the in-app function its stack samples were in (`samples`, the line `check` appends).
+    private mutating func draw(_ stall: Stall, lifetime: Int, samples: StallProfile?) throws(ExportError) {
         var args = TimelineArgs()
         args.append(TimelineName.duration.symbol, int: stall.duration)
         args.append(TimelineName.lifetime.symbol, int: Int64(lifetime))
@@ -226,6 +244,8 @@ extension TimelineDrawing: LifecycleEdgeSink {
             let blame = stall.blame.map { "\($0.name) (\($0.kind.rawValue), \(DurationFormat.fixed.string($0.duration)))" }
             args.append(TimelineName.blame.symbol, text: blame.joined(separator: ", "))
         }
+        // Interned when first used, not among the fixed names: a file without samples is as it was.
+        if let line = samples?.blameLine { args.append(names.intern("stack_samples"), text: line) }
         try complete(
             stallsTrack, from: stall.start, to: stall.start + stall.duration, name: TimelineName.stall.symbol,
             category: .stall, args: args)

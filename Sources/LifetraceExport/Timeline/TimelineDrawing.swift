@@ -52,6 +52,8 @@ struct TimelineDrawing<Writer: TimelineRecordWriter> {
     var scenes: [SceneLane] = []
     /// Each scene's position in `scenes`, by name.
     var sceneLanes: [Symbol: Int] = [:]
+    /// The stalls and the violations about them, drawn at the end with their samples' blame.
+    var heldStallEvidence = HeldStallEvidence()
 
     /// How many lifetimes get a slice name of their own (`lifetime 12`); later ones are `lifetime`.
     static var namedLifetimeLimit: Int { CappedCounts.lifetimeLimit }

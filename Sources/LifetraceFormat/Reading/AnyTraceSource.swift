@@ -1,4 +1,4 @@
-/// A trace reader of any kind, chosen by ``TraceFile/open(path:)`` from the input's content.
+/// A trace reader of any kind, chosen by ``TraceFile/open(path:codec:binaryOptions:converter:)`` from the input's content.
 ///
 /// A struct holding one of the readers (binary, JSONL, or a trace converted from an Instruments
 /// export) rather than an enum with payloads: a payload cannot be

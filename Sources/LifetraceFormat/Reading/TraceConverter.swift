@@ -2,7 +2,7 @@
 ///
 /// The hook by which ``TraceFile/open(path:codec:binaryOptions:converter:)`` reads an Instruments
 /// export (an XML document) without the format module knowing XML: the module that parses it
-/// conforms, and the analysis side's `TraceFile.open(path:)` passes it. Several inputs are the
+/// conforms, and the inputs module's `TraceInputs.open(path:)` passes it. Several inputs are the
 /// tables of one recording, read together into one trace.
 public protocol TraceConverter {
     /// Reads `inputs`, each once and in order, into one trace.

@@ -2,7 +2,7 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceOutput
-import LifetraceZstd
+import LifetraceRunner
 
 /// `lifetrace report --format html`: one self-contained HTML page (inline CSS, SVG and scripts,
 /// nothing fetched) with the worst first (``WorstFirst``), a timeline of the whole trace, zoomed
@@ -50,7 +50,7 @@ public struct TraceHTMLReport {
         // The first pass's reader, and its symbol table, are gone before the second opens: a
         // trace of a million names would otherwise hold two tables at once.
         let (analysis, range) = try { () throws(TraceError) -> (TraceAnalysis, TimelineRange) in
-            var first = try TraceFile.open(path: path)
+            var first = try TraceInputs.open(path: path)
             var range = TimelineRange()
             var analysis = try LifecycleTimeline.analyze(&first, path: path, options: options, into: &range)
             StallSamplePass.profileStalls(&analysis, stacks: first.sampledStacks, options: options)
@@ -61,11 +61,12 @@ public struct TraceHTMLReport {
         let strips = analysis.lifetimes.count > 1
             ? LifetimeOverviewSVG.strips(for: analysis, limit: overviewLifetimeLimit) : []
         var canvas = TimelineCanvas(windows: windows(for: analysis, range: range, buckets: buckets, origin: origin), strips: strips)
-        var second = try TraceFile.open(path: path)
+        var second = try TraceInputs.open(path: path)
         // The second pass only fills the buckets: its own lifetime reports are not kept.
         var filling = options
         filling.keepsLifetimes = false
-        _ = try LifecycleTimeline.analyze(&second, path: path, options: filling, into: &canvas)
+        _ = try LifecycleTimeline.analyze(
+            &second, path: path, options: filling, into: &canvas, withoutSystemView: analysis.lifetimesWithoutSystemView)
         return TraceHTMLReport(
             analysis: analysis, canvas: canvas, symbols: second.symbols, options: options, origin: origin)
     }
@@ -186,7 +187,7 @@ public struct TraceHTMLReport {
             out += "<div class=\"scroll\">"
             out += TimelineSVG(
                 window: window, canvas: canvas, overlay: overlay, symbols: symbols,
-                labelMilestones: window.anchor.hasPrefix("launch")
+                labelMilestones: window.anchor.hasPrefix("launch"), systemView: drawsSystemView
             ).rendered
             out += "</div>\n"
             out += flames[window.anchor].map { FlameGraphSVG(profile: $0).rendered } ?? ""
@@ -198,6 +199,10 @@ public struct TraceHTMLReport {
         out += "</body>\n</html>\n"
         return out
     }
+
+    /// Whether the timelines have a system-view row: when a lifetime has a system view (`state`
+    /// events), or when no lifetime says (an empty trace), as before any lifetime was known.
+    var drawsSystemView: Bool { analysis.lifetimes.isEmpty || analysis.lifetimes.contains { $0.hasSystemView } }
 
     /// The stack samples' profile of each zoomed stall that has one, by the stall view's anchor.
     var stallProfilesByAnchor: [String: StallProfile] {
@@ -366,4 +371,10 @@ public struct TraceHTMLReport {
         if let reason = violation.rule.reason { out += "<p class=\"fact\">Why: \(HTMLText.escape(reason))</p>" }
         return out + "</li>\n"
     }
+}
+
+extension TraceAnalysis {
+    /// The lifetimes (by index) with no system view (``LifetimeReport/hasSystemView``): the page
+    /// draws no system-view states for them.
+    var lifetimesWithoutSystemView: Set<Int> { Set(lifetimes.lazy.filter { !$0.hasSystemView }.map(\.index)) }
 }

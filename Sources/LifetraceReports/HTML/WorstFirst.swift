@@ -137,7 +137,7 @@ public enum WorstFirst {
             let id = kind == kinds.first ? "slowest-launches" : "slowest-\(kind.rawValue)-launches"
             out += "<h3 id=\"\(id)\">Slowest \(kind.rawValue) launches (\(launches.count) of \(launched))</h3>\n"
                 + "<table class=\"sortable\">\n<tr><th>rank</th><th>lifetime</th><th>kind</th><th>launch time</th>"
-                + "<th>busy in window</th><th>stalls</th><th>view</th></tr>\n"
+                + "<th>busy in window</th><th>stalls in window</th><th>view</th></tr>\n"
             for (rank, lifetime) in launches.enumerated() {
                 let anchor = HTMLText.anchor("launch", lifetime.index + 1)
                 out += "<tr><td class=\"num\">\(rank + 1)</td><td data-v=\"\(lifetime.index + 1)\">\(lifetimeLink(lifetime))</td>"
@@ -145,7 +145,8 @@ public enum WorstFirst {
                     + (lifetime.launch.duration == nil
                         ? "<td class=\"num\" data-v=\"\(launchTime(lifetime) ?? 0)\">unfinished after \(DurationFormat.fixed.string(launchTime(lifetime) ?? 0))</td>"
                         : cell(lifetime.launch.duration ?? 0))
-                    + "\(cell(lifetime.launch.busyInWindow))<td class=\"num\">\(lifetime.stallCount)</td>"
+                    // The launch's own stalls: a resume hang long after it is not one.
+                    + "\(cell(lifetime.launch.busyInWindow))<td class=\"num\">\(lifetime.launchStalls.count)</td>"
                     + "<td>\(zoomed.contains(anchor) ? "<a href=\"#\(anchor)\">launch view</a>" : "-")</td></tr>\n"
             }
             out += "</table>\n"

@@ -2,7 +2,7 @@ import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceOutput
-import LifetraceZstd
+import LifetraceRunner
 
 /// What `lifetrace replay` prints: every event of a trace with the system and app views before
 /// and after it, each violation under the event that revealed it, then those found at the end.
@@ -26,7 +26,7 @@ public enum ReplayTranscript {
         path: String, options: AnalysisOptions, from: Int64 = .min, to: Int64 = .max, show: (String) throws -> Void
     ) throws -> [TraceError] {
         func line(_ text: String) throws { try show(TerminalText.escaped(text)) }
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         // A replay lists events, not lifetimes: no report is kept.
         var options = options
         options.keepsLifetimes = false

@@ -1,7 +1,7 @@
 import Foundation
 import LifetraceFormat
 import LifetraceOutput
-import LifetraceZstd
+import LifetraceRunner
 
 /// Counts gathered over a trace's events, and the report `lifetrace info` prints.
 public struct TraceInfo {
@@ -21,7 +21,7 @@ public struct TraceInfo {
     public static func report(path: String, listsChunks: Bool) throws(TraceError) -> String {
         var summary = TraceInfo()
         // Opened once: a FIFO or a pipe cannot be read twice.
-        let source = try TraceFile.open(path: path, binaryOptions: .init(collectsChunkStatistics: true))
+        let source = try TraceInputs.open(path: path, binaryOptions: .init(collectsChunkStatistics: true))
         if var reader = source.binary {
             while try reader.nextBatch({ events, _ in for event in events { summary.add(event) } }) {}
             return summary.report(

@@ -19,10 +19,14 @@ import LifetraceFormat
 public enum LifecycleTimeline {
     /// Replays every event of `source` into `sink` and returns the analysis, through the
     /// analyzer's one driving loop (``LifecycleAnalyzer/analyze(_:path:options:into:)``).
+    /// `withoutSystemView`: the lifetimes (by index) that have no system view
+    /// (``LifetimeReport/hasSystemView``, from an analysis of the same trace), whose system-view
+    /// states are not drawn.
     public static func analyze<Source: TraceEventSource, Sink: TimelineSink>(
-        _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink
+        _ source: inout Source, path: String, options: AnalysisOptions, into sink: inout Sink,
+        withoutSystemView: Set<Int> = []
     ) throws(TraceError) -> TraceAnalysis {
-        var spans = Drawing(sink: sink)
+        var spans = Drawing(sink: sink, withoutSystemView: withoutSystemView)
         defer { sink = spans.sink }
         return try LifecycleAnalyzer.analyze(&source, path: path, options: options, into: &spans)
     }
@@ -31,14 +35,24 @@ public enum LifecycleTimeline {
     public struct Drawing<Sink: TimelineSink>: LifecycleEdgeSink {
         /// Where the spans go.
         public var sink: Sink
+        /// The lifetimes whose system view is not drawn: an in-app recording has none (the
+        /// analyzer's system view then only holds the state it assumed at the launch).
+        public var withoutSystemView: Set<Int>
+        /// The lifetime the edges are of.
+        private var lifetime = -1
 
-        /// A drawing into `sink`.
-        public init(sink: Sink) {
+        /// A drawing into `sink`, without the system view of the lifetimes `withoutSystemView`.
+        public init(sink: Sink, withoutSystemView: Set<Int> = []) {
             self.sink = sink
+            self.withoutSystemView = withoutSystemView
         }
 
         /// Draws the span `edge` closes, if any.
-        public mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) { LifecycleTimeline.draw(edge, into: &sink) }
+        public mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) {
+            if case .lifetimeBegan(let begin) = edge { lifetime = begin.index }
+            if case .stateChanged(let change) = edge, change.view == .system, withoutSystemView.contains(lifetime) { return }
+            LifecycleTimeline.draw(edge, into: &sink)
+        }
     }
 
     /// The span an edge closes, if any.

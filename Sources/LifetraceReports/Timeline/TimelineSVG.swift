@@ -20,13 +20,16 @@ public struct TimelineSVG {
     let overlay: TimelineOverlay
     let symbols: SymbolTable
     let labelMilestones: Bool
+    let systemView: Bool
 
     /// A drawing of `window` (one of `canvas`'s) with `overlay`; `labelMilestones` writes the
-    /// milestone names on the axis (for zoomed launch windows).
+    /// milestone names on the axis (for zoomed launch windows); `systemView`: whether the trace
+    /// has a system view to draw (``LifetimeReport/hasSystemView``; an in-app recording has none).
     public init(
         window: TimelineWindow, canvas: TimelineCanvas, overlay: TimelineOverlay, symbols: SymbolTable,
-        labelMilestones: Bool
+        labelMilestones: Bool, systemView: Bool = true
     ) {
+        self.systemView = systemView
         self.window = window
         self.canvas = canvas
         self.overlay = overlay
@@ -34,10 +37,11 @@ public struct TimelineSVG {
         self.labelMilestones = labelMilestones
     }
 
-    /// The rows drawn: the system, app and busy rows always, the others when they hold something.
+    /// The rows drawn: the system row when the trace has a system view, the app and busy rows
+    /// always, the others when they hold something.
     var rows: [Int] {
         (0..<TimelineRow.count).filter {
-            $0 == TimelineRow.system || $0 == TimelineRow.app || $0 == TimelineRow.busy || window.isUsed($0)
+            ($0 == TimelineRow.system && systemView) || $0 == TimelineRow.app || $0 == TimelineRow.busy || window.isUsed($0)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 
 /// What a trace holds, counted straight from its events and its analysis, to compare with
@@ -13,7 +14,7 @@ struct TraceFacts {
 
     /// Reads every event of the trace at `path`.
     init(path: String) throws {
-        var source = try TraceFile.open(path: path)
+        var source = try TraceInputs.open(path: path)
         var events: [TraceEvent] = []
         while let event = try source.next() { events.append(event) }
         self.events = events

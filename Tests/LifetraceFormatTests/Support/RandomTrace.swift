@@ -1,4 +1,5 @@
 @testable import LifetraceFormat
+import LifetraceRunner
 import LifetraceZstd
 
 /// A small deterministic generator (SplitMix64) so random tests can be replayed from their seed.
