@@ -72,6 +72,7 @@ enum HistorySchema {
                 table.column("count", .integer).notNull()
             }
         }
+        registerFieldData(in: &migrator)
         return migrator
     }
 }
