@@ -37,6 +37,27 @@ import Testing
         #expect(try store.fieldData(ofBuild: store.builds()[0].row).payloads == 0)
     }
 
+    /// The first step's tables and indexes as released: a store written then has exactly these.
+    static let firstStepAsReleased = [
+            #"CREATE TABLE "build" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "buildID" TEXT NOT NULL UNIQUE, "commitID" TEXT, "branch" TEXT, "appVersion" TEXT, "buildNumber" TEXT, "device" TEXT, "os" TEXT, "date" TEXT NOT NULL)"#,
+            #"CREATE TABLE "lifetime" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "runId" INTEGER NOT NULL REFERENCES "run"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "launchKind" TEXT NOT NULL, "launchDuration" INTEGER, "busyInWindow" INTEGER NOT NULL, "willFinishLaunching" INTEGER, "didFinishLaunchingEnd" INTEGER, "firstActive" INTEGER, "firstFrame" INTEGER, "stallCount" INTEGER NOT NULL, "omittedStalls" INTEGER NOT NULL, "onScreen" INTEGER NOT NULL, "background" INTEGER NOT NULL, "timeInStates" TEXT NOT NULL, "endKind" TEXT NOT NULL, "endCode" INTEGER, "endSignal" INTEGER)"#,
+            #"CREATE INDEX "lifetime_on_buildId" ON "lifetime"("buildId")"#,
+            #"CREATE INDEX "lifetime_on_runId" ON "lifetime"("runId")"#,
+            #"CREATE TABLE "run" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "buildId" INTEGER NOT NULL REFERENCES "build"("id") ON DELETE CASCADE, "path" TEXT NOT NULL, "source" TEXT NOT NULL, "events" INTEGER NOT NULL, "lifetimes" INTEGER NOT NULL, "appVersion" TEXT, "os" TEXT, "device" TEXT, UNIQUE ("buildId", "path"))"#,
+            #"CREATE INDEX "run_on_buildId" ON "run"("buildId")"#,
+            #"CREATE TABLE sqlite_sequence(name,seq)"#,
+            #"CREATE TABLE "stall" ("lifetimeId" INTEGER NOT NULL REFERENCES "lifetime"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "duration" INTEGER NOT NULL, "blame" TEXT NOT NULL)"#,
+            #"CREATE INDEX "stall_on_buildId" ON "stall"("buildId")"#,
+            #"CREATE INDEX "stall_on_lifetimeId" ON "stall"("lifetimeId")"#,
+            #"CREATE TABLE "violation" ("runId" INTEGER NOT NULL REFERENCES "run"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "rule" TEXT NOT NULL, "severity" TEXT NOT NULL, "count" INTEGER NOT NULL)"#,
+            #"CREATE INDEX "violation_on_buildId" ON "violation"("buildId")"#,
+            #"CREATE INDEX "violation_on_runId" ON "violation"("runId")"#,
+    ]
+
+    @Test func theFirstStepsTablesAreAsReleased() throws {
+        #expect(try Self.definitions(upTo: Self.firstStep) == Self.firstStepAsReleased)
+    }
+
     @Test func theFieldStepAddsTablesAndChangesNoneOfTheFirst() throws {
         let first = try Self.definitions(upTo: Self.firstStep)
         let all = try Self.definitions(upTo: "v2-metrickit-field-data")

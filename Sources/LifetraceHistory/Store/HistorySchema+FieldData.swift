@@ -75,12 +75,3 @@ extension HistorySchema {
         }
     }
 }
-
-extension TableDefinition {
-    /// The columns of a row that belongs to a `parent` row: the parent, and the build (so that
-    /// a build is read, and deleted, at a time).
-    fileprivate func owned(by parent: String) {
-        belongsTo(parent, onDelete: .cascade).notNull()
-        column("buildId", .integer).notNull().indexed()
-    }
-}
