@@ -140,9 +140,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory + "/device/2026-11-26", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.metricPayload, toPath: directory + "/device/2026-11-26/metrics")
         try FileManager.default.copyItem(atPath: Self.diagnosticPayload, toPath: directory + "/device/diagnostics.txt")
-        // JSON of something else, and a text file that starts like JSON, are no payloads.
+        // JSON of something else (an object, an array), and a text file that starts like JSON, are no payloads.
         try Data("{\"name\": \"settings\"}".utf8).write(to: URL(fileURLWithPath: directory + "/device/settings.json"))
         try Data("{ not JSON at all".utf8).write(to: URL(fileURLWithPath: directory + "/device/notes.md"))
+        try Data("[1, 2]".utf8).write(to: URL(fileURLWithPath: directory + "/device/list.json"))
         let (payloads, traces) = try MetricKitFiles.sort([directory + "/device"])
         #expect(payloads.map(\.path).sorted() == [directory + "/device/2026-11-26/metrics", directory + "/device/diagnostics.txt"])
         #expect(payloads.map(\.kind.rawValue).sorted() == ["diagnostic", "metric"])

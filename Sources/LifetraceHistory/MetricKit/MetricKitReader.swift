@@ -41,10 +41,13 @@ public enum MetricKitReader {
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64)) ?? Data()
-        // A payload is one JSON object: its first character, past white space, is `{`.
+        // A payload is one JSON object: its first character, past white space, is `{`. Other
+        // JSON (an array) is no payload; a `.json` file that is no JSON at all is a bad one.
         guard head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else {
-            if named { throw Malformed(path: path, location: "line 1", reason: "not a JSON object") }
-            return .other
+            guard named, (try? handle.seek(toOffset: 0)) != nil, let data = try? handle.read(upToCount: fileLimit) else { return .other }
+            if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil { return .other }
+            let syntax = syntaxError(in: data)
+            throw Malformed(path: path, location: syntax.place, reason: syntax.reason)
         }
         let size = (try? handle.seekToEnd()) ?? 0
         guard size <= UInt64(fileLimit) else {
@@ -61,10 +64,7 @@ public enum MetricKitReader {
             let syntax = syntaxError(in: data)
             throw Malformed(path: path, location: syntax.place, reason: syntax.reason)
         }
-        guard let members = json.members, isPayload(members.map(\.key)) else {
-            if named && json.members == nil { throw Malformed(path: path, location: "$", reason: "not a JSON object") }
-            return .other
-        }
+        guard let members = json.members, isPayload(members.map(\.key)) else { return .other }
         return .payload(try payload(json, path: path))
     }
 
