@@ -59,7 +59,7 @@ struct HistoryAddCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Trace files or directories.", valueName: "trace"))
+    @Argument(help: ArgumentHelp("Trace files, MetricKit payloads (JSON, told by content), or directories of them.", valueName: "trace"))
     var paths: [String] = []
 
     @Option(name: .customLong("rows"), help: ArgumentHelp(
@@ -80,7 +80,7 @@ struct HistoryAddCommand: ParsableCommand {
     @OptionGroup var analysis: AnalysisArguments
 
     func validate() throws {
-        if paths.isEmpty && rows.isEmpty { throw ValidationError("give traces to analyse, or --rows") }
+        if paths.isEmpty && rows.isEmpty { throw ValidationError("give traces or MetricKit payloads to add, or --rows") }
     }
 
     func run() throws {
@@ -90,9 +90,10 @@ struct HistoryAddCommand: ParsableCommand {
         var runs: [HistoryRun] = []
         var unreadable: [(path: String, error: String)] = []
         var problems = ReadProblems()
+        let payloads = try metricKitPayloads(symbolication: options.symbolication)
         do throws(TraceError) {
-            if !paths.isEmpty {
-                let files = try TraceInputs.expand(paths)
+            if !payloads.traces.isEmpty {
+                let files = try TraceInputs.expand(payloads.traces)
                 let progress = ProgressLine(total: files.count)
                 var done = 0
                 try RunFacts.analyzeRows(files, options: options) { path, result in
@@ -127,15 +128,43 @@ struct HistoryAddCommand: ParsableCommand {
         let fields = BuildRecord.Fields(
             buildID: buildID, commit: commit, branch: branch, appVersion: appVersion, buildNumber: buildNumber, device: device,
             os: os, date: date)
-        let build = BuildIdentity(options: fields, environment: ProcessInfo.processInfo.environment).record(runs: runs)
+        let build = BuildIdentity(options: fields, environment: ProcessInfo.processInfo.environment)
+            .record(runs: runs, payloads: payloads.read)
         do throws(HistoryStoreError) {
             let history = try HistoryStore(path: storePath, access: .write, busyTimeout: store.wait)
-            try history.add(build, runs: runs)
+            try history.add(build, runs: runs, payloads: payloads.read)
         } catch {
             throw failure(error)
         }
-        try StandardOutput.print("added \(runs.count) run\(runs.count == 1 ? "" : "s") to \(build.label) in \(storePath)\n")
+        let field = payloads.read.isEmpty ? "" : " and \(payloads.read.count) MetricKit payload\(payloads.read.count == 1 ? "" : "s")"
+        try StandardOutput.print("added \(runs.count) run\(runs.count == 1 ? "" : "s")\(field) to \(build.label) in \(storePath)\n")
         try problems.finish()
+    }
+}
+
+extension HistoryAddCommand {
+    /// The MetricKit payloads among the paths (told by content), their frames symbolicated the
+    /// way traces' stack samples are, and the paths left for traces. A malformed payload is one
+    /// line and exit 2; the notes (fields kept that Apple does not document, binaries no symbol
+    /// file matched) are printed.
+    func metricKitPayloads(symbolication: StackSymbolication?) throws -> (read: [MetricKitPayload], traces: [String]) {
+        var sorted: (payloads: [MetricKitPayload], traces: [String])
+        do throws(MetricKitReader.Malformed) {
+            sorted = try MetricKitFiles.sort(paths)
+        } catch {
+            printError(error.description)
+            throw ExitStatus.badInput.exit
+        }
+        for index in sorted.payloads.indices {
+            let path = sorted.payloads[index].path
+            do {
+                for note in try sorted.payloads[index].symbolicate(with: symbolication?.resolver) { printError("note: \(path): \(note)") }
+            } catch {
+                printError("note: \(path): the call stacks were not symbolicated: \(error)")
+            }
+            for note in sorted.payloads[index].notes { printError("note: " + note) }
+        }
+        return (sorted.payloads, sorted.traces)
     }
 }
 

@@ -2,94 +2,24 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRunner
+import LifetraceTestSupport
 import LifetraceZstd
 import Testing
 
 /// Apple images symbolicated on Linux from their symbol files, matched by `LC_UUID`: a real arm64
-/// Mach-O executable and its dSYM, built here from a small C program with Debian's clang,
-/// `ld64.lld-14` and `dsymutil` (`scripts/ensure-deps.sh --tests` installs them), named by a
-/// device-shaped trace at a made-up load address.
+/// Mach-O executable and its dSYM (``MachOFixture``), named by a device-shaped trace at a
+/// made-up load address.
 @Suite struct AppleSymbolFilesTests {
     /// The load address the trace gives the image (dyld's slide of a device).
     static let loadAddress: UInt64 = 0x1_0480_4000
     /// Where the image lay on the device: no file here.
     static let devicePath = "/private/var/containers/Bundle/Application/5E2D/Work.app/Work"
 
-    static let source = """
-        int busy(int n) {
-            int total = 0;
-            for (int i = 0; i < n; i++)
-                total += i * 3;
-            return total;
-        }
-        int main(int argc, char **argv) { return busy(argc); }
+    typealias Built = MachOFixture.Built
 
-        """
-
-    /// A Mach-O executable, its dSYM, its UUID and `__TEXT` address, and the address in the file
-    /// of the first instruction of line 4 (the loop's body, in `busy`).
-    struct Built {
-        var executable: String
-        var dsym: String
-        var uuid: String
-        var text: UInt64
-        var lineFour: UInt64
-    }
-
-    static func tool(_ names: [String]) throws -> String {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for name in names {
-            for directory in path where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                return "\(directory)/\(name)"
-            }
-        }
-        throw Failure(description: "none of \(names) on PATH: run scripts/ensure-deps.sh --tests (clang, lld, llvm)")
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw Failure(description: "\(tool) \(arguments): \(text)") }
-        return text
-    }
-
-    /// Builds `source` (plus `extra`, which changes the UUID) in `directory` as `name`.
+    /// Builds the fixture (``MachOFixture``) in `directory`.
     static func build(_ directory: String, name: String = "Work", extra: String = "") throws -> Built {
-        let clang = try tool(["clang-14", "clang"])
-        let linker = try tool(["ld64.lld-14", "ld64.lld"])
-        let dsymutil = try tool(["dsymutil-14", "dsymutil"])
-        let dwarfdump = try tool(["llvm-dwarfdump-14", "llvm-dwarfdump"])
-        let objdump = try tool(["llvm-objdump-14", "llvm-objdump"])
-        let c = "\(directory)/\(name).c", object = "\(directory)/\(name).o", executable = "\(directory)/\(name)"
-        try (source + extra).write(toFile: c, atomically: true, encoding: .utf8)
-        try run(clang, ["-target", "arm64-apple-macos11", "-g", "-O0", "-c", c, "-o", object])
-        try run(linker, ["-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-e", "_main", "-o", executable, object])
-        let dsym = executable + ".dSYM"
-        try run(dsymutil, [executable, "-o", dsym])
-        // "UUID: 4C4C44A6-5555-3144-A1D5-CC5ADFA55E48 (arm64) Work"
-        let uuidLine = try run(dwarfdump, ["--uuid", executable])
-        let uuid = try #require(uuidLine.split(separator: " ").dropFirst().first).replacingOccurrences(of: "-", with: "").lowercased()
-        let headers = try run(objdump, ["--macho", "--private-headers", executable])
-        let textSegment = try #require(headers.components(separatedBy: "segname __TEXT").dropFirst().first)
-        let vmaddr = try #require(textSegment.split(separator: "\n").first { $0.contains("vmaddr") }?.split(separator: " ").last)
-        let text = try #require(UInt64(vmaddr.dropFirst(2), radix: 16))
-        let lines = try run(dwarfdump, ["--debug-line", dsym])
-        let row = try #require(lines.split(separator: "\n").first { $0.hasPrefix("0x") && $0.split(separator: " ")[1] == "4" })
-        let lineFour = try #require(UInt64(row.split(separator: " ")[0].dropFirst(2), radix: 16))
-        return Built(executable: executable, dsym: dsym, uuid: uuid, text: text, lineFour: lineFour)
+        try MachOFixture.build(directory, name: name, extra: extra)
     }
 
     static func temporaryDirectory() throws -> String {

@@ -2,6 +2,7 @@ import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceRunner
+import LifetraceTestSupport
 import Testing
 
 /// llvm-symbolizer keeps every file it reads loaded until it exits: a small trace naming many
@@ -14,8 +15,8 @@ import Testing
     static let addressSpaceLimit = 1_000_000
 
     @Test func manyLargeImagesAreNamedUnderAnAddressSpaceLimit() throws {
-        let llvm = try AppleSymbolFilesTests.tool(["llvm-symbolizer-14", "llvm-symbolizer"])
-        let nm = try AppleSymbolFilesTests.tool(["llvm-nm-14", "llvm-nm"])
+        let llvm = try MachOFixture.tool(["llvm-symbolizer-14", "llvm-symbolizer"])
+        let nm = try MachOFixture.tool(["llvm-nm-14", "llvm-nm"])
         let directory = try AppleSymbolFilesTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The tool on PATH is the real one under the limit.
@@ -28,7 +29,7 @@ import Testing
         let large = BuiltProducts.path("lifetrace")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int)
         let count = min(200, (1_600 << 20) / size + 1)
-        let symbols = try AppleSymbolFilesTests.run(nm, ["--defined-only", large])
+        let symbols = try MachOFixture.run(nm, ["--defined-only", large])
         let main = try #require(symbols.split(separator: "\n").first { $0.hasSuffix(" T main") }?.split(separator: " ").first)
         let offset = try #require(UInt64(main, radix: 16))
         var stacks = SampledStacks()

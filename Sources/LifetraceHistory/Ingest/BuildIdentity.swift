@@ -24,8 +24,9 @@ public struct BuildIdentity: Sendable {
     ] }
 
     /// The build's record: each field from the options, else the environment, else the runs'
-    /// metadata (where every run agrees); the id falls back to the commit, then to the date.
-    public func record(runs: [HistoryRun], now: Date = Date()) -> BuildRecord {
+    /// metadata (where every run agrees), else the MetricKit payloads' (where every payload
+    /// agrees); the id falls back to the commit, then to the date.
+    public func record(runs: [HistoryRun], payloads: [MetricKitPayload] = [], now: Date = Date()) -> BuildRecord {
         var fields = options
         for (field, names) in Self.variables where fields[keyPath: field] == nil {
             fields[keyPath: field] = names.lazy.compactMap { environment[$0].flatMap(Self.nonEmpty) }.first
@@ -47,6 +48,15 @@ public struct BuildIdentity: Sendable {
         fields.buildNumber = fields.buildNumber ?? version?.build ?? metadata("buildNumber") ?? metadata("build")
         fields.device = fields.device ?? metadata("device")
         fields.os = fields.os ?? metadata("os")
+        let payloadField = { (value: (MetricKitPayload) -> String?) -> String? in
+            let values = Set(payloads.map(value))
+            guard values.count == 1, let value = values.first else { return nil }
+            return value.flatMap(Self.nonEmpty)
+        }
+        fields.appVersion = fields.appVersion ?? payloadField { $0.appVersion ?? $0.diagnostics.first?.appVersion }
+        fields.buildNumber = fields.buildNumber ?? payloadField { $0.buildNumber ?? $0.diagnostics.first?.buildNumber }
+        fields.device = fields.device ?? payloadField { $0.device ?? $0.diagnostics.first?.device }
+        fields.os = fields.os ?? payloadField { $0.os ?? $0.diagnostics.first?.os }
         fields.commit = fields.commit ?? metadata("commit")
         fields.branch = fields.branch ?? metadata("branch")
         let date = fields.date ?? ISO8601DateFormatter().string(from: now)

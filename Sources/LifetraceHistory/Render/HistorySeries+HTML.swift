@@ -86,7 +86,7 @@ extension HistorySeries {
             if let commit = point.first.commit { hover += ", commit \(commit.prefix(12))" }
             if let version = point.first.appVersion, order == .build { hover += ", version \(version)" }
             hover += "\n\(series.metric.key): \(series.metric.format(figure.value)) (\(series.metric.format(figure.low)) to \(series.metric.format(figure.high)), n = \(figure.n))"
-            hover += "\n\(point.runs) runs, \(point.lifetimes) lifetimes"
+            hover += "\n\(point.runs) runs, \(point.lifetimes) lifetimes" + (point.payloads > 0 ? ", \(point.payloads) MetricKit payloads" : "")
             svg += "<circle class=\"point\" cx=\"\(f(x(index)))\" cy=\"\(f(y(figure.value)))\" r=\"3\"><title>\(HTMLText.escape(hover))</title></circle>\n"
         }
         return svg + "</svg>\n"

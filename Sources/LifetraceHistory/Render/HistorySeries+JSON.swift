@@ -37,6 +37,7 @@ extension HistorySeries {
                     JSONMember("builds", .int(Int64(point.builds))),
                     JSONMember("runs", .int(Int64(point.runs))),
                     JSONMember("lifetimes", .int(Int64(point.lifetimes))),
+                    JSONMember("payloads", .int(Int64(point.payloads))),
                 ])
     }
 

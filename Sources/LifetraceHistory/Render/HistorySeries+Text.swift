@@ -25,7 +25,9 @@ extension HistorySeries {
     public func text(last: Int) -> String {
         let runs = points.reduce(0) { $0 + $1.runs }
         let orderWords = order == .build ? "by build, in the order they were added" : "by app version"
-        var lines = ["History: \(plural(points.count, order == .build ? "build" : "version")) (\(orderWords)), \(plural(runs, "run"))"]
+        let payloads = points.reduce(0) { $0 + $1.payloads }
+        let field = payloads > 0 ? ", \(plural(payloads, "MetricKit payload"))" : ""
+        var lines = ["History: \(plural(points.count, order == .build ? "build" : "version")) (\(orderWords)), \(plural(runs, "run"))\(field)"]
         let changes = self.changes
         lines.append("")
         if changes.isEmpty {

@@ -21,6 +21,8 @@ public struct HistorySeries: Sendable {
         /// Runs and lifetimes.
         public var runs: Int
         public var lifetimes: Int
+        /// MetricKit payloads.
+        public var payloads: Int = 0
     }
 
     /// One metric's series: a figure per point (nil where a point has none).
@@ -70,12 +72,16 @@ public struct HistorySeries: Sendable {
         series = []
         for (index, group) in groups.enumerated() {
             var runs: [HistoryRun] = []
-            for build in group { runs += try store.runs(ofBuild: build.row) }
+            var field = FieldData()
+            for build in group {
+                runs += try store.runs(ofBuild: build.row)
+                field.merge(try store.fieldData(ofBuild: build.row))
+            }
             let first = group[0].record
             points.append(Point(
                 label: order == .build ? first.buildID : (first.appVersion ?? "-"), first: first, builds: group.count,
-                runs: runs.count, lifetimes: runs.reduce(0) { $0 + $1.lifetimeCount }))
-            for (metric, figure) in HistoryFigures.figures(runs) {
+                runs: runs.count, lifetimes: runs.reduce(0) { $0 + $1.lifetimeCount }, payloads: field.payloads))
+            for (metric, figure) in HistoryFigures.figures(runs) + FieldFigures.figures(field) {
                 let column = columns[metric.key] ?? {
                     series.append(Series(metric: metric, figures: Array(repeating: nil, count: index), changes: []))
                     columns[metric.key] = series.count - 1
@@ -92,6 +98,16 @@ public struct HistorySeries: Sendable {
                 series[column].figures[index] = HistoryFigure(value: 0, low: 0, high: 0, n: n)
             }
         }
+        // An exit reason no payload of a point counted, where others of its context did, is 0 %.
+        for column in series.indices where series[column].metric.key.hasPrefix("field.exits.") {
+            let context = series[column].metric.key.split(separator: ".")[2]
+            for index in points.indices where series[column].figures[index] == nil {
+                let prefix = "field.exits.\(context)."
+                guard let other = series.first(where: { $0.metric.key.hasPrefix(prefix) && $0.figures[index] != nil })?.figures[index]
+                else { continue }
+                series[column].figures[index] = HistoryFigure(value: 0, low: 0, high: 0, n: other.n)
+            }
+        }
         // A metric's changes are found among the points that have it.
         for column in series.indices {
             let present = series[column].figures.indices.filter { series[column].figures[$0] != nil }
@@ -105,9 +121,13 @@ public struct HistorySeries: Sendable {
         series.sort { Self.rank($0.metric.key) < Self.rank($1.metric.key) }
     }
 
-    /// Metrics in the order the docs list them: launch, hangs, stalls, violations, background, exits.
+    /// Metrics in the order the docs list them: launch, hangs, stalls, violations, background,
+    /// exits, then the field data's launch, hangs and exits.
     private static func rank(_ key: String) -> Int {
-        let prefixes = ["launch.", "hangRate", "stalls.", "violations.", "background.", "exits."]
+        let prefixes = [
+            "launch.", "hangRate", "stalls.", "violations.", "background.", "exits.", "field.launch", "field.resume", "field.extended",
+            "field.hang", "field.exits.foreground", "field.exits.background",
+        ]
         return prefixes.firstIndex { key.hasPrefix($0) } ?? prefixes.count
     }
 

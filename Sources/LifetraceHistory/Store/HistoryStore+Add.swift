@@ -7,10 +7,17 @@ extension HistoryStore {
     /// Adds `runs` under `build`, in one transaction: the build is created when the store does
     /// not have it (a second job of the same build adds to it), and each run is stored with its
     /// lifetimes, stalls and violations. A run whose path the build already has refuses the whole
-    /// add; nothing of it is written then, nor on any other error.
-    public func add(_ build: BuildRecord, runs: [HistoryRun]) throws(HistoryStoreError) {
+    /// add; nothing of it is written then, nor on any other error. MetricKit `payloads` are
+    /// added under the build the same way (a payload file the build already has refuses it too).
+    public func add(_ build: BuildRecord, runs: [HistoryRun], payloads: [MetricKitPayload] = []) throws(HistoryStoreError) {
         try write { db in
             let buildRow = try Self.buildRow(build, in: db)
+            for payload in payloads {
+                let exists = try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM fieldPayload WHERE buildId = ? AND path = ?)", arguments: [buildRow, payload.path])
+                if exists == true { throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: payload.path)) }
+                try Self.insert(payload, build: buildRow, in: db)
+            }
             for run in runs {
                 let exists = try Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM run WHERE buildId = ? AND path = ?)", arguments: [buildRow, run.path])
