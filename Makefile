@@ -59,10 +59,10 @@ demo: deps
 	@$(BIN)/lifetrace check --rules Samples/rules/team.yml Samples/rules/traces/save-state-before-suspension.{pass,fail}.jsonl \
 		|| test $$? -eq 1
 	@rm -rf $(DEMO_DIR)/builds $(DEMO_DIR)/history.sqlite*
-	@echo "$$ scripts/make-history-builds.py $(DEMO_DIR)/builds --builds 16 --runs 8 --regression 10"
-	@python3 scripts/make-history-builds.py $(DEMO_DIR)/builds --builds 16 --runs 8 --regression 10
-	@echo "$$ for n in 01 02 ... 16; do lifetrace history add --history $(DEMO_DIR)/history.sqlite --build \$$n --commit c0ffee\$$n $(DEMO_DIR)/builds/build-\$$n; done"
-	@for n in $$(seq -w 1 16); do \
+	@echo "$$ scripts/make-history-builds.py $(DEMO_DIR)/builds --builds 20 --runs 8 --regression 11"
+	@python3 scripts/make-history-builds.py $(DEMO_DIR)/builds --builds 20 --runs 8 --regression 11
+	@echo "$$ for n in 01 02 ... 20; do lifetrace history add --history $(DEMO_DIR)/history.sqlite --build \$$n --commit c0ffee\$$n $(DEMO_DIR)/builds/build-\$$n; done"
+	@for n in $$(seq -w 1 20); do \
 		$(BIN)/lifetrace history add --no-config --history $(DEMO_DIR)/history.sqlite --build $$n --commit c0ffee$$n \
 			$(DEMO_DIR)/builds/build-$$n > /dev/null || exit 1; \
 	done

@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceHistory
 import LifetraceReports
 import LifetraceRunner
 
@@ -18,7 +19,12 @@ struct CheckCommand: ParsableCommand {
             to the data lost) or going on after its end record, nothing readable, or (with \
             --strict) an unclosed end (without it, judged with a note in every format); 7 when the \
             output (-o, standard output, or with --format github the job summary) could not be \
-            written (docs/CLI.md).
+            written (docs/CLI.md). With --history the traces are added to the history store as one \
+            build (as `history add` adds them; the same build's runs again add nothing), and the \
+            check also fails (1) when the build starts a change: a metric whose median rose \
+            \(Int(EDivisive().minimumMagnitude * 100)) % or more, at p <= \(EDivisive().significance), against the \
+            builds of its branch before it (--baseline to choose them; docs/HISTORY.md); the store's \
+            errors are 2, or 7 when it stayed locked or the disk is full.
             """)
 
     @Argument(help: "Trace files, or directories searched for .ltrace and .jsonl files.")
@@ -35,11 +41,28 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, inversion: .prefixedNo, help: "Fail on warnings too, and on an unclosed trace. (default: off)")
     var strict: Bool?
 
+    @Option(name: .customLong("history"), help: ArgumentHelp("Add the traces to this history store as one build, and fail when the build starts a change.", valueName: "path"))
+    var historyPath: String?
+
+    @Option(help: ArgumentHelp("How long to wait for another process's write to the history store (seconds).", valueName: "seconds"))
+    var wait: Double = 30
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --history: the builds the new build is compared with, the last N of BRANCH (default: its own branch's last \(HistoryBaseline.defaultBuilds)).",
+        valueName: "history:branch[:n]"), transform: { text in try HistoryBaseline(parsing: text) })
+    var baseline: HistoryBaseline?
+
+    @OptionGroup var build: BuildArguments
+
     @Flag(name: .customLong("list-rules"), help: "List the rules (built-in, and those of the rule files given): id, severity, when each is violated, and what it rests on; then exit.")
     var listRules = false
 
     func validate() throws {
         if paths.isEmpty && !listRules { throw ValidationError("give the traces to check: files, or directories of traces") }
+        guard wait >= 0, wait.isFinite else { throw ValidationError("--wait must be 0 or more seconds") }
+        if historyPath == nil, let option = build.given.first ?? (baseline != nil ? "--baseline" : nil) {
+            throw ValidationError("\(option) names what --history adds; give --history PATH too")
+        }
     }
 
     func run() throws {
@@ -59,8 +82,9 @@ struct CheckCommand: ParsableCommand {
         }
         // The JSON document lists lifetimes as they end; the other formats count them, and
         // keeping their reports would make memory grow with the trace's length.
-        options.keepsLifetimes = false
-        if format == .json {
+        // With a history, the lifetimes are kept (up to the summary's cap) to be stored.
+        options.keepsLifetimes = historyPath != nil
+        if format == .json && historyPath == nil {
             try streamJSON(options: options, strict: strict, configuration: applied)
             return
         }
@@ -83,9 +107,10 @@ struct CheckCommand: ParsableCommand {
         } catch {
             throw failure(error, writing: [])
         }
-        let output = CheckOutput(
+        var output = CheckOutput(
             analyses: analyses, rules: options.rules, userRules: options.userRules, strict: strict, unreadable: unreadable,
             configuration: applied)
+        if let historyPath { output.history = try addToHistory(historyPath, output) }
         if format == .github {
             let summary = jobSummaryPath
             var annotations = GitHubAnnotations(output)
@@ -98,6 +123,26 @@ struct CheckCommand: ParsableCommand {
         // A trace that could not be read, or not read whole, is bad input: never a pass.
         if !unreadable.isEmpty || output.incomplete > 0 { throw ExitStatus.badInput.exit }
         if !output.passed { throw ExitStatus.checkFailed.exit }
+    }
+
+    /// Adds the analyses to the history store at `path` as one build (nothing when a trace could
+    /// not be read whole: a build with a run missing would be a step in every series) and
+    /// returns the history's verdict on it; a store error ends the command (exit 2, or 7).
+    private func addToHistory(_ path: String, _ output: CheckOutput) throws -> CheckHistoryVerdict? {
+        guard output.unreadable.isEmpty && output.incomplete == 0 else {
+            let lost = output.unreadable.count + output.incomplete
+            printError("\(path): nothing was added: \(lost) of the build's traces could not be read whole")
+            return nil
+        }
+        let runs = output.analyses.map { HistoryRun($0) }
+        let record = BuildIdentity(options: build.fields, environment: ProcessInfo.processInfo.environment).record(runs: runs)
+        do throws(HistoryStoreError) {
+            let store = try HistoryStore(path: path, access: .write, busyTimeout: wait)
+            let added = try store.addOnce(record, runs: runs)
+            return try HistoryGate(baseline: baseline).verdict(store: store, buildID: record.buildID, added: added)
+        } catch {
+            throw failure(error)
+        }
     }
 
     /// The job summary's file under GitHub Actions (`$GITHUB_STEP_SUMMARY`), or nil.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceHistory
 import LifetraceReports
 import LifetraceRunner
 
@@ -10,9 +11,15 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare baseline runs with candidate runs, metric by metric, and check budgets.",
-        usage: "lifetrace diff [<options>] <baseline> ... -- <candidate> ...",
+        usage: """
+            lifetrace diff [<options>] <baseline> ... -- <candidate> ...
+              lifetrace diff [<options>] --baseline history:<branch>[:<n>] <candidate> ...
+            """,
         discussion: """
-            Each side is trace files or directories of traces. Every metric (launch duration and \
+            Each side is trace files or directories of traces; or the baseline is the runs of the \
+            last N builds of a branch in the history store (--baseline history:BRANCH[:N], N \
+            \(HistoryBaseline.defaultBuilds) when not given; the store is --history, or `history:` in the \
+            configuration file; docs/HISTORY.md). Every metric (launch duration and \
             main-thread busy time by launch kind, stalls per lifetime, stall duration, violations \
             per trace) is compared with a two-sided Mann-Whitney U test and a Hodges-Lehmann shift \
             with its confidence interval; each warning's count per run with the conditional Poisson \
@@ -54,6 +61,13 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .long, inversion: .prefixedNo, help: "Do not fail on more errors per run, or significantly more warnings, than the baseline. (default: off)")
     var allowMoreViolations: Bool?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The baseline from the history store instead of traces: the runs of the last N builds of BRANCH (N \(HistoryBaseline.defaultBuilds) when not given).",
+        valueName: "history:branch[:n]"), transform: { text in try HistoryBaseline(parsing: text) })
+    var baseline: HistoryBaseline?
+
+    @OptionGroup var store: HistoryStoreArguments
+
     @OptionGroup var analysis: AnalysisArguments
 
     func run() throws {
@@ -62,15 +76,28 @@ struct DiffCommand: ParsableCommand {
         let (baselinePaths, candidatePaths) = try sides()
         if let output { try refuseOverwriting(baselinePaths + candidatePaths, with: output) }
         let gate = try gate(configuration: configuration)
+        // The history's runs are read first: a store or a branch that cannot serve is named
+        // before any trace is analysed.
+        let stored = try baseline.map { try historyRuns($0, configuration: configuration) }
         let comparison: RunComparison
         do throws(TraceError) {
             let baseline = try TraceInputs.expand(baselinePaths)
             let candidate = try TraceInputs.expand(candidatePaths)
             let progress = ProgressLine(total: baseline.count + candidate.count)
-            let runs = try RunFacts.collect(baseline + candidate, options: options, progress: progress.update)
+            var runs = try RunFacts.collect(baseline + candidate, options: options, progress: progress.update)
             progress.finish()
+            if let stored {
+                // Compared as the store keeps runs (the built-in rules' violations), both sides alike.
+                runs = runs.map { run in
+                    var facts = run
+                    facts.violations = run.violations.filter { $0.rule.builtIn != nil }
+                    return facts
+                }
+                runs.insert(contentsOf: stored, at: 0)
+            }
+            let baselineCount = stored?.count ?? baseline.count
             comparison = RunComparison(
-                baseline: Array(runs.prefix(baseline.count)), candidate: Array(runs.dropFirst(baseline.count)), gate: gate)
+                baseline: Array(runs.prefix(baselineCount)), candidate: Array(runs.dropFirst(baselineCount)), gate: gate)
         } catch {
             throw failure(error, writing: [])
         }
@@ -86,6 +113,27 @@ struct DiffCommand: ParsableCommand {
         try writeDocument(comparison.rendered(format), to: output)
         try problems.finish()
         if comparison.failed { throw ExitStatus.checkFailed.exit }
+    }
+
+    /// The runs of `baseline` in the history store; one line and exit 2 when the store, the branch
+    /// or its runs cannot serve (7 when the store stayed locked).
+    private func historyRuns(_ baseline: HistoryBaseline, configuration: ProjectConfiguration?) throws -> [RunFacts] {
+        let path = try store.resolve(configuration: configuration)
+        do throws(HistoryBaselineError) {
+            let history: HistoryStore
+            do throws(HistoryStoreError) {
+                history = try HistoryStore(path: path, access: .read, busyTimeout: store.wait)
+            } catch {
+                throw HistoryBaselineError(path: path, .store(error))
+            }
+            let found = try baseline.runs(in: history)
+            printError("baseline: " + baseline.describe(found.builds, runs: found.runs.count) + " in \(path)")
+            return found.runs
+        } catch {
+            if case .store(let error) = error.kind { throw failure(error) }
+            printError(error.description)
+            throw ExitStatus.badInput.exit
+        }
     }
 
     /// The gate: each part from the command line, else the configuration file, else the default.
@@ -132,6 +180,15 @@ struct DiffCommand: ParsableCommand {
     /// (the parser hands every argument after `--` on as a positional, in order).
     private func sides() throws -> ([String], [String]) {
         let arguments = CommandLine.arguments
+        if baseline != nil {
+            // The baseline is the history: every path is a candidate, after '--' or not.
+            if let separator = arguments.firstIndex(of: "--"), separator + 1 + paths.count != arguments.count {
+                throw ValidationError("with --baseline history:..., give only candidate traces (after '--', nothing before it)")
+            }
+            guard !paths.isEmpty else { throw ValidationError("give the candidate traces to compare with the history") }
+            return ([], paths)
+        }
+        if store.path != nil { throw ValidationError("--history is the store of --baseline history:BRANCH[:N]; give that too") }
         guard let separator = arguments.firstIndex(of: "--") else {
             throw ValidationError("separate the baseline from the candidate runs with '--': lifetrace diff BASELINE... -- CANDIDATE...")
         }

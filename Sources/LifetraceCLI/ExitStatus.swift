@@ -6,8 +6,8 @@ import LifetraceFormat
 enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The command did what it was asked; a check passed.
     case ok = 0
-    /// A check failed: `check` found an error (or a warning, with `--strict`), `diff` a regression
-    /// or a broken budget.
+    /// A check failed: `check` found an error (or a warning, with `--strict`) or, with
+    /// `--history`, a change the build starts; `diff` a regression or a broken budget.
     case checkFailed = 1
     /// Bad input or usage: an argument, an option's value, the configuration file, a trace, a
     /// rule, budget or scenario file that cannot be read or used (one line on standard error names

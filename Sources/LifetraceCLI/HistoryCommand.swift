@@ -67,15 +67,7 @@ struct HistoryAddCommand: ParsableCommand {
         valueName: "path"))
     var rows: [String] = []
 
-    @Option(name: .customLong("build"), help: ArgumentHelp("The build's id.", valueName: "id")) var buildID: String?
-    @Option(help: ArgumentHelp("The commit it was built from.", valueName: "sha")) var commit: String?
-    @Option(help: ArgumentHelp("The branch.", valueName: "name")) var branch: String?
-    @Option(name: .customLong("app-version"), help: ArgumentHelp("The app's version.", valueName: "version")) var appVersion: String?
-    @Option(name: .customLong("build-number"), help: ArgumentHelp("The app's build number.", valueName: "number")) var buildNumber: String?
-    @Option(help: ArgumentHelp("The device the runs were recorded on.", valueName: "model")) var device: String?
-    @Option(help: ArgumentHelp("The OS version.", valueName: "version")) var os: String?
-    @Option(help: ArgumentHelp("The build's date (ISO 8601; default now).", valueName: "date")) var date: String?
-
+    @OptionGroup var build: BuildArguments
     @OptionGroup var store: HistoryStoreArguments
     @OptionGroup var analysis: AnalysisArguments
 
@@ -125,10 +117,7 @@ struct HistoryAddCommand: ParsableCommand {
             printError("\(storePath): nothing was added: \(unreadable.count) of the build's traces could not be read")
             throw ExitStatus.badInput.exit
         }
-        let fields = BuildRecord.Fields(
-            buildID: buildID, commit: commit, branch: branch, appVersion: appVersion, buildNumber: buildNumber, device: device,
-            os: os, date: date)
-        let build = BuildIdentity(options: fields, environment: ProcessInfo.processInfo.environment)
+        let build = BuildIdentity(options: build.fields, environment: ProcessInfo.processInfo.environment)
             .record(runs: runs, payloads: payloads.read)
         do throws(HistoryStoreError) {
             let history = try HistoryStore(path: storePath, access: .write, busyTimeout: store.wait)

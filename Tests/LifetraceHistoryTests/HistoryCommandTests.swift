@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceHistory
 import LifetraceTestSupport
 import Synchronization
 import Testing
@@ -43,30 +44,38 @@ import Testing
         }
     }
 
+    /// `make demo`'s builds: 20, slower from the eleventh (the Makefile's `demo`).
+    static let demo = (builds: 20, regression: 11)
+
     @Test func anInjectedLaunchRegressionIsFoundAtTheBuildItStarts() throws {
         let directory = try ScratchDirectory.make("history-step")
-        try Self.writeBuilds(directory, builds: 16, runs: 8, regression: 10)
+        try Self.writeBuilds(directory, builds: Self.demo.builds, runs: 8, regression: Self.demo.regression)
         let store = directory + "/history.sqlite"
-        try Self.addBuilds(directory, count: 16, store: store)
+        try Self.addBuilds(directory, count: Self.demo.builds, store: store)
         let document = try Self.show(store)
         let launch = Self.changes(document).filter { $0.metric.hasPrefix("launch.cold.") }
         #expect(launch.map(\.metric) == ["launch.cold.p50", "launch.cold.p90"] || launch.map(\.metric) == ["launch.cold.p50"])
-        #expect(launch.allSatisfy { $0.build == "10" })
+        #expect(launch.allSatisfy { $0.build == String(Self.demo.regression) })
         // Nothing else changed: the runs differ only in their launch.
         #expect(Self.changes(document).count == launch.count)
+        // Found with a clear margin: p a fifth of the cut or less, not at its edge.
+        let series = document["series"] as? [[String: Any]] ?? []
+        let p50 = series.first { $0["metric"] as? String == "launch.cold.p50" }
+        let pValue = ((p50?["changes"] as? [[String: Any]])?.first?["pValue"] as? NSNumber)?.doubleValue
+        #expect(try #require(pValue) <= EDivisive().significance / 5)
         let text = try LifetraceCommand.run(["history", "show", "--no-config", "--history", store])
         #expect(text.output.contains("launch.cold.p50 rose"))
-        #expect(text.output.contains("from build 10, commit commit10"))
+        #expect(text.output.contains("from build \(Self.demo.regression), commit commit\(Self.demo.regression), p = 0.0001"))
     }
 
     @Test func buildsWithoutAStepHaveNoChangePoint() throws {
         let directory = try ScratchDirectory.make("history-flat")
-        try Self.writeBuilds(directory, builds: 16, runs: 8, regression: 0)
+        try Self.writeBuilds(directory, builds: Self.demo.builds, runs: 8, regression: 0)
         let store = directory + "/history.sqlite"
-        try Self.addBuilds(directory, count: 16, store: store)
+        try Self.addBuilds(directory, count: Self.demo.builds, store: store)
         let document = try Self.show(store)
         #expect(Self.changes(document).isEmpty)
-        #expect((document["points"] as? [Any])?.count == 16)
+        #expect((document["points"] as? [Any])?.count == Self.demo.builds)
     }
 
     @Test func synthesizedBuildsWithoutAStepHaveNoChangePoint() throws {

@@ -80,32 +80,3 @@ public struct BuildIdentity: Sendable {
         return (version, build)
     }
 }
-
-extension BuildRecord {
-    /// A build's fields as a command gives them, each optional.
-    public struct Fields: Sendable, Hashable {
-        public var buildID: String?
-        public var commit: String?
-        public var branch: String?
-        public var appVersion: String?
-        public var buildNumber: String?
-        public var device: String?
-        public var os: String?
-        public var date: String?
-
-        /// Fields from the given values.
-        public init(
-            buildID: String? = nil, commit: String? = nil, branch: String? = nil, appVersion: String? = nil,
-            buildNumber: String? = nil, device: String? = nil, os: String? = nil, date: String? = nil
-        ) {
-            self.buildID = buildID
-            self.commit = commit
-            self.branch = branch
-            self.appVersion = appVersion
-            self.buildNumber = buildNumber
-            self.device = device
-            self.os = os
-            self.date = date
-        }
-    }
-}

@@ -1,9 +1,13 @@
 /// What identifies a build in the history: its id, and the commit, branch, version, device and
 /// OS it was built and run with (docs/HISTORY.md, "Builds"). Each field is taken from the
 /// command's options first, then the CI's environment, then the traces' metadata.
-public struct BuildRecord: Sendable, Hashable, Codable {
+public typealias BuildRecord = BuildFields<String>
+
+/// A build's fields, listed once: as stored (``BuildRecord``, whose id and date are always
+/// known) and as a command gives them (``BuildRecord/Fields``, each optional).
+public struct BuildFields<Required: Sendable & Hashable>: Sendable, Hashable {
     /// The build's id, unique in the store (`--build`, the CI's run number, or the commit).
-    public var buildID: String
+    public var buildID: Required
     /// The commit it was built from.
     public var commit: String?
     /// The branch.
@@ -17,12 +21,12 @@ public struct BuildRecord: Sendable, Hashable, Codable {
     /// The OS version.
     public var os: String?
     /// When it was added or built (ISO 8601).
-    public var date: String
+    public var date: Required
 
-    /// A build record from its fields.
+    /// A build's fields from their values.
     public init(
-        buildID: String, commit: String? = nil, branch: String? = nil, appVersion: String? = nil, buildNumber: String? = nil,
-        device: String? = nil, os: String? = nil, date: String
+        buildID: Required, commit: String? = nil, branch: String? = nil, appVersion: String? = nil, buildNumber: String? = nil,
+        device: String? = nil, os: String? = nil, date: Required
     ) {
         self.buildID = buildID
         self.commit = commit
@@ -33,6 +37,13 @@ public struct BuildRecord: Sendable, Hashable, Codable {
         self.os = os
         self.date = date
     }
+}
+
+extension BuildFields: Codable where Required: Codable {}
+
+extension BuildRecord {
+    /// A build's fields as a command gives them, each optional (nil: not given).
+    public typealias Fields = BuildFields<String?>
 
     /// The build as people name it: its id, with its version and commit when known.
     public var label: String {

@@ -21,6 +21,8 @@ public struct CheckJSONDocument: Sendable {
     public let strict: Bool
     /// The configuration file the check ran with, named in the summary; nil when none was read.
     public var configuration: CheckConfiguration?
+    /// What the history said of the build (`check --history`), in the summary; nil without one.
+    public var history: CheckHistoryVerdict?
     private var traces = 0
     private var unreadable = 0
     private var failed = 0
@@ -139,21 +141,35 @@ public struct CheckJSONDocument: Sendable {
             JSONMember("warnings", .int(Int64(warnings))),
             JSONMember("rules", .object(rules.keys.sorted().map { JSONMember($0.id, .int(rules[$0, default: 0])) })),
             JSONMember("strict", .bool(strict)),
-            JSONMember("passed", .bool(failed == 0 && incomplete == 0 && unreadable == 0)),
+            JSONMember("passed", .bool(failed == 0 && incomplete == 0 && unreadable == 0 && history?.passed != false)),
         ] + (configuration.map { configuration in
             // Only when a file was read, so that every other document keeps its shape.
             [JSONMember("configuration", .object([
                 JSONMember("file", .string(configuration.file)),
                 JSONMember("changes", .array(configuration.changes.map(JSONValue.string))),
             ]))]
+        } ?? []) + (history.map { history in
+            // Only with a history, so that every other document keeps its shape.
+            [JSONMember("history", .object([
+                JSONMember("store", .string(history.store)),
+                JSONMember("build", .string(history.build)),
+                JSONMember("added", .bool(history.added)),
+                JSONMember("comparedTo", history.comparedTo.map(JSONValue.string) ?? .null),
+                JSONMember("baseline", .string(history.baseline)),
+                JSONMember("changes", .array(history.changes.map(JSONValue.string))),
+                JSONMember("passed", .bool(history.passed)),
+            ]))]
         } ?? []))
         return (traces + unreadable == 0 ? "]" : "\n  ]") + ",\n  \"summary\": " + summary.rendered(indent: 2, level: 1) + "\n}\n"
     }
 
     /// The whole document for analyses already made (their lifetimes kept).
-    public static func rendered(_ analyses: [TraceAnalysis], strict: Bool, configuration: CheckConfiguration? = nil) -> String {
+    public static func rendered(
+        _ analyses: [TraceAnalysis], strict: Bool, configuration: CheckConfiguration? = nil, history: CheckHistoryVerdict? = nil
+    ) -> String {
         var document = CheckJSONDocument(strict: strict)
         document.configuration = configuration
+        document.history = history
         var text = document.head
         for (index, analysis) in analyses.enumerated() {
             text += (index == 0 ? "" : traceSeparator) + traceHead(path: analysis.path)

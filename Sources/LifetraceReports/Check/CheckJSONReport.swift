@@ -9,5 +9,5 @@ public struct CheckJSONReport: CheckRenderer {
     public init(_ check: CheckOutput) { self.check = check }
 
     /// The JSON document, ending with a newline.
-    public var document: String { CheckJSONDocument.rendered(check.analyses, strict: check.strict, configuration: check.configuration) }
+    public var document: String { CheckJSONDocument.rendered(check.analyses, strict: check.strict, configuration: check.configuration, history: check.history) }
 }

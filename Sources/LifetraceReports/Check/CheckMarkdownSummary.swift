@@ -54,6 +54,9 @@ public struct CheckMarkdownSummary: CheckRenderer {
                 + (configuration.changes.isEmpty ? "it changes no rule, limit or allowance."
                     : configuration.changes.map(MarkdownText.prose).joined(separator: "; ") + ".")]
         }
+        if let history = output.history {
+            lines += ["", "### History", "", MarkdownText.prose(history.sentence) + "."]
+        }
         if !output.unreadable.isEmpty {
             lines += ["", "### Traces that could not be read", ""]
             lines += output.unreadable.map { "- \(MarkdownText.code($0.file, inTable: false)): \(MarkdownText.prose($0.description))" }

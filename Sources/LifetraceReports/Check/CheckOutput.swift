@@ -33,6 +33,8 @@ public struct CheckOutput: Sendable {
     public var unreadable: [TraceError]
     /// The configuration file the check ran with, and what it changed; nil when none was read.
     public var configuration: CheckConfiguration?
+    /// What the history said of the build (`check --history`); nil without a history.
+    public var history: CheckHistoryVerdict?
 
     /// Creates the output.
     public init(
@@ -47,9 +49,11 @@ public struct CheckOutput: Sendable {
         self.configuration = configuration
     }
 
-    /// Whether the check passes: no trace fails and every trace was read whole enough
-    /// (``TraceAnalysis/isIncomplete(strict:)``).
-    public var passed: Bool { !analyses.contains { $0.fails(strict: strict) } && incomplete == 0 }
+    /// Whether the check passes: no trace fails, every trace was read whole enough
+    /// (``TraceAnalysis/isIncomplete(strict:)``), and the build starts no change in the history.
+    public var passed: Bool {
+        !analyses.contains { $0.fails(strict: strict) } && incomplete == 0 && history?.passed != false
+    }
 
     /// The number of traces read only in part (their problems are listed with them).
     public var incomplete: Int { analyses.count { $0.isIncomplete(strict: strict) } }

@@ -42,6 +42,7 @@ public struct CheckTextReport: CheckRenderer {
             for note in analysis.capNotes { line("  note: \(note)") }
         }
         if let configuration = check.configuration { line(configuration.sentence) }
+        if let history = check.history { line(history.sentence) }
         let errors = analyses.reduce(0) { $0 + $1.errorCount }
         let warnings = analyses.reduce(0) { $0 + $1.warningCount }
         let failed = analyses.filter { $0.fails(strict: strict) }.count

@@ -37,6 +37,9 @@ public struct GitHubAnnotations: CheckRenderer {
     public var writesJobSummary = true
     /// The configuration file the check ran with: the first notice names it and what it changed.
     public var configuration: CheckConfiguration?
+    /// What the history said of the build: a notice when it starts no change, an error naming
+    /// the change when it does.
+    public var history: CheckHistoryVerdict?
 
     /// The annotations of `check`.
     public init(_ check: CheckOutput) {
@@ -44,6 +47,7 @@ public struct GitHubAnnotations: CheckRenderer {
         strict = check.strict
         unreadable = check.unreadable
         configuration = check.configuration
+        history = check.history
     }
 
     /// One annotation, before it is written.
@@ -65,6 +69,11 @@ public struct GitHubAnnotations: CheckRenderer {
         var notices: [Annotation] = []
         if let configuration {
             notices.append(Annotation(command: "notice", title: "lifetrace configuration \(configuration.file)", message: configuration.sentence))
+        }
+        if let history {
+            let annotation = Annotation(
+                command: history.passed ? "notice" : "error", title: "lifetrace history \(history.store)", message: history.sentence)
+            if history.passed { notices.append(annotation) } else { unread.append(annotation) }
         }
         for error in unreadable {
             var place = ""

@@ -35,6 +35,9 @@ public struct JUnitReport: CheckRenderer {
     /// The configuration file the check ran with: every suite's `configuration` property names
     /// it, and a `configuration.change` property each thing it changed.
     public var configuration: CheckConfiguration?
+    /// What the history said of the build: a suite of its own, whose test case fails on a change
+    /// the build starts, and `history` properties in every suite.
+    public var history: CheckHistoryVerdict?
 
     /// When the check ran: every suite's `timestamp`.
     public var timestamp = Date()
@@ -44,6 +47,7 @@ public struct JUnitReport: CheckRenderer {
     /// The report of `check`.
     public init(_ check: CheckOutput) {
         configuration = check.configuration
+        history = check.history
         analyses = check.analyses
         rules = check.rules
         userRules = check.userRules
@@ -127,6 +131,16 @@ public struct JUnitReport: CheckRenderer {
                 seconds: analysis.checkDuration.map(Self.seconds) ?? 0, properties: properties, cases: cases,
                 output: lines.map { $0 + "\n" }.joined() + warnings, id: suites.count))
         }
+        if let history {
+            let failure = history.changes.isEmpty ? "/>\n"
+                : ">\n      <failure type=\"change\" message=\"\(escape(history.changes[0]))\">"
+                    + "\(escape(history.changes.joined(separator: "\n")))</failure>\n    </testcase>\n"
+            suites.append(suite(
+                name: history.store, tests: 1, failures: history.passed ? 0 : 1, errors: 0, seconds: 0, properties: "",
+                cases: "    <testcase classname=\"\(escape(history.store))\" name=\"\(escape(history.build))\" time=\"\(Self.time(0))\""
+                    + failure,
+                output: history.sentence + "\n", id: suites.count))
+        }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n" + suites.joined() + "</testsuites>\n"
     }
 
@@ -136,7 +150,7 @@ public struct JUnitReport: CheckRenderer {
     ) -> String {
         "  <testsuite name=\"\(escape(name))\" package=\"\(escape(name))\" id=\"\(id)\" timestamp=\"\(Self.timestamp(timestamp))\" "
             + "hostname=\"\(escape(hostname))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(Self.time(seconds))\">\n"
-            + "    <properties>\n" + properties + configurationProperties + "    </properties>\n"
+            + "    <properties>\n" + properties + configurationProperties + historyProperties + "    </properties>\n"
             + cases
             + "    <system-out>\(escape(output))</system-out>\n"
             + "    <system-err></system-err>\n"
@@ -164,6 +178,17 @@ public struct JUnitReport: CheckRenderer {
         guard let configuration else { return "" }
         return "      <property name=\"configuration\" value=\"\(escape(configuration.file))\"/>\n"
             + configuration.changes.map { "      <property name=\"configuration.change\" value=\"\(escape($0))\"/>\n" }.joined()
+    }
+
+    /// The properties naming the history's verdict: the store, the build, the build it was
+    /// compared to, each change it starts, and whether it passed.
+    var historyProperties: String {
+        guard let history else { return "" }
+        return "      <property name=\"history\" value=\"\(escape(history.store))\"/>\n"
+            + "      <property name=\"history.build\" value=\"\(escape(history.build))\"/>\n"
+            + (history.comparedTo.map { "      <property name=\"history.comparedTo\" value=\"\(escape($0))\"/>\n" } ?? "")
+            + history.changes.map { "      <property name=\"history.change\" value=\"\(escape($0))\"/>\n" }.joined()
+            + "      <property name=\"history.passed\" value=\"\(history.passed)\"/>\n"
     }
 
     /// A duration in seconds.

@@ -200,12 +200,26 @@ public struct SARIFReport: CheckRenderer {
 
     /// The invocation's property bag: the configuration file the check ran with and what it
     /// changed (`configuration`, `configurationChanges`); nothing when none was read.
+    /// With a history, its verdict too (`history`: the store, the build, the build it was
+    /// compared to, the changes it starts, whether it passed).
     var invocationProperties: [JSONMember] {
-        guard let configuration = output.configuration else { return [] }
-        return [JSONMember("properties", .object([
-            JSONMember("configuration", .string(configuration.file)),
-            JSONMember("configurationChanges", .array(configuration.changes.map(JSONValue.string))),
-        ]))]
+        var properties: [JSONMember] = []
+        if let configuration = output.configuration {
+            properties += [
+                JSONMember("configuration", .string(configuration.file)),
+                JSONMember("configurationChanges", .array(configuration.changes.map(JSONValue.string))),
+            ]
+        }
+        if let history = output.history {
+            properties.append(JSONMember("history", .object([
+                JSONMember("store", .string(history.store)),
+                JSONMember("build", .string(history.build)),
+                JSONMember("comparedTo", history.comparedTo.map(JSONValue.string) ?? .null),
+                JSONMember("changes", .array(history.changes.map(JSONValue.string))),
+                JSONMember("passed", .bool(history.passed)),
+            ])))
+        }
+        return properties.isEmpty ? [] : [JSONMember("properties", .object(properties))]
     }
 
     /// A rule's reporting descriptor: id, summary, the sentence it rests on, help citing its source.

@@ -97,13 +97,17 @@ public struct RunFacts: Sendable, Hashable {
 
     /// The facts of `analysis` (its lifetimes kept), through the same rows.
     public init(_ analysis: TraceAnalysis) {
-        let rows = analysis.lifetimes.map { lifetime in
+        self.init(trace: TraceRow(analysis), lifetimes: Self.lifetimeRows(analysis))
+        issues = analysis.issues
+    }
+
+    /// The lifetime rows of `analysis` (its lifetimes kept), each with its violations.
+    public static func lifetimeRows(_ analysis: TraceAnalysis) -> [LifetimeRow] {
+        analysis.lifetimes.map { lifetime in
             LifetimeRow(
                 path: analysis.path, metadata: analysis.metadata, lifetime: lifetime,
                 violations: analysis.violations.lazy.filter { $0.lifetime == lifetime.index })
         }
-        self.init(trace: TraceRow(analysis), lifetimes: rows)
-        issues = analysis.issues
     }
 
     public static func == (lhs: RunFacts, rhs: RunFacts) -> Bool {
