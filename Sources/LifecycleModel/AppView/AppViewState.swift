@@ -49,6 +49,7 @@ public enum AppViewState: UInt8, Sendable, CaseIterable, Hashable, CustomStringC
     /// willTerminate is delivered (`app`); otherwise, in a scene-based app, the most active
     /// connected scene (Active over Inactive over Background: the app is in the foreground while
     /// any of its scenes is, 001); otherwise the app delegate's view.
+    @inlinable
     public static func effective<Scenes: Sequence>(app: AppViewState?, scenes: Scenes) -> AppViewState?
     where Scenes.Element == SceneViewState? {
         if app == .terminating { return .terminating }
@@ -67,7 +68,8 @@ public enum AppViewState: UInt8, Sendable, CaseIterable, Hashable, CustomStringC
     }
 
     /// How active the state is, for the effective view.
-    private var rank: Int {
+    @usableFromInline
+    var rank: Int {
         switch self {
         case .active: 3
         case .inactive: 2
