@@ -25,12 +25,34 @@ extension LifecycleAnalyzer {
 
     /// Closes the main thread's busy interval at `end`: adds it to the launch-window busy time
     /// and records a stall when it is at least the threshold.
+    ///
+    /// Called for every sleep of the main run loop, from the analyzer's per-event loop. The
+    /// common close (past the launch window's ends, shorter than a stall, the app still in the
+    /// foreground), where it does nothing but reset, stays small enough to be inlined there: the
+    /// optimizer inlines an always-inline function into a large caller only while the function
+    /// has few blocks. Every other close is ``closeBusyInFull(start:end:unfinished:symbols:)``.
     @inline(__always)
     mutating func closeBusy<Edges: EdgeEmission>(
         at end: Int64, unfinished: Bool, symbols: SymbolTable, edges: Edges.Type = RuntimeEdgeEmission.self
     ) {
         guard let start = busy.start else { return }
         if Edges.forSink(sinkListens) { queue(.busyEnded(start: start, end: end)) }
+        // Every window end at or before the start: accountBusy would add nothing.
+        if busy.leftForeground == nil && end - start < options.recordedStallThreshold
+            && (current.didFinishEnd ?? .max) <= start && (current.firstActiveEnd ?? .max) <= start
+            && (current.firstFrame ?? .max) <= start
+        {
+            busy.reset()
+        } else {
+            closeBusyInFull(start: start, end: end, unfinished: unfinished, symbols: symbols)
+        }
+    }
+
+    /// The rest of ``closeBusy(at:unfinished:symbols:edges:)`` for any busy interval but the
+    /// common one: accounts it to the launch window, judges the move to the background, and
+    /// records the stall or closes without one.
+    @inline(never)
+    private mutating func closeBusyInFull(start: Int64, end: Int64, unfinished: Bool, symbols: SymbolTable) {
         accountBusy(start: start, end: end)
         if let moved = busy.leftForeground, end &- moved > options.backgroundCallbackLimit {
             judgeMoveToBackground(from: moved, until: end, unfinished: unfinished, symbols: symbols)
