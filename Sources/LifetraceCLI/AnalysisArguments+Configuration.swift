@@ -24,9 +24,10 @@ extension AnalysisArguments {
         if !off.isEmpty { changes.append("rules turned off: " + off.map(\.id).joined(separator: ", ")) }
         if !on.isEmpty { changes.append("rules turned on: " + on.map(\.id).joined(separator: ", ")) }
         let limits: [(String, KeyPath<AnalysisOptions, Int64>)] = [
-            ("stall-threshold", \.stallThreshold), ("launch-stall threshold", \.launchStallThreshold),
-            ("hang-threshold", \.hangThreshold), ("launch-watchdog", \.launchWatchdog), ("background-limit", \.backgroundLimit),
-            ("background-callback-limit", \.backgroundCallbackLimit),
+            (RuleOption.stallThreshold.name, \.stallThreshold), ("launch-stall threshold", \.launchStallThreshold),
+            (RuleOption.hangThreshold.name, \.hangThreshold), (RuleOption.launchWatchdog.name, \.launchWatchdog),
+            (RuleOption.backgroundLimit.name, \.backgroundLimit),
+            (RuleOption.backgroundCallbackLimit.name, \.backgroundCallbackLimit),
         ]
         for (name, limit) in limits where with[keyPath: limit] != without[keyPath: limit] {
             changes.append("\(name) \(DurationFormat.fixed.exact(with[keyPath: limit])) instead of \(DurationFormat.fixed.exact(without[keyPath: limit]))")

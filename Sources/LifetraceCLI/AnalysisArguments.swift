@@ -9,22 +9,22 @@ import LifetraceRunner
 
 /// The limits, rule files and rule selection shared by every command that analyses traces
 /// (`check`, `report`, `replay`, `export`, `diff`), and the project configuration file they read
-/// (``ProjectConfiguration``). Each value comes from the command line, else the configuration
+/// (``ProjectConfiguration``). The limits' option names are the rules' (``RuleOption``). Each value comes from the command line, else the configuration
 /// file, else the defaults of ``AnalysisOptions``, the one place they are written.
 struct AnalysisArguments: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Main-thread busy time that counts as a stall; also launch-stall's threshold when given. (default: \(Defaults.stallThreshold), \(Defaults.launchStallThreshold) in the launch window)", valueName: "duration"), transform: DurationArgument.parseThreshold)
+    @Option(name: .customLong(RuleOption.stallThreshold.name), parsing: .unconditional, help: ArgumentHelp("Main-thread busy time that counts as a stall; also launch-stall's threshold when given. (default: \(Defaults.stallThreshold), \(Defaults.launchStallThreshold) in the launch window)", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var stallThreshold: DurationArgument?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Main-thread busy time after the launch, in the foreground, that counts as a hang. (default: \(Defaults.hangThreshold))", valueName: "duration"), transform: DurationArgument.parseThreshold)
+    @Option(name: .customLong(RuleOption.hangThreshold.name), parsing: .unconditional, help: ArgumentHelp("Main-thread busy time after the launch, in the foreground, that counts as a hang. (default: \(Defaults.hangThreshold))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var hangThreshold: DurationArgument?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Longest allowed launch, from launch to the first frame. (default: \(Defaults.launchWatchdog))", valueName: "duration"), transform: DurationArgument.parseThreshold)
+    @Option(name: .customLong(RuleOption.launchWatchdog.name), parsing: .unconditional, help: ArgumentHelp("Longest allowed launch, from launch to the first frame. (default: \(Defaults.launchWatchdog))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var launchWatchdog: DurationArgument?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Longest allowed time in Background with no background task open. (default: \(Defaults.backgroundLimit))", valueName: "duration"), transform: DurationArgument.parseThreshold)
+    @Option(name: .customLong(RuleOption.backgroundLimit.name), parsing: .unconditional, help: ArgumentHelp("Longest allowed time in Background with no background task open. (default: \(Defaults.backgroundLimit))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var backgroundLimit: DurationArgument?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Longest didEnterBackground, sceneDidEnterBackground or willTerminate may run. (default: \(Defaults.backgroundCallbackLimit))", valueName: "duration"), transform: DurationArgument.parseThreshold)
+    @Option(name: .customLong(RuleOption.backgroundCallbackLimit.name), parsing: .unconditional, help: ArgumentHelp("Longest didEnterBackground, sceneDidEnterBackground or willTerminate may run. (default: \(Defaults.backgroundCallbackLimit))", valueName: "duration"), transform: DurationArgument.parseThreshold)
     var backgroundCallbackLimit: DurationArgument?
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Check the textbook model: no allowance for the sequences real iOS produces (docs/LIFECYCLE.md, Real iOS). (default: off)")
@@ -97,7 +97,7 @@ struct AnalysisArguments: ParsableArguments {
         let stall = DurationFormat.fixed.exact(options.stallThreshold)
         return "the hang threshold (\(hang)) is below the stall threshold (\(stall)): a hang is a main-thread stall, "
             + "so hangs from \(hang) are reported that are not among the stalls (from \(stall)); "
-            + "give a --hang-threshold of at least --stall-threshold"
+            + "give a --\(RuleOption.hangThreshold.name) of at least --\(RuleOption.stallThreshold.name)"
     }
 
     /// The options, each from the command line, else `configuration`, else the default.

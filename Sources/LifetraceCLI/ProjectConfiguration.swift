@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceReports
 import Yams
@@ -22,27 +23,60 @@ struct ProjectConfiguration: Sendable {
     }
 
     /// The keys, each the long name of the option it stands for, and what it holds.
-    enum Key: String, CaseIterable, Sendable {
-        case stallThreshold = "stall-threshold"
-        case hangThreshold = "hang-threshold"
-        case launchWatchdog = "launch-watchdog"
-        case backgroundLimit = "background-limit"
-        case backgroundCallbackLimit = "background-callback-limit"
+    enum Key: CaseIterable, Sendable {
+        case stallThreshold
+        case hangThreshold
+        case launchWatchdog
+        case backgroundLimit
+        case backgroundCallbackLimit
         case textbook
         case symbolicate
         case symbols
-        case inApp = "in-app"
-        case notInApp = "not-in-app"
+        case inApp
+        case notInApp
         case rules
         case only
         case disable
         case strict
-        case maxRegression = "max-regression"
+        case maxRegression
         case alpha
         case budget
         case budgets
-        case allowMoreViolations = "allow-more-violations"
+        case allowMoreViolations
         case history
+
+        /// The key as written in the file: the option's long name, the rules' limits' from their
+        /// specs (``RuleOption``).
+        var name: String {
+            switch self {
+            case .stallThreshold: RuleOption.stallThreshold.name
+            case .hangThreshold: RuleOption.hangThreshold.name
+            case .launchWatchdog: RuleOption.launchWatchdog.name
+            case .backgroundLimit: RuleOption.backgroundLimit.name
+            case .backgroundCallbackLimit: RuleOption.backgroundCallbackLimit.name
+            case .textbook: "textbook"
+            case .symbolicate: "symbolicate"
+            case .symbols: "symbols"
+            case .inApp: "in-app"
+            case .notInApp: "not-in-app"
+            case .rules: "rules"
+            case .only: "only"
+            case .disable: "disable"
+            case .strict: "strict"
+            case .maxRegression: "max-regression"
+            case .alpha: "alpha"
+            case .budget: "budget"
+            case .budgets: "budgets"
+            case .allowMoreViolations: "allow-more-violations"
+            case .history: "history"
+            }
+        }
+
+        /// The key written `name`, or nil.
+        init?(name: String) {
+            guard let key = Key.allCases.first(where: { $0.name == name }) else { return nil }
+            self = key
+        }
     }
 
     /// The file as named (found, or given with `--config`).
@@ -166,12 +200,12 @@ struct ProjectConfiguration: Sendable {
         }
         var seen: Set<Key> = []
         for (keyNode, value) in mapping {
-            guard case .scalar(let scalar) = keyNode, let key = Key(rawValue: scalar.string) else {
+            guard case .scalar(let scalar) = keyNode, let key = Key(name: scalar.string) else {
                 let name = keyNode.scalar?.string ?? "\(keyNode)"
                 throw reader.error(
-                    keyNode, "unknown key `\(name)`; the keys are " + Key.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
+                    keyNode, "unknown key `\(name)`; the keys are " + Key.allCases.map { "`\($0.name)`" }.joined(separator: ", "))
             }
-            guard seen.insert(key).inserted else { throw reader.error(keyNode, "`\(key.rawValue)` is given twice") }
+            guard seen.insert(key).inserted else { throw reader.error(keyNode, "`\(key.name)` is given twice") }
             if case .alias = value { throw reader.error(value, "aliases are not allowed in the configuration file") }
             try configuration.set(key, value, reader: reader)
         }
@@ -179,7 +213,7 @@ struct ProjectConfiguration: Sendable {
     }
 
     private mutating func set(_ key: Key, _ value: Node, reader: ConfigurationReader) throws(ConfigurationError) {
-        let name = "`\(key.rawValue)`"
+        let name = "`\(key.name)`"
         switch key {
         case .stallThreshold: stallThreshold = try reader.threshold(value, what: name)
         case .hangThreshold: hangThreshold = try reader.threshold(value, what: name)

@@ -1,4 +1,5 @@
 import Foundation
+import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceTestSupport
 import Testing
@@ -181,6 +182,23 @@ struct CommandLineConsistencyTests {
         #expect(result.error.contains(expected), "\(result.error)")
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
         #expect(result.output.isEmpty)
+    }
+
+    @Test("every rule option is spelled as its spec names it, on the command line and in the configuration file")
+    func ruleOptionsFromTheSpecs() throws {
+        let names = Set(BuiltInRule.allCases.flatMap { $0.options.map(\.name) })
+        #expect(!names.isEmpty)
+        let help = try Self.run(["check", "--help"])
+        let pass = SampleTraces.path("hang.pass.jsonl")
+        for name in names.sorted() {
+            #expect(help.output.contains("--\(name) <duration>"), "--\(name) in check's help")
+            let given = try Self.run(["check", "--\(name)", "2s", pass])
+            #expect(given.status == 0, "--\(name): \(given.error)")
+            let config = try Self.configuration("\(name): 2s\n")
+            let configured = try Self.run(["check", "--config", config, pass])
+            #expect(configured.status == 0, "\(name): in the configuration file: \(configured.error)")
+            #expect(configured.output.contains("\(name) 2 s instead of"), "\(name): \(configured.output)")
+        }
     }
 
     @Test("a missing --config file is bad usage")

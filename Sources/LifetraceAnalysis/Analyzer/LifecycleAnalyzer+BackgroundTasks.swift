@@ -70,9 +70,8 @@ extension LifecycleAnalyzer {
     private mutating func judgeExpiredTask(
         _ task: BackgroundTimeMonitor.ExpiredTask, _ outcome: BackgroundTimeMonitor.ExpiryOutcome, symbols: SymbolTable
     ) {
-        runMonitor(symbols: symbols) { context, findings in
-            BackgroundTimeMonitor.expiredTaskNotEnded(task, outcome, context: context, findings: &findings)
-        }
+        guard thresholdEdges.contains(.expiredTaskNotEnded) else { return }
+        judge(.expiredTaskNotEnded(task, outcome), symbols: symbols)
     }
 
     /// Judges the stretches a step of the `background-time` monitor's clock ended, and keeps what
@@ -90,20 +89,18 @@ extension LifecycleAnalyzer {
 
     @inline(never)
     private mutating func judgeEndedStretches(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
-        let context = monitorContext(symbols: symbols)
-        judgeEndedStretch(ended.system, in: \.systemBackgroundFound, context: context, symbols: symbols)
-        judgeEndedStretch(ended.app, in: \.appBackgroundFound, context: context, symbols: symbols)
+        guard thresholdEdges.contains(.backgroundStretchEnded) else { return }
+        judgeEndedStretch(ended.system, in: \.systemBackgroundFound, symbols: symbols)
+        judgeEndedStretch(ended.app, in: \.appBackgroundFound, symbols: symbols)
     }
 
     private mutating func judgeEndedStretch(
         _ stretch: BackgroundTimeMonitor.EndedStretch?, in list: WritableKeyPath<Lifetime, ViolationList>,
-        context: MonitorContext, symbols: SymbolTable
+        symbols: SymbolTable
     ) {
         guard let stretch else { return }
         var findings = RuleFindings(onlyCounted: found.isFull)
-        if let allowance = BackgroundTimeMonitor.judge(stretch, context: context, findings: &findings) {
-            current.allowancesApplied.insert(allowance)
-        }
+        judge(.backgroundStretchEnded(stretch), into: &findings, symbols: symbols)
         keepAside(findings, in: list, symbols: symbols)
     }
 
@@ -119,9 +116,8 @@ extension LifecycleAnalyzer {
         current.expiredTasks.removeAll()
     }
 
-    /// Records the trusted view's `background-time` findings of the lifetime.
+    /// Records the trusted view's findings on the stretches in Background of the lifetime.
     mutating func recordBackgroundTime() {
-        guard options.rules.contains(Rule(.backgroundTime)) else { return }
         found.append(contentsOf: current.hasStateEvents ? current.systemBackgroundFound : current.appBackgroundFound)
     }
 

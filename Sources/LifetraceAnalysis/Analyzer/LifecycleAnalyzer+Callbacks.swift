@@ -284,40 +284,33 @@ extension LifecycleAnalyzer {
     }
 
     /// A callback interval ended: by its end event `end`, or with its lifetime (`end` nil, `at`
-    /// the lifetime's end). The threshold monitors that judge callback intervals take it.
+    /// the lifetime's end). The threshold monitors that judge callback intervals take it; what
+    /// they find on the main thread is noted in the busy interval it ran in.
     mutating func callbackIntervalEnded(
         _ interval: OpenInterval, endedAt end: TraceEvent?, at time: Int64? = nil, symbols: SymbolTable
     ) {
-        guard options.rules.contains(Rule(.backgroundCallback)) else { return }
-        let until = end?.timestamp ?? time ?? interval.begin.timestamp
-        if interval.begin.thread.isMain, until &- interval.begin.timestamp > options.backgroundCallbackLimit,
-            let callback = symbols.callback(interval.name), BackgroundCallbackMonitor.judges(callback)
-        {
-            busy.backgroundCallbackOverran = true
+        guard thresholdEdges.contains(.callbackEnded) else { return }
+        let ended = CallbackEnded(
+            interval: interval.edge(.callback), time: end?.timestamp ?? time ?? interval.begin.timestamp,
+            begin: interval.begin, end: end)
+        var findings = RuleFindings(onlyCounted: found.isFull)
+        judge(.callbackEnded(ended), into: &findings, symbols: symbols)
+        if interval.begin.thread.isMain {
+            for finding in findings.items { busy.foundInCallbacks.insert(RuleSet(finding.rule)) }
         }
-        runMonitor(symbols: symbols) { context, findings in
-            BackgroundCallbackMonitor.intervalEnded(
-                interval.edge(.callback), at: until, begin: interval.begin, end: end, context: context, findings: &findings)
-        }
+        record(findings, symbols: symbols)
     }
 
     /// The main thread stayed busy past the background callback limit after the app left the
-    /// foreground at `moved`: `background-callback` judges the move to the background, unless a
-    /// background callback that ran in it (and is judged itself) overran.
+    /// foreground at `moved`: the monitors that judge the move to the background take it.
     @inline(never)
     mutating func judgeMoveToBackground(from moved: Int64, until end: Int64, unfinished: Bool, symbols: SymbolTable) {
-        guard options.rules.contains(Rule(.backgroundCallback)), !busy.backgroundCallbackOverran, let start = busy.start,
-            let opening = busy.startEvent
+        guard thresholdEdges.contains(.busyAfterLeavingForeground), let start = busy.start, let opening = busy.startEvent
         else { return }
-        let limit = options.backgroundCallbackLimit
-        for open in stacks.slots[0].callbacks where end &- open.begin.timestamp > limit {
-            if let callback = symbols.callback(open.name), BackgroundCallbackMonitor.judges(callback) { return }
-        }
-        runMonitor(symbols: symbols) { context, findings in
-            BackgroundCallbackMonitor.mainThreadBlocked(
-                busySince: start, opening: opening, movedAt: moved, until: end, unfinished: unfinished, context: context,
-                findings: &findings)
-        }
+        let stillBusy = BusyAfterLeavingForeground(
+            busySince: start, opening: opening, movedAt: moved, time: end, unfinished: unfinished,
+            foundInCallbacks: busy.foundInCallbacks, openCallbacks: stacks.slots[0].callbacks)
+        judge(.busyAfterLeavingForeground(stillBusy), symbols: symbols)
     }
 
     /// A main-thread callback or signpost ended: blame, and in callback mode the busy interval.

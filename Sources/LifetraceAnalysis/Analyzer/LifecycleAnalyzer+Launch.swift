@@ -2,8 +2,8 @@ import LifecycleModel
 import LifetraceFormat
 
 extension LifecycleAnalyzer {
-    /// Closes the launch window at the lifetime's end, checks `launch-watchdog`, `launch-stall`
-    /// and `hang`, and returns the launch report.
+    /// Closes the launch window at the lifetime's end, hands it and the lifetime's stalls to the
+    /// threshold monitors that judge them, and returns the launch report.
     mutating func checkLaunch(end: Int64, exit: TraceEvent?, symbols: SymbolTable) -> LaunchReport {
         var milestones = LaunchMilestones()
         // The window starts at the launch, or at the resume of a prewarmed launch; what happened
@@ -57,7 +57,7 @@ extension LifecycleAnalyzer {
         }
         judgeStallsPastLimit(hasLaunch: launch != nil && current.launchWitnessEvent != nil)
         guard let launch, let launchEvent = current.launchWitnessEvent else {
-            checkHangs(outside: nil, symbols: symbols)
+            judgeStalls(window: nil, symbols: symbols)
             return launchReport
         }
 
@@ -82,15 +82,10 @@ extension LifecycleAnalyzer {
             start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown,
             closed: windowTime != nil, windowEvent: windowEvent, abandoned: current.abandonedAt != nil,
             resumed: current.resumeTime != nil, inferred: current.launchInferred, kind: current.kind)
-        runMonitor(symbols: symbols) { context, findings in
-            LaunchWatchdogMonitor.lifetimeEnded(window: window, exit: exit, context: context, findings: &findings)
+        if thresholdEdges.contains(.launchWindowEnded) {
+            judge(.launchWindowEnded(LaunchWindowEnded(window: window, exit: exit)), symbols: symbols)
         }
-        let stalls = current.stalls
-        runMonitor(symbols: symbols) { context, findings in
-            LaunchStallMonitor.lifetimeEnded(stalls: stalls, window: window, context: context, findings: &findings)
-        }
-        // A window end before the launch (timestamps that go backwards) is an empty window.
-        checkHangs(outside: launch...max(launch, launchEnd), symbols: symbols)
+        judgeStalls(window: window, symbols: symbols)
         return launchReport
     }
 
@@ -100,16 +95,13 @@ extension LifecycleAnalyzer {
         return TerminationSequence.isKill(code: code, signal: signal)
     }
 
-    /// `hang`: the stalls of at least the hang threshold that began outside the launch window
-    /// while the app was in the foreground.
-    private mutating func checkHangs(outside window: ClosedRange<Int64>?, symbols: SymbolTable) {
+    /// Hands the lifetime's stalls, and its launch window (nil without a launch), to the monitors
+    /// that judge them (`launch-stall`, `hang`).
+    private mutating func judgeStalls(window: JudgedLaunchWindow?, symbols: SymbolTable) {
+        guard thresholdEdges.contains(.lifetimeStalls) else { return }
         // Before the resume of a prewarmed launch the main thread did the prewarm's work, off screen.
-        let prewarmEnd = current.resumeTime ?? .min
-        let stalls = current.stalls
-        runMonitor(symbols: symbols) { context, findings in
-            HangMonitor.lifetimeEnded(
-                stalls: stalls, outside: window, prewarmEnd: prewarmEnd, context: context, findings: &findings)
-        }
+        let stalls = LifetimeStalls(stalls: current.stalls, window: window, prewarmEnd: current.resumeTime ?? .min)
+        judge(.lifetimeStalls(stalls), symbols: symbols)
     }
 
     /// The facts behind a lifetime's ending, one sentence each.

@@ -13,11 +13,7 @@ extension LifecycleAnalyzer {
         settleLaunchKind(end: end)
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
-        // Most lifetimes end where the monitor finds nothing: their ending is not built.
-        let crash = signal.flatMap { TerminationSequence.crashName(signal: $0, platform: platform) }
-        if UnexpectedExitMonitor.canFind(state: state, terminating: current.willTerminateBegin != nil, crashed: crash != nil) {
-            judgeExit(event, state: state, crash: crash, symbols: symbols)
-        }
+        if thresholdEdges.contains(.exit) { judgeExit(event, state: state, signal: signal, symbols: symbols) }
         let kind: LifetimeEnd.Kind
         if current.willTerminateBegin != nil {
             kind = .terminated
@@ -32,18 +28,16 @@ extension LifecycleAnalyzer {
         closeLifetime(kind: kind, at: end, exit: event, code: code, signal: signal, symbols: symbols)
     }
 
-    /// Hands the lifetime's `exit` and how the lifetime stood to the `unexpected-exit` monitor.
+    /// Hands the lifetime's `exit` and how the lifetime stood to the monitors that judge exits.
     @inline(never)
-    private mutating func judgeExit(_ event: TraceEvent, state: LifecycleState?, crash: String?, symbols: SymbolTable) {
-        let end = event.timestamp
+    private mutating func judgeExit(_ event: TraceEvent, state: LifecycleState?, signal: Int32?, symbols: SymbolTable) {
         let ending = JudgedEnding(
             state: state, terminating: current.willTerminateBegin != nil,
             stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
-            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start, crash: crash)
-        let point = EdgePoint(kind: .exit, timestamp: end, thread: event.thread, name: .none, event: event)
-        runMonitor(symbols: symbols) { context, findings in
-            UnexpectedExitMonitor.exited(point, ending: ending, context: context, findings: &findings)
-        }
+            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start,
+            crash: signal.flatMap { TerminationSequence.crashName(signal: $0, platform: platform) })
+        let point = EdgePoint(kind: .exit, timestamp: event.timestamp, thread: event.thread, name: .none, event: event)
+        judge(.exit(point, ending), symbols: symbols)
     }
 
     /// Ends the lifetime with no `exit`: the trace ended, or a new `launch` came. Nothing open is

@@ -68,6 +68,10 @@ public struct LifecycleAnalyzer {
     public var lifetimeEnded: LifetimeSink?
     var violationsHandedOver = 0
     var omittedHandedOver: [Rule: Int] = [:]
+    /// The monitors of the built-in threshold rules that are on, by the edge kind they look at.
+    let thresholdMonitors: ThresholdMonitorTable
+    /// What those monitors look at: an edge of another kind is never built (``judge(_:symbols:)``).
+    var thresholdEdges: ThresholdEdge.Kinds { thresholdMonitors.kinds }
     /// The checker of the rule files' rules (``AnalysisOptions/userRules``), or nil. It takes
     /// the edges of each event as soon as the event is replayed.
     var monitor: (any RuleMonitor)?
@@ -116,6 +120,7 @@ public struct LifecycleAnalyzer {
         background = BackgroundExecutionSequence(allowances: allowances, platform: platform)
         recording = RecordingStart(platform.recordingStart, allowances: allowances)
         found = ViolationList(limit: options.violationLimit)
+        thresholdMonitors = ThresholdMonitorTable(rules: options.rules)
         current = Lifetime(index: 0, start: 0, allowances: allowances)
         monitor = options.userRules?.makeMonitor()
         monitorLooksAtFrames = monitor?.looksAtFrames ?? false

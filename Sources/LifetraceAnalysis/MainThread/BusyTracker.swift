@@ -24,9 +24,9 @@ struct BusyTracker {
     /// app's own: didEnterBackground, sceneDidEnterBackground), nil while it has not: the end of
     /// the part the user saw.
     var leftForeground: Int64?
-    /// Whether a didEnterBackground or sceneDidEnterBackground that ran during it overran the
-    /// background callback limit (judged as that callback, not again as the busy interval).
-    var backgroundCallbackOverran = false
+    /// The built-in rules found on main-thread callbacks that ended during it (a callback judged
+    /// itself is not judged again as the busy interval).
+    var foundInCallbacks = RuleSet()
     /// The longest intervals that completed during it, longest first: the first `blameCount`
     /// entries of a buffer allocated once, so opening and closing intervals allocates nothing.
     var blame: [PendingBlame]
@@ -44,7 +44,7 @@ struct BusyTracker {
         startEvent = event
         startedIn = state()
         leftForeground = nil
-        backgroundCallbackOverran = false
+        foundInCallbacks = RuleSet()
         blameCount = 0
     }
 

@@ -8,25 +8,38 @@ import LifetraceFormat
 /// `didEnterBackgroundNotification` run outside them).
 struct BackgroundCallbackMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.backgroundCallback
+    static let edges: ThresholdEdge.Kinds = [.callbackEnded, .busyAfterLeavingForeground]
+
+    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+        switch edge {
+        case .callbackEnded(let ended): callbackEnded(ended, context: context, findings: &findings)
+        case .busyAfterLeavingForeground(let busy): mainThreadBlocked(busy, context: context, findings: &findings)
+        default: break
+        }
+    }
 
     /// Whether `callback` is one of the callbacks the rule times.
     static func judges(_ callback: CallbackName) -> Bool {
         callback == .didEnterBackground || callback == .sceneDidEnterBackground || callback == .willTerminate
     }
 
-    /// Judges a main-thread busy interval (since `busySince`, opened by `opening`) that went on
-    /// until `time` after the app left the foreground at `movedAt`: work on the main thread during
-    /// the move to the background is held to the system's limit wherever it runs, and the system
-    /// ends an app whose main thread is stuck there ("scene-update watchdog", firebase-ios-sdk
-    /// issue 3759).
-    static func mainThreadBlocked(
-        busySince: Int64, opening: TraceEvent, movedAt: Int64, until time: Int64, unfinished: Bool, context: MonitorContext,
-        findings: inout RuleFindings
+    /// Judges a main-thread busy interval that went on past the limit after the app left the
+    /// foreground: work on the main thread during the move to the background is held to the
+    /// system's limit wherever it runs, and the system ends an app whose main thread is stuck
+    /// there ("scene-update watchdog", firebase-ios-sdk issue 3759). A timed callback that
+    /// overran in it, or that is still open past the limit, is judged itself instead.
+    private static func mainThreadBlocked(
+        _ busy: BusyAfterLeavingForeground, context: MonitorContext, findings: inout RuleFindings
     ) {
+        guard !busy.foundInCallbacks.contains(Rule(rule)) else { return }
         let limit = context.options.backgroundCallbackLimit
+        for open in busy.openCallbacks where busy.time &- open.begin.timestamp > limit {
+            if let callback = context.symbols.callback(open.name), judges(callback) { return }
+        }
+        let (busySince, movedAt, time, unfinished) = (busy.busySince, busy.movedAt, busy.time, busy.unfinished)
         let duration = time - movedAt
         guard duration > limit else { return }
-        findings.add(Rule(rule), at: movedAt + limit, witnesses: [opening], overrun: duration - limit) {
+        findings.add(Rule(rule), at: movedAt + limit, witnesses: [busy.opening], overrun: duration - limit) {
             let written = context.durations(duration, over: limit)
             return "The main thread, busy since \(context.when(busySince)), was still busy \(written.value) after the app "
                 + "left the foreground at \(context.when(movedAt)), "
@@ -37,12 +50,9 @@ struct BackgroundCallbackMonitor: ThresholdMonitor {
         }
     }
 
-    /// Judges a callback interval that ended at `time`: by its end event `end`, or with its
-    /// lifetime (`end` nil). `begin` is its begin event, the first witness.
-    static func intervalEnded(
-        _ interval: EdgeInterval, at time: Int64, begin: TraceEvent, end: TraceEvent?, context: MonitorContext,
-        findings: inout RuleFindings
-    ) {
+    /// Judges a callback interval that ended: by its end event, or with its lifetime.
+    private static func callbackEnded(_ ended: CallbackEnded, context: MonitorContext, findings: inout RuleFindings) {
+        let (interval, time, begin, end) = (ended.interval, ended.time, ended.begin, ended.end)
         guard interval.kind == .callback, let callback = context.symbols.callback(interval.name), judges(callback)
         else { return }
         let limit = context.options.backgroundCallbackLimit

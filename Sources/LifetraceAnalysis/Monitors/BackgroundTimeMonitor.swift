@@ -15,6 +15,15 @@ import LifetraceOutput
 /// `state` events).
 struct BackgroundTimeMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.backgroundTime
+    static let edges: ThresholdEdge.Kinds = [.backgroundStretchEnded, .expiredTaskNotEnded]
+
+    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+        switch edge {
+        case .backgroundStretchEnded(let stretch): judge(stretch, context: context, findings: &findings)
+        case .expiredTaskNotEnded(let task, let outcome): expiredTaskNotEnded(task, outcome, context: context, findings: &findings)
+        default: break
+        }
+    }
 
     /// Which view a stretch belongs to.
     enum View {
@@ -137,12 +146,16 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
         return stretch.end - stretch.start > limit
     }
 
-    /// Judges a stretch that ended against the background limit. Returns the allowance that
-    /// excused it, when the model's background execution sequence has one (`background-modes`).
-    static func judge(_ stretch: EndedStretch, context: MonitorContext, findings: inout RuleFindings) -> Allowance? {
+    /// Judges a stretch that ended against the background limit. The allowance that excuses it,
+    /// when the model's background execution sequence has one (`background-modes`), goes with
+    /// the findings.
+    private static func judge(_ stretch: EndedStretch, context: MonitorContext, findings: inout RuleFindings) {
         let limit = context.options.backgroundLimit
-        guard exceeds(stretch, limit), context.checks(rule) else { return nil }
-        if let allowance = context.background.stretchPastLimit() { return allowance }
+        guard exceeds(stretch, limit) else { return }
+        if let allowance = context.background.stretchPastLimit() {
+            findings.allowances.insert(allowance)
+            return
+        }
         findings.add(
             Rule(rule), at: stretch.start + limit, witnesses: [stretch.startEvent] + (stretch.endEvent.map { [$0] } ?? []),
             overrun: stretch.end - stretch.start - limit
@@ -153,7 +166,6 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
                 + "\(context.when(stretch.end)) (\(written.value), by \(viewText)); expected at "
                 + "most \(written.limit) before suspension unless a background task is open."
         }
-        return nil
     }
 
     /// How long after its expiry a background task may still end: its expiration handler runs
@@ -191,10 +203,9 @@ struct BackgroundTimeMonitor: ThresholdMonitor {
     /// "Background tasks can end in one of two ways: when your app has finished doing whatever it
     /// set out to do; when the system calls the task's expiry handler" (Apple Developer Forums
     /// thread 85066, "UIApplication Background Task Notes"), and the app ends it in both.
-    static func expiredTaskNotEnded(
+    private static func expiredTaskNotEnded(
         _ task: ExpiredTask, _ outcome: ExpiryOutcome, context: MonitorContext, findings: inout RuleFindings
     ) {
-        guard context.checks(rule) else { return }
         let label = context.symbols.shown(task.name).map { "background task \(task.id) (\"\($0)\")" } ?? "background task \(task.id)"
         let at: Int64
         let witness: TraceEvent?

@@ -6,12 +6,11 @@ import LifetraceFormat
 /// on the lifetime's launch window when the lifetime ends.
 struct LaunchWatchdogMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.launchWatchdog
+    static let edges: ThresholdEdge.Kinds = .launchWindowEnded
 
-    /// `exit` is the event that ended the lifetime, if it ended with one.
-    static func lifetimeEnded(
-        window: JudgedLaunchWindow, exit: TraceEvent?, context: MonitorContext, findings: inout RuleFindings
-    ) {
-        guard !window.unknown else { return }
+    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+        guard case .launchWindowEnded(let ended) = edge, !ended.window.unknown else { return }
+        let (window, exit) = (ended.window, ended.exit)
         let limit = context.options.launchWatchdog
         let length = window.end - window.start
         let resumeText = window.resumed ? " (the user's launch, resumed from the prewarm)" : ""

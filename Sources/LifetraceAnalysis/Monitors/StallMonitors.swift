@@ -33,13 +33,12 @@ struct JudgedLaunchWindow {
 /// the launch window, judged on the lifetime's stalls when it ends.
 struct LaunchStallMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.launchStall
+    static let edges: ThresholdEdge.Kinds = .lifetimeStalls
 
-    static func lifetimeEnded(
-        stalls: [RecordedStall], window: JudgedLaunchWindow, context: MonitorContext, findings: inout RuleFindings
-    ) {
-        guard !window.unknown else { return }
+    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+        guard case .lifetimeStalls(let lifetime) = edge, let window = lifetime.window, !window.unknown else { return }
         let threshold = context.options.launchStallThreshold
-        for recorded in stalls
+        for recorded in lifetime.stalls
         where recorded.stall.start >= window.start && recorded.stall.start <= window.end && recorded.stall.duration >= threshold {
             let stall = recorded.stall
             findings.add(
@@ -58,16 +57,17 @@ struct LaunchStallMonitor: ThresholdMonitor {
 /// stalls when it ends.
 struct HangMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.hang
+    static let edges: ThresholdEdge.Kinds = .lifetimeStalls
 
-    /// `window` is the launch window's extent (nil without a launch); before `prewarmEnd` (the
-    /// resume of a prewarmed launch) the main thread did the prewarm's work, off screen.
-    static func lifetimeEnded(
-        stalls: [RecordedStall], outside window: ClosedRange<Int64>?, prewarmEnd: Int64, context: MonitorContext,
-        findings: inout RuleFindings
-    ) {
-        guard context.checks(rule) else { return }
+    /// Stalls inside the launch window are `launch-stall`'s; before the resume of a prewarmed
+    /// launch the main thread did the prewarm's work, off screen.
+    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+        guard case .lifetimeStalls(let lifetime) = edge else { return }
+        // A window end before the launch (timestamps that go backwards) is an empty window.
+        let window = lifetime.window.map { $0.start...max($0.start, $0.end) }
+        let prewarmEnd = lifetime.prewarmEnd
         let threshold = context.options.hangThreshold
-        for recorded in stalls
+        for recorded in lifetime.stalls
         where (recorded.inForeground || recorded.resumed) && recorded.stall.duration >= threshold
             && !(window?.contains(recorded.stall.start) ?? false) && recorded.stall.start >= prewarmEnd
         {

@@ -3,19 +3,28 @@ import LifetraceFormat
 import LifetraceOutput
 
 /// The engine of the built-in threshold rules (`launch-stall`, `hang`, `background-callback`,
-/// ...): each rule is a monitor of its own file that judges what the analyzer derived (its typed
-/// edges: an interval that ended, the lifetime's stalls and launch window) and reports through
-/// ``RuleFindings``, exactly as a rule file's rules do; the analyzer records both kinds of finding
-/// the same way (``LifecycleAnalyzer/record(_:symbols:)``). The ordering rules, which need the
-/// model's verdict on each event, stay with the model.
+/// ...): each rule is a monitor of its own file that declares the kinds of ``ThresholdEdge`` it
+/// looks at (what the analyzer derived: an interval that ended, the lifetime's stalls and launch
+/// window, its exit) and reports what it finds through ``RuleFindings``, exactly as a rule file's
+/// rules do; the analyzer records both kinds of finding the same way
+/// (``LifecycleAnalyzer/record(_:symbols:)``). The ordering rules, which need the model's verdict
+/// on each event, stay with the model.
 ///
-/// A monitor declares the rule it judges (``rule``); what the rule is (severity, fact, options
-/// and their defaults) is its ``BuiltInRule/spec``. Adding a threshold rule is a case and a spec
-/// in `BuiltInRule.swift`, a monitor here, and the line that hands it its edges
-/// (CONTRIBUTING.md, "Add a built-in threshold rule").
-protocol ThresholdMonitor {
+/// The monitors are listed once, in ``BuiltInRule/thresholdMonitors``. The analyzer asks which
+/// edge kinds the monitors of the rules that are on look at, once per trace, and builds an edge
+/// only then: a rule switched off costs nothing. Adding a threshold rule is a case, a spec and its
+/// monitor's entry in `BuiltInRule.swift`, and a monitor here (CONTRIBUTING.md, "Add a built-in
+/// threshold rule").
+protocol ThresholdMonitor: Sendable {
     /// The rule the monitor judges.
     static var rule: BuiltInRule { get }
+
+    /// The kinds of edge the monitor looks at; it is handed no other.
+    static var edges: ThresholdEdge.Kinds { get }
+
+    /// Judges `edge` (one of the kinds of ``edges``) and adds what breaks the rule to `findings`,
+    /// with a message closure that is only run when the violation is kept.
+    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings)
 }
 
 /// What a threshold monitor reads besides the edges it judges: the limits in force, and the
@@ -53,9 +62,6 @@ struct MonitorContext {
 
     /// `callback didEnterBackground`, `signpost "load"`, `frame`: an event as messages name it.
     func describe(_ event: TraceEvent) -> String { LifecycleAnalyzer.describe(event, symbols: symbols) }
-
-    /// Whether `rule` is reported.
-    func checks(_ rule: BuiltInRule) -> Bool { options.rules.contains(Rule(rule)) }
 }
 
 extension LifecycleAnalyzer {
@@ -66,11 +72,24 @@ extension LifecycleAnalyzer {
             background: background)
     }
 
-    /// Lets a threshold monitor judge (`judge`) and records what it found.
-    mutating func runMonitor(symbols: SymbolTable, _ judge: (MonitorContext, inout RuleFindings) -> Void) {
+    /// Hands `edge` to the monitors of the rules that are on that look at its kind, and records
+    /// what they found. Call it only when ``thresholdEdges`` holds the edge's kind, so that an
+    /// edge no monitor looks at is never built.
+    mutating func judge(_ edge: ThresholdEdge, symbols: SymbolTable) {
         var findings = RuleFindings(onlyCounted: found.isFull)
-        judge(monitorContext(symbols: symbols), &findings)
+        judge(edge, into: &findings, symbols: symbols)
         record(findings, symbols: symbols)
+    }
+
+    /// Hands `edge` to the monitors of the rules that are on that look at its kind, in the rules'
+    /// table order, adding what they find to `findings`; the allowances that excused what they
+    /// would have found are applied to the lifetime.
+    mutating func judge(_ edge: ThresholdEdge, into findings: inout RuleFindings, symbols: SymbolTable) {
+        let context = monitorContext(symbols: symbols)
+        for monitor in thresholdMonitors.monitors(lookingAt: edge.kind) {
+            monitor.judge(edge, context: context, findings: &findings)
+        }
+        current.allowancesApplied.formUnion(findings.allowances)
     }
 
     /// Records what a monitor found, a built-in threshold rule's or a rule file's, as violations

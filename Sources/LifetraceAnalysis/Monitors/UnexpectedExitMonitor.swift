@@ -26,6 +26,7 @@ struct JudgedEnding {
 /// judged on the exit.
 struct UnexpectedExitMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.unexpectedExit
+    static let edges: ThresholdEdge.Kinds = .exit
 
     /// Whether an ending in `state` (the trusted view's), with or without willTerminate
     /// (`terminating`), can be a finding: a crash in any state, or a foreground app's end without
@@ -41,8 +42,9 @@ struct UnexpectedExitMonitor: ThresholdMonitor {
     }
 
     /// Judges the lifetime's `exit` (an ``EdgePoint`` of kind ``EdgePoint/Kind/exit``).
-    static func exited(_ exit: EdgePoint, ending: JudgedEnding, context: MonitorContext, findings: inout RuleFindings) {
-        guard canFind(state: ending.state, terminating: ending.terminating, crashed: ending.crash != nil),
+    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+        guard case .exit(let exit, let ending) = edge,
+            canFind(state: ending.state, terminating: ending.terminating, crashed: ending.crash != nil),
             case .exit(let code, let signal) = exit.fact
         else { return }
         let end = exit.timestamp

@@ -175,6 +175,21 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
     public static func < (lhs: BuiltInRule, rhs: BuiltInRule) -> Bool { lhs.order < rhs.order }
 }
 
+extension BuiltInRule {
+    /// The monitors of the built-in threshold rules, one per rule, in the table's order (the
+    /// order the analyzer hands each edge to them, and so the order of their findings on it).
+    /// The one list of the engine: a threshold rule's monitor is entered here, beside its case
+    /// and spec, and the analyzer hands it the edges it declares (``ThresholdMonitor/edges``).
+    static let thresholdMonitors: [any ThresholdMonitor.Type] = [
+        LaunchWatchdogMonitor.self,
+        LaunchStallMonitor.self,
+        BackgroundTimeMonitor.self,
+        UnexpectedExitMonitor.self,
+        HangMonitor.self,
+        BackgroundCallbackMonitor.self,
+    ]
+}
+
 /// How bad a violation is: errors fail `lifetrace check`, warnings only with `--strict`.
 public enum Severity: String, Sendable, CaseIterable, Hashable {
     /// The trace breaks the life cycle or its launch budget.

@@ -67,6 +67,10 @@ public struct RuleFindings {
     public let onlyCounted: Bool
     /// The most findings kept in ``items``; past it a finding is only counted.
     public let limit: Int
+    /// The model's allowances that excused what would otherwise have been findings (a long
+    /// stretch in Background under a continuous background mode): the lifetime lists them as
+    /// applied.
+    public var allowances = AllowanceSet.none
 
     /// No findings yet; `onlyCounted` as the analysis's (``onlyCounted``), at most `limit` kept
     /// in full (a monitor that keeps findings aside a while bounds them so).
@@ -93,6 +97,7 @@ public struct RuleFindings {
             if items.count < limit { items.append(item) } else { counted[item.rule, default: 0] += 1 }
         }
         for (rule, count) in other.counted { counted[rule, default: 0] += count }
+        allowances.formUnion(other.allowances)
     }
 }
 
