@@ -35,20 +35,37 @@ extension LifecycleAnalyzer {
     /// Hands the lifetime's `exit` and how the lifetime stood to the `unexpected-exit` monitor.
     @inline(never)
     private mutating func judgeExit(_ event: TraceEvent, state: LifecycleState?, crash: String?, symbols: SymbolTable) {
-        let end = event.timestamp
-        let ending = JudgedEnding(
-            state: state, terminating: current.willTerminateBegin != nil,
-            stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
-            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start, crash: crash)
-        let point = EdgePoint(kind: .exit, timestamp: end, thread: event.thread, name: .none, event: event)
+        let ending = judgedEnding(state: state, crash: crash)
+        let point = EdgePoint(kind: .exit, timestamp: event.timestamp, thread: event.thread, name: .none, event: event)
         runMonitor(symbols: symbols) { context, findings in
             UnexpectedExitMonitor.exited(point, ending: ending, context: context, findings: &findings)
         }
     }
 
-    /// Ends the lifetime with no `exit`: the trace ended, or a new `launch` came. Nothing open is
-    /// a violation then (the recording may simply have stopped); it is reported as facts.
-    mutating func endLifetimeWithoutExit(_ kind: LifetimeEnd.Kind, symbols: SymbolTable) {
+    /// How the lifetime stands at its end, for the `unexpected-exit` monitor.
+    private func judgedEnding(state: LifecycleState?, crash: String?) -> JudgedEnding {
+        JudgedEnding(
+            state: state, terminating: current.willTerminateBegin != nil,
+            stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
+            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start, crash: crash)
+    }
+
+    /// Ends the lifetime with no `exit`: the trace ended, or a new `launch` came (`nextLaunch`).
+    /// Nothing open is a violation then (the recording may simply have stopped); it is reported as
+    /// facts. A new launch proves the process ended, though: a lifetime it ends on screen without
+    /// willTerminate is judged as an inferred exit at its last event (`unexpected-exit`).
+    mutating func endLifetimeWithoutExit(_ kind: LifetimeEnd.Kind, nextLaunch: TraceEvent? = nil, symbols: SymbolTable) {
+        if let nextLaunch {
+            settleLaunchKind(end: current.lastTimestamp)
+            let state = endState
+            if UnexpectedExitMonitor.endsInForeground(state: state, terminating: current.willTerminateBegin != nil) {
+                let ending = judgedEnding(state: state, crash: nil)
+                let end = current.lastTimestamp
+                runMonitor(symbols: symbols) { context, findings in
+                    UnexpectedExitMonitor.relaunched(at: end, nextLaunch: nextLaunch, ending: ending, context: context, findings: &findings)
+                }
+            }
+        }
         closeLifetime(kind: kind, at: current.lastTimestamp, exit: nil, code: nil, signal: nil, symbols: symbols)
     }
 

@@ -70,11 +70,30 @@ struct UnexpectedExitMonitor: ThresholdMonitor {
                 how = "exited"
             }
             return "The process \(how) at \(context.when(end)) while the app was \(state.name), without willTerminate"
-                + mainThreadFacts(ending, context: context)
-                + "; expected a foreground app to keep running, or to move to Background and be "
-                + "terminated from there (a crash, the watchdog or a memory limit ends like this)."
+                + mainThreadFacts(ending, context: context) + foregroundExpectation
         }
     }
+
+    /// Judges a lifetime that a new `launch` (`nextLaunch`) ended with no `exit`: the new process
+    /// proves the old one ended, without notice, at its last event (`end`): an inferred exit, the
+    /// termination crash reporters infer at the next launch (sentry-cocoa
+    /// `SentryWatchdogTerminationLogic`, dd-sdk-ios `WatchdogTerminationChecker`, bugsnag-cocoa
+    /// `BSGRunContextWasKilled`). Only an end in the foreground without willTerminate is a finding.
+    static func relaunched(
+        at end: Int64, nextLaunch: TraceEvent, ending: JudgedEnding, context: MonitorContext, findings: inout RuleFindings
+    ) {
+        guard endsInForeground(state: ending.state, terminating: ending.terminating), let state = ending.state else { return }
+        findings.add(Rule(rule), at: end, witnesses: (ending.stateEvent.map { [$0] } ?? []) + [nextLaunch]) {
+            "The process ended without notice at \(context.when(end)) (its last event; no exit was recorded, and the "
+                + "app launched again at \(context.when(nextLaunch.timestamp))) while the app was \(state.name), "
+                + "without willTerminate" + mainThreadFacts(ending, context: context) + foregroundExpectation
+        }
+    }
+
+    /// What a foreground app's end without willTerminate was expected to be, closing the messages.
+    private static let foregroundExpectation =
+        "; expected a foreground app to keep running, or to move to Background and be "
+        + "terminated from there (a crash, the watchdog or a memory limit ends like this)."
 
     /// What the main thread was doing when a foreground app ended: its last callback, what was
     /// still open, and whether it was busy and since when (the facts behind a watchdog or memory kill).
