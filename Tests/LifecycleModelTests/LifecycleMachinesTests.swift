@@ -126,4 +126,39 @@ struct LifecycleMachinesTests {
         #expect(textbookVerdict.allowance == nil)
         #expect(textbook.kind == .cold)
     }
+
+    /// A prewarmed launch that ends the way it is asked, under the allowances or the textbook.
+    private static func prewarmEnded(
+        allowances: AllowanceSet, resumed: Bool = false, foreground: Bool = false, mainThreadIdle: Bool = true
+    ) -> (machine: LaunchKindMachine, verdict: Allowance?) {
+        var machine = LaunchKindMachine(allowances: allowances)
+        _ = machine.launched(.prewarmed)
+        if resumed { _ = machine.paused(launched: true, mainThreadIdle: true, launchStarted: true) }
+        if foreground { _ = machine.movingToForeground(.didBecomeActive, launched: true, hasScenes: false) }
+        let verdict = machine.lifetimeEnded(
+            silentFor: 0, launched: true, mainThreadIdle: mainThreadIdle, launchStarted: true, inferred: false,
+            backgroundBeforeActive: false)
+        return (machine, verdict)
+    }
+
+    @Test("a prewarmed launch purged before the user's launch was never opened: off screen, no launch")
+    func prewarmNeverOpened() {
+        let purged = Self.prewarmEnded(allowances: .all)
+        #expect(purged.verdict == .prewarmResume && purged.machine.neverOpened)
+        #expect(purged.machine.stateAtEnd(.inactive, hasStateEvents: false) == .background)
+        #expect(purged.machine.stateAtEnd(.active, hasStateEvents: true) == .active)
+        // The textbook has no prewarm: the launch stays in front of the user.
+        let textbook = Self.prewarmEnded(allowances: .none)
+        #expect(textbook.verdict == nil && !textbook.machine.neverOpened)
+        #expect(textbook.machine.stateAtEnd(.inactive, hasStateEvents: false) == .inactive)
+        // Opened (a resume, or a move to the foreground), or killed while its main thread worked:
+        // a launch, judged as one.
+        for opened in [
+            Self.prewarmEnded(allowances: .all, resumed: true), Self.prewarmEnded(allowances: .all, foreground: true),
+            Self.prewarmEnded(allowances: .all, mainThreadIdle: false),
+        ] {
+            #expect(!opened.machine.neverOpened && opened.verdict == nil)
+            #expect(opened.machine.stateAtEnd(.inactive, hasStateEvents: false) == .inactive)
+        }
+    }
 }

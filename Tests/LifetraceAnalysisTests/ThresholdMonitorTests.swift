@@ -19,8 +19,9 @@ import Testing
         }
         let every: ThresholdEdge.Kinds = [
             .callbackEnded, .busyAfterLeavingForeground, .launchWindowEnded, .lifetimeStalls, .exit,
-            .backgroundStretchEnded, .expiredTaskNotEnded,
+            .backgroundStretchEnded, .expiredTaskNotEnded, .relaunched,
         ]
+        #expect(every.rawValue.nonzeroBitCount == ThresholdEdge.Kinds.count)
         #expect(ThresholdEdge.Kinds(lookedAtBy: .all) == every)
     }
 

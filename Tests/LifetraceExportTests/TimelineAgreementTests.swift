@@ -212,11 +212,17 @@ struct TimelineAgreementTests {
         mutating func record(_ span: TimelineSpan) { spans.append(span) }
     }
 
-    /// The page's intervals: the timeline's spans, and the stalls and launch windows it pins.
+    /// The page's intervals: the timeline's spans, and the stalls and launch windows it pins. Like
+    /// the page, a first pass finds the lifetimes without a system view, whose system-view states
+    /// are not drawn (``LifetimeReport/hasSystemView``).
     static func page(_ trace: Case) throws -> [Drawn] {
+        var first = EventListSource(events: trace.events, symbols: trace.symbols)
+        let whole = try LifecycleAnalyzer.analyze(&first, path: trace.label, options: AnalysisOptions())
+        let withoutSystemView = Set(whole.lifetimes.filter { !$0.hasSystemView }.map(\.index))
         var source = EventListSource(events: trace.events, symbols: trace.symbols)
         var sink = Spans()
-        let analysis = try LifecycleTimeline.analyze(&source, path: trace.label, options: AnalysisOptions(), into: &sink)
+        let analysis = try LifecycleTimeline.analyze(
+            &source, path: trace.label, options: AnalysisOptions(), into: &sink, withoutSystemView: withoutSystemView)
         let symbols = trace.symbols
         var drawn: [Drawn] = []
         for span in sink.spans {

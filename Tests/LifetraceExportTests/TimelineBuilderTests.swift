@@ -129,7 +129,32 @@ struct TimelineBuilderTests {
         #expect(writer.on("Main-thread busy") == ["begin busy @5", "end @50"])
         #expect(writer.on("main thread signposts 1") == ["begin work @6", "end @50"])
         #expect(writer.on("Background tasks 1") == ["begin background task @7", "end @50"])
-        #expect(writer.on("System view") == ["begin inactive @0", "end @50", "begin background @60", "end @60"])
+        // Neither lifetime has `state` events: an in-app recording has no system view to draw.
+        #expect(writer.on("System view").isEmpty)
         #expect(writer.on("Launch").first == "complete launch (cold, never finished) @0+50")
+    }
+
+    @Test("The system view is drawn for the lifetimes with state events only, as on the page")
+    func systemViewOnlyWithStateEvents() throws {
+        let writer = try Self.build { symbols in
+            let user = symbols.intern("user")
+            return [
+                // A lifetime recorded with `state` events: its system view is drawn from the launch.
+                TraceEvent(timestamp: 0, payload: .launch(reason: user, background: false, prewarm: false, pid: nil)),
+                TraceEvent(timestamp: 20, payload: .state(to: .active, scene: .none)),
+                TraceEvent(timestamp: 50, payload: .exit(code: nil, signal: 9)),
+                // One recorded in the app: none.
+                TraceEvent(timestamp: 60, payload: .launch(reason: user, background: false, prewarm: false, pid: nil)),
+                TraceEvent(timestamp: 70, payload: .exit(code: nil, signal: 9)),
+                // `state` events that never move the state still make a system view, known at the end.
+                TraceEvent(timestamp: 80, payload: .launch(reason: user, background: true, prewarm: false, pid: nil)),
+                TraceEvent(timestamp: 81, payload: .state(to: .background, scene: .none)),
+                TraceEvent(timestamp: 90, payload: .exit(code: nil, signal: 9)),
+            ]
+        }
+        #expect(writer.on("System view") == [
+            "begin inactive @0", "end @20", "begin active @20", "end @50", "begin background @80", "end @90",
+        ])
+        #expect(writer.on("App view").count == 6)
     }
 }

@@ -86,9 +86,18 @@ struct LaunchMomentTests {
         // and what was kept aside until the first move to the foreground is reported.
         let rule = T.rule("never: stall", scope: "launch")
         #expect(try T.check(rule, Self.prewarmed(pauses: [], stallAt: 60)) == ["r@60"])
-        // And at the lifetime's end when the app never came to the foreground.
-        let lines = [T.event("launch", 0, #""prewarm":true"#), T.event("callback", 20, #""name":"didFinishLaunching","dur":400000000"#)]
-        #expect(try T.check(rule, lines) == ["r@20"])
+        // And at the lifetime's end when the app never came to the foreground while its main
+        // thread still worked (the user's launch may have begun without a pause).
+        let stuck = [
+            T.event("launch", 0, #""prewarm":true"#), T.event("callback.begin", 20, #""name":"didFinishLaunching""#),
+            T.event("mark", 600, #""name":"progress","thread":2"#),
+        ]
+        #expect(try T.check(rule, stuck) == ["r@20"])
+        // A prewarm that ended with its main thread idle was never opened: it had no launch to
+        // judge, for the built-in rules and a rule file's `launch` alike (docs/LIFECYCLE.md,
+        // `prewarm-resume`).
+        let purged = [T.event("launch", 0, #""prewarm":true"#), T.event("callback", 20, #""name":"didFinishLaunching","dur":400000000"#)]
+        #expect(try T.check(rule, purged) == [])
     }
 
     @Test func whatIsKeptAsideIsBounded() throws {

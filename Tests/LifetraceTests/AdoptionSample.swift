@@ -47,6 +47,9 @@ struct AdoptionSample {
         guard case .launch? = events.first?.payload else {
             return "the recorder writes a launch first; a trace without one is another recorder's"
         }
+        if events.dropFirst().contains(where: { $0.type == .launch }) {
+            return "a second launch is another process, whose recorder writes a trace of its own"
+        }
         for event in events {
             if case .exit(let code, let signal) = event.payload {
                 if signal == 9 { return "SIGKILL is invisible from inside; lifetrace recover writes an exit with no code instead" }

@@ -5,7 +5,8 @@ import LifetraceFormat
 /// it right, each named in the verdict of the step it changed:
 ///
 /// - ``Allowance/prewarmResume``: a prewarmed launch is timed from the user's resume (a pause of
-///   the main thread, or a `state` event back to the foreground), the prewarm reported apart;
+///   the main thread, or a `state` event back to the foreground), the prewarm reported apart; one
+///   whose resume never comes was held off screen until the system purged it, never opened;
 /// - ``Allowance/backgroundLaunch``: a launch recorded as foreground whose callbacks (an app-level
 ///   willEnterForeground in an app without scenes, a pause, a BGTaskScheduler launch handler)
 ///   say it was launched into the background;
@@ -30,6 +31,13 @@ public struct LaunchKindMachine: Sendable, Hashable {
     private var appDelegateBackgroundBeforeActive = false
     /// Whether the prewarm's resume came from a `state` event (a later pause then moves it no more).
     public private(set) var resumeFromState = false
+    /// Whether a pause after the launch was taken as the prewarm's resume.
+    private var resumedAfterPause = false
+    /// A prewarmed launch whose resume never came, that never moved to the foreground and ended
+    /// with its main thread idle: the system held it off screen and purged it, and the user never
+    /// opened it (``Allowance/prewarmResume``, settled at the lifetime's end). It had no launch in
+    /// front of the user, so it has no launch window, and its end is judged in Background.
+    public private(set) var neverOpened = false
     /// When the user left a foreground launch before its first activation.
     public private(set) var abandonedAt: Int64?
 
@@ -59,6 +67,7 @@ public struct LaunchKindMachine: Sendable, Hashable {
         guard !foregroundMoved && launched && mainThreadIdle else { return nil }
         if launchStarted { pausedAfterLaunchCallbacks = true }
         guard kind == .prewarmed && allowances.contains(.prewarmResume) && !resumeFromState else { return nil }
+        resumedAfterPause = true
         return .prewarmResume
     }
 
@@ -151,12 +160,23 @@ public struct LaunchKindMachine: Sendable, Hashable {
     /// callbacks and never came to the foreground was a background launch nobody opened; an
     /// inferred launch (`inferred`) takes its kind from the app delegate's view (not a scene's
     /// connection, which is in Background at every launch). Returns ``Allowance/backgroundLaunch``
-    /// where it read the kind otherwise than the textbook (`backgroundBeforeActive`: any Background first).
+    /// where it read the kind otherwise than the textbook (`backgroundBeforeActive`: any Background
+    /// first), and ``Allowance/prewarmResume`` for a prewarmed launch never opened (``neverOpened``):
+    /// the system "may … prewarm your app — launch nonrunning application processes to reduce the
+    /// amount of time the user waits before the app is usable" (Apple, *About the app launch
+    /// sequence*, "Prepare your app for prewarming"), and a process purged before the user's launch
+    /// is no launch and no unexpected end (bugsnag-cocoa pull request 1248).
     public mutating func lifetimeEnded(
         silentFor silence: Int64, launched: Bool, mainThreadIdle: Bool, launchStarted: Bool, inferred: Bool,
         backgroundBeforeActive: Bool
     ) -> Allowance? {
         defer { _checkInvariants() }
+        if kind == .prewarmed, allowances.contains(.prewarmResume), !resumedAfterPause, !resumeFromState,
+            !foregroundMoved, mainThreadIdle
+        {
+            neverOpened = true
+            return .prewarmResume
+        }
         if !foregroundMoved, launched, mainThreadIdle, silence >= RealIOSTimes.launchPause, launchStarted {
             pausedAfterLaunchCallbacks = true
         }
@@ -180,10 +200,12 @@ public struct LaunchKindMachine: Sendable, Hashable {
 
     /// The state a lifetime's end is judged in, given the state the lifetime trusts (`state`): a
     /// foreground-recorded launch read as a background launch nobody opened
-    /// (``Allowance/backgroundLaunch``) was in Background all along, whatever the app view
-    /// assumed at the launch; with `state` events the system view says.
+    /// (``Allowance/backgroundLaunch``), and a prewarmed launch never opened
+    /// (``Allowance/prewarmResume``), were in Background all along, whatever the app view assumed
+    /// at the launch; with `state` events the system view says.
     public func stateAtEnd(_ state: LifecycleState, hasStateEvents: Bool) -> LifecycleState {
-        backgroundLaunchInferred && !foregroundMoved && !hasStateEvents && state == .inactive ? .background : state
+        let offScreen = (backgroundLaunchInferred && !foregroundMoved) || neverOpened
+        return offScreen && !hasStateEvents && state == .inactive ? .background : state
     }
 
     /// Asserts the machine's invariants (checked after the steps that change the kind, in debug
@@ -193,5 +215,6 @@ public struct LaunchKindMachine: Sendable, Hashable {
         assert(!backgroundLaunchInferred || kind == .background, "a background launch read as \(kind)")
         assert(!backgroundInferredFromCallbackAlone || backgroundLaunchInferred, "a reading that is none")
         assert(!resumeFromState || kind == .prewarmed, "a resume of a \(kind) launch")
+        assert(!neverOpened || (kind == .prewarmed && !foregroundMoved), "a \(kind) launch never opened")
     }
 }

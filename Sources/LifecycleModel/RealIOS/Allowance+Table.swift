@@ -5,17 +5,20 @@ extension Allowance {
         AllowanceEntry(
             id: "prewarm-resume",
             sequence: "launch (prewarm: true), pre-main or willFinishLaunching/didFinishLaunching, a pause of "
-                + "seconds to hours, then the user's launch (the resume)",
+                + "seconds to hours, then the user's launch (the resume); or no resume at all: the system purges "
+                + "the prewarmed process before the user opens the app (never opened)",
             sources: [
                 "Apple, About the app launch sequence, \"Prepare your app for prewarming\" "
                     + "(https://developer.apple.com/documentation/uikit/about-the-app-launch-sequence)",
                 "sentry-cocoa issue 1897 (https://github.com/getsentry/sentry-cocoa/issues/1897)",
                 "firebase-ios-sdk issue 9026 (https://github.com/firebase/firebase-ios-sdk/issues/9026)",
                 "Apple Developer Forums threads 706782 and 764625 (https://developer.apple.com/forums/thread/706782)",
+                "bugsnag-cocoa pull request 1248, a prewarmed process terminated before the user launches the app "
+                    + "(https://github.com/bugsnag/bugsnag-cocoa/pull/1248)",
             ],
             appliesWhere: "a launch with prewarm: true (iOS 15 and later prewarm; the launch event says so)",
             osVersions: nil,
-            textbookRules: ["launch-watchdog", "launch-stall"],
+            textbookRules: ["launch-watchdog", "launch-stall", "unexpected-exit"],
             stillViolation: "the user's launch, from the resume to the first frame, longer than the watchdog limit; "
                 + "a stall that starts after the resume inside the launch window"),
         AllowanceEntry(

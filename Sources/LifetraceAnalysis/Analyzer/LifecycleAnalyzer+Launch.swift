@@ -50,6 +50,7 @@ extension LifecycleAnalyzer {
             windowEnd: windowEnd, duration: since(windowTime), milestones: milestones,
             busyInWindow: launch == nil ? 0 : busyInWindow, inferred: current.launchInferred)
         launchReport.abandonedAfter = since(current.abandonedAt)
+        launchReport.neverOpened = current.launchKind.neverOpened
         if let resume = current.resumeTime, let start = current.launchTime {
             launchReport.prewarm = PrewarmReport(
                 start: start, resume: resume, resumeFoundBy: current.resumeFromState ? .state : .pause,
@@ -76,7 +77,9 @@ extension LifecycleAnalyzer {
             launch: launch, hasLaunchEvent: current.launchEvent != nil, resumed: current.resumeTime != nil,
             launchCallbacksSeen: current.willFinishBegin != nil || current.didFinishEnd != nil,
             firstAppActivity: current.firstAppActivity)
-        let windowUnknown = unknownBy != nil
+        // A prewarmed process the user never opened (`prewarm-resume`) had no launch in front of the
+        // user: no window to judge either.
+        let windowUnknown = unknownBy != nil || current.launchKind.neverOpened
         if let unknownBy { current.allowancesApplied.insert(unknownBy) }
         let window = JudgedLaunchWindow(
             start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown,
@@ -99,8 +102,10 @@ extension LifecycleAnalyzer {
     /// that judge them (`launch-stall`, `hang`).
     private mutating func judgeStalls(window: JudgedLaunchWindow?, symbols: SymbolTable) {
         guard thresholdEdges.contains(.lifetimeStalls) else { return }
-        // Before the resume of a prewarmed launch the main thread did the prewarm's work, off screen.
-        let stalls = LifetimeStalls(stalls: current.stalls, window: window, prewarmEnd: current.resumeTime ?? .min)
+        // Before the resume of a prewarmed launch the main thread did the prewarm's work, off screen;
+        // in a prewarmed process never opened, all of it.
+        let prewarmEnd = current.launchKind.neverOpened ? .max : current.resumeTime ?? .min
+        let stalls = LifetimeStalls(stalls: current.stalls, window: window, prewarmEnd: prewarmEnd)
         judge(.lifetimeStalls(stalls), symbols: symbols)
     }
 

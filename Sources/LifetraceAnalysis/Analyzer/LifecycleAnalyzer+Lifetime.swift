@@ -31,18 +31,30 @@ extension LifecycleAnalyzer {
     /// Hands the lifetime's `exit` and how the lifetime stood to the monitors that judge exits.
     @inline(never)
     private mutating func judgeExit(_ event: TraceEvent, state: LifecycleState?, signal: Int32?, symbols: SymbolTable) {
-        let ending = JudgedEnding(
-            state: state, terminating: current.willTerminateBegin != nil,
-            stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
-            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start,
-            crash: signal.flatMap { TerminationSequence.crashName(signal: $0, platform: platform) })
+        let crash = signal.flatMap { TerminationSequence.crashName(signal: $0, platform: platform) }
         let point = EdgePoint(kind: .exit, timestamp: event.timestamp, thread: event.thread, name: .none, event: event)
-        judge(.exit(point, ending), symbols: symbols)
+        judge(.exit(point, judgedEnding(state: state, crash: crash)), symbols: symbols)
     }
 
-    /// Ends the lifetime with no `exit`: the trace ended, or a new `launch` came. Nothing open is
-    /// a violation then (the recording may simply have stopped); it is reported as facts.
-    mutating func endLifetimeWithoutExit(_ kind: LifetimeEnd.Kind, symbols: SymbolTable) {
+    /// How the lifetime stands at its end, for the monitors that judge ends.
+    private func judgedEnding(state: LifecycleState?, crash: String?) -> JudgedEnding {
+        JudgedEnding(
+            state: state, terminating: current.willTerminateBegin != nil,
+            stateEvent: current.hasStateEvents ? current.systemChange : current.effectiveChange,
+            lastCallback: current.lastCallback, open: stacks.allOpen.map(\.begin), busySince: busy.start, crash: crash)
+    }
+
+    /// Ends the lifetime with no `exit`: the trace ended, or a new `launch` came (`nextLaunch`).
+    /// Nothing open is a violation then (the recording may simply have stopped); it is reported as
+    /// facts. A new launch proves the process ended, though: the lifetime is handed to the monitors
+    /// that judge ends as an inferred exit at its last event (``RelaunchedEnding``).
+    mutating func endLifetimeWithoutExit(_ kind: LifetimeEnd.Kind, nextLaunch: TraceEvent? = nil, symbols: SymbolTable) {
+        if let nextLaunch, thresholdEdges.contains(.relaunched) {
+            settleLaunchKind(end: current.lastTimestamp)
+            let relaunched = RelaunchedEnding(
+                end: current.lastTimestamp, nextLaunch: nextLaunch, ending: judgedEnding(state: endState, crash: nil))
+            judge(.relaunched(relaunched), symbols: symbols)
+        }
         closeLifetime(kind: kind, at: current.lastTimestamp, exit: nil, code: nil, signal: nil, symbols: symbols)
     }
 

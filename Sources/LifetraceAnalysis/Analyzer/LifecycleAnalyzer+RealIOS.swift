@@ -90,6 +90,13 @@ extension LifecycleAnalyzer {
             mainThreadIdle: busy.start == nil, launchStarted: current.launchCallbacksBegan,
             inferred: current.launchInferred, backgroundBeforeActive: current.backgroundBeforeActive)
         if let allowance { current.allowancesApplied.insert(allowance) }
+        // A prewarmed launch never opened had no launch: its launch moment moves to the lifetime's
+        // end, so that whoever judges the launch as events come (a rule file's `launch`) drops
+        // what it found during the prewarm, as the built-in rules do.
+        if current.launchKind.neverOpened, current.launchMomentOpen {
+            current.launchMomentOpen = false
+            emit(.launchTimed(lifetime: current.index, from: end, settled: true))
+        }
     }
 
     /// A callback moving the app or a scene to the background: the launch-kind machine says

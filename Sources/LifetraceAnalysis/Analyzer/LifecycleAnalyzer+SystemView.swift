@@ -7,7 +7,7 @@ extension LifecycleAnalyzer {
     mutating func beginLifetime(
         _ event: TraceEvent, reason: Symbol, background: Bool, prewarm: Bool, pid: Int64?, symbols: SymbolTable
     ) {
-        if inLifetime { endLifetimeWithoutExit(.relaunched, symbols: symbols) }
+        if inLifetime { endLifetimeWithoutExit(.relaunched, nextLaunch: event, symbols: symbols) }
         startLifetime(at: event.timestamp)
         current.launchEvent = event
         current.firstEvent = event

@@ -17,6 +17,8 @@ enum ThresholdEdge {
     case lifetimeStalls(LifetimeStalls)
     /// The process exited (the lifetime's `exit`), and how the lifetime stood then.
     case exit(EdgePoint, JudgedEnding)
+    /// A new `launch` ended the lifetime with no `exit` recorded: an inferred exit at its last event.
+    case relaunched(RelaunchedEnding)
     /// A stretch of Background with no background task open ended, in one view
     /// (``BackgroundTimeMonitor``'s clock).
     case backgroundStretchEnded(BackgroundTimeMonitor.EndedStretch)
@@ -31,6 +33,7 @@ enum ThresholdEdge {
         case .launchWindowEnded: .launchWindowEnded
         case .lifetimeStalls: .lifetimeStalls
         case .exit: .exit
+        case .relaunched: .relaunched
         case .backgroundStretchEnded: .backgroundStretchEnded
         case .expiredTaskNotEnded: .expiredTaskNotEnded
         }
@@ -48,8 +51,9 @@ enum ThresholdEdge {
         static let exit = Kinds(rawValue: 1 << 4)
         static let backgroundStretchEnded = Kinds(rawValue: 1 << 5)
         static let expiredTaskNotEnded = Kinds(rawValue: 1 << 6)
-        /// How many kinds there are.
-        static let count = 7
+        static let relaunched = Kinds(rawValue: 1 << 7)
+        /// How many kinds there are (as many as the raw value has bits).
+        static let count = 8
 
         /// What the monitors of the rules in `rules` look at.
         init(lookedAtBy rules: RuleSet) {
@@ -123,6 +127,14 @@ struct BusyAfterLeavingForeground {
 struct LaunchWindowEnded {
     var window: JudgedLaunchWindow
     var exit: TraceEvent?
+}
+
+/// A lifetime that a new `launch` (``nextLaunch``) ended with no `exit`: the new process proves the
+/// old one ended, without notice, at its last event (``end``), standing as ``ending`` says.
+struct RelaunchedEnding {
+    var end: Int64
+    var nextLaunch: TraceEvent
+    var ending: JudgedEnding
 }
 
 /// A lifetime's stalls when it ended, and the launch window (nil without a launch); before

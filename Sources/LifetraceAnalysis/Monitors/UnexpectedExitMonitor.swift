@@ -26,7 +26,7 @@ struct JudgedEnding {
 /// judged on the exit.
 struct UnexpectedExitMonitor: ThresholdMonitor {
     static let rule = BuiltInRule.unexpectedExit
-    static let edges: ThresholdEdge.Kinds = .exit
+    static let edges: ThresholdEdge.Kinds = [.exit, .relaunched]
 
     /// Whether an ending in `state` (the trusted view's), with or without willTerminate
     /// (`terminating`), can be a finding: a crash in any state, or a foreground app's end without
@@ -41,8 +41,13 @@ struct UnexpectedExitMonitor: ThresholdMonitor {
         return state == .inactive || state == .active
     }
 
-    /// Judges the lifetime's `exit` (an ``EdgePoint`` of kind ``EdgePoint/Kind/exit``).
+    /// Judges the lifetime's `exit` (an ``EdgePoint`` of kind ``EdgePoint/Kind/exit``), or its end
+    /// by a new launch with no exit recorded.
     static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+        if case .relaunched(let relaunched) = edge {
+            judge(relaunched, context: context, findings: &findings)
+            return
+        }
         guard case .exit(let exit, let ending) = edge,
             canFind(state: ending.state, terminating: ending.terminating, crashed: ending.crash != nil),
             case .exit(let code, let signal) = exit.fact
@@ -72,11 +77,29 @@ struct UnexpectedExitMonitor: ThresholdMonitor {
                 how = "exited"
             }
             return "The process \(how) at \(context.when(end)) while the app was \(state.name), without willTerminate"
-                + mainThreadFacts(ending, context: context)
-                + "; expected a foreground app to keep running, or to move to Background and be "
-                + "terminated from there (a crash, the watchdog or a memory limit ends like this)."
+                + mainThreadFacts(ending, context: context) + foregroundExpectation
         }
     }
+
+    /// Judges a lifetime that a new `launch` (`nextLaunch`) ended with no `exit`: the new process
+    /// proves the old one ended, without notice, at its last event (`end`): an inferred exit, the
+    /// termination crash reporters infer at the next launch (sentry-cocoa
+    /// `SentryWatchdogTerminationLogic`, dd-sdk-ios `WatchdogTerminationChecker`, bugsnag-cocoa
+    /// `BSGRunContextWasKilled`). Only an end in the foreground without willTerminate is a finding.
+    private static func judge(_ relaunched: RelaunchedEnding, context: MonitorContext, findings: inout RuleFindings) {
+        let (end, nextLaunch, ending) = (relaunched.end, relaunched.nextLaunch, relaunched.ending)
+        guard endsInForeground(state: ending.state, terminating: ending.terminating), let state = ending.state else { return }
+        findings.add(Rule(rule), at: end, witnesses: (ending.stateEvent.map { [$0] } ?? []) + [nextLaunch]) {
+            "The process ended without notice at \(context.when(end)) (its last event; no exit was recorded, and the "
+                + "app launched again at \(context.when(nextLaunch.timestamp))) while the app was \(state.name), "
+                + "without willTerminate" + mainThreadFacts(ending, context: context) + foregroundExpectation
+        }
+    }
+
+    /// What a foreground app's end without willTerminate was expected to be, closing the messages.
+    private static let foregroundExpectation =
+        "; expected a foreground app to keep running, or to move to Background and be "
+        + "terminated from there (a crash, the watchdog or a memory limit ends like this)."
 
     /// What the main thread was doing when a foreground app ended: its last callback, what was
     /// still open, and whether it was busy and since when (the facts behind a watchdog or memory kill).

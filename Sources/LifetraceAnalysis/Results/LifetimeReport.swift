@@ -47,9 +47,10 @@ extension LifetimeReport {
 
     /// The launch window, from the launch (given or inferred; a prewarmed launch's resume) to what
     /// closed it, or to where the user left an abandoned launch, or to the lifetime's end when
-    /// nothing did; nil without a launch. The one definition every view draws.
+    /// nothing did; nil without a launch, or for a prewarmed process never opened. The one
+    /// definition every view draws.
     public var launchWindow: LaunchWindow? {
-        guard let start = launch.timestamp else { return nil }
+        guard let start = launch.timestamp, !launch.neverOpened else { return nil }
         let until = launch.duration ?? launch.abandonedAfter
         return LaunchWindow(lifetime: index, launch: launch, start: start, end: until.map { start + $0 } ?? end.timestamp)
     }
@@ -105,6 +106,10 @@ public struct LaunchReport: Sendable, Hashable {
     /// ``timestamp``): the launch was abandoned, its window never closed, and it is not judged by
     /// its length.
     public var abandonedAfter: Int64?
+    /// Whether this prewarmed launch was never opened: the system prewarmed the process and purged
+    /// it (or the trace ended) before the user's launch, so it has no launch window and is not
+    /// judged as a launch (docs/LIFECYCLE.md, "Real iOS", `prewarm-resume`).
+    public var neverOpened = false
 
     /// Creates a launch report.
     public init(

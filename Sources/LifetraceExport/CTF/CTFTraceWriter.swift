@@ -28,6 +28,8 @@ public struct CTFTraceWriter {
     private var metadataByteCount: Int64 = 0
     /// The stalls and the violations about them, written at the end with their samples' blame.
     private var heldStallEvidence = HeldStallEvidence()
+    /// The system-view states held until their lifetime shows it has a system view.
+    private var systemView = SystemViewGate()
 
     /// How many event records were written.
     public var recordCount: Int { stream.eventCount }
@@ -162,6 +164,10 @@ extension CTFTraceWriter: LifecycleEdgeSink {
     /// interval or a state's stretch.
     public mutating func receive(_ edge: LifecycleEdge, symbols: SymbolTable) throws(ExportError) {
         if heldStallEvidence.hold(edge) { return }
+        // An in-app recording has no system view: its lifetimes' system-view states are not written.
+        let gate = systemView.admit(edge)
+        for change in gate.released { try append(change, symbols: symbols) }
+        if gate.holds { return }
         switch edge {
         case .finding(let violation):
             try append(violation)
@@ -189,20 +195,24 @@ extension CTFTraceWriter: LifecycleEdgeSink {
             stream.appendInt64(end)
             try stream.endEvent()
         case .stateChanged(let change):
-            if let from = change.from, let since = change.since {
-                beginFinding(CTFEventClass.stateID, at: change.timestamp)
-                let (view, scene) = Self.view(change.view)
-                stream.appendUInt8(view)
-                stream.appendString(symbols[scene])
-                stream.appendString(from.name)
-                stream.appendInt64(since)
-                stream.appendInt64(change.timestamp)
-                try stream.endEvent()
-            }
+            try append(change, symbols: symbols)
         case .lifetimeBegan, .launchInferred, .launchTimed, .intervalBegan, .point, .busyBegan, .launchWindowClosed,
             .lifetimeEnded:
             break
         }
+    }
+
+    /// A `state` record for the state `change` ended, if it ended one.
+    private mutating func append(_ change: StateChange, symbols: SymbolTable) throws(ExportError) {
+        guard let from = change.from, let since = change.since else { return }
+        beginFinding(CTFEventClass.stateID, at: change.timestamp)
+        let (view, scene) = Self.view(change.view)
+        stream.appendUInt8(view)
+        stream.appendString(symbols[scene])
+        stream.appendString(from.name)
+        stream.appendInt64(since)
+        stream.appendInt64(change.timestamp)
+        try stream.endEvent()
     }
 
     /// A view's `view_t` code and its scene (``Symbol/none`` for the app's own views).

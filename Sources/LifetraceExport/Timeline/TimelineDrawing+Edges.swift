@@ -13,6 +13,10 @@ extension TimelineDrawing: LifecycleEdgeSink {
             try declareTracks(launchPid: launchPid)
         }
         if heldStallEvidence.hold(edge) { return }
+        // An in-app recording has no system view: its lifetimes' system-view states are not drawn.
+        let gate = systemView.admit(edge)
+        for change in gate.released { try draw(change, symbols: symbols) }
+        if gate.holds { return }
         try draw(edge, symbols: symbols)
     }
 

@@ -54,6 +54,8 @@ struct TimelineDrawing<Writer: TimelineRecordWriter> {
     var sceneLanes: [Symbol: Int] = [:]
     /// The stalls and the violations about them, drawn at the end with their samples' blame.
     var heldStallEvidence = HeldStallEvidence()
+    /// The system-view states held until their lifetime shows it has a system view.
+    var systemView = SystemViewGate()
 
     /// How many lifetimes get a slice name of their own (`lifetime 12`); later ones are `lifetime`.
     static var namedLifetimeLimit: Int { CappedCounts.lifetimeLimit }

@@ -111,6 +111,7 @@ extension LaunchReport {
             })
             // Only when there is one, so that the output of other launches keeps its shape.
             if let abandonedAfter { json.member("abandonedAfter", abandonedAfter) }
+            if neverOpened { json.member("neverOpened", true) }
             if let prewarm {
                 json.member("prewarm", object: { json in
                     json.member("start", prewarm.start)

@@ -149,7 +149,7 @@ public struct TraceReport: Sendable {
         case .firstFrame: window = "to the first frame"
         case .firstActive: window = "to the end of the first didBecomeActive"
         case .didFinishLaunching: window = "to the end of didFinishLaunching"
-        case .open: window = launch.abandonedAfter == nil ? "never closed" : "abandoned"
+        case .open: window = launch.neverOpened ? "never opened" : (launch.abandonedAfter == nil ? "never closed" : "abandoned")
         }
         let milestones = launch.milestones
         let marks: [(String, Int64?)] = [
@@ -160,12 +160,16 @@ public struct TraceReport: Sendable {
         // Milestones are lengths after the launch, not moments (docs/REPORTS.md, "One clock").
         let reached = marks.compactMap { mark in mark.1.map { "\(mark.0) \(DurationFormat.fixed.string($0))" } }
         var rows = [
-            ("Launch", (launch.duration.map(DurationFormat.fixed.string) ?? "unfinished") + " (\(window))"),
+            ("Launch", (launch.duration.map(DurationFormat.fixed.string) ?? (launch.neverOpened ? "none" : "unfinished")) + " (\(window))"),
             ("Milestones", reached.isEmpty ? "none" : reached.joined(separator: ", ") + " after the launch"),
             ("Main thread busy in window", DurationFormat.fixed.string(launch.busyInWindow) + " (from \(lifetime.busySource.rawValue))"),
         ]
         if let left = launch.abandonedAfter {
             rows.append(("Abandoned", "the user left \(DurationFormat.fixed.string(left)) after the launch, before the first activation; not judged by its length"))
+        }
+        if launch.neverOpened {
+            rows.append((
+                "Prewarm", "the system prewarmed the process and the user never opened it; not judged as a launch"))
         }
         if let prewarm = launch.prewarm {
             let how = prewarm.resumeFoundBy == .state ? "a state event" : "the first event after a pause"

@@ -83,14 +83,20 @@ struct TraceFacts {
     }
 
     /// The CTF records of what the analyzer derived, by class: an `interval` per interval
-    /// ended, a `busy` per busy interval, a `state.span` per state left.
+    /// ended, a `busy` per busy interval, a `state.span` per state left (the system view's only in
+    /// the lifetimes that have one, ``LifetimeReport/hasSystemView``).
     var derivedRecords: [String: Int] {
         var counts: [String: Int] = [:]
+        var systemSpans = 0
         for edge in edges {
             switch edge {
             case .intervalEnded: counts["interval", default: 0] += 1
             case .busyEnded: counts["busy", default: 0] += 1
+            case .stateChanged(let change) where change.from != nil && change.view == .system: systemSpans += 1
             case .stateChanged(let change) where change.from != nil: counts["state.span", default: 0] += 1
+            case .lifetimeEnded(let report):
+                if report.hasSystemView { counts["state.span", default: 0] += systemSpans }
+                systemSpans = 0
             default: break
             }
         }
