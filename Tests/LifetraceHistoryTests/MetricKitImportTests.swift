@@ -134,6 +134,28 @@ import Testing
         #expect(added.error.split(separator: "\n").map(String.init) == payload.notes.map { "lifetrace: note: " + $0 })
     }
 
+    /// MetricKit writes the launch histograms as `histogrammedTimeToFirstDrawKey` and
+    /// `histogrammedResumeTime`, and a signpost's count as `totalSignpostCount`
+    /// (Samples/metrickit/README.md); the property names are no JSON members, so a payload
+    /// spelling them is kept, named, and draws no series.
+    @Test func onlyTheMembersMetricKitWritesDrawASeries() throws {
+        let directory = try ScratchDirectory.make("metrickit-spellings")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var text = try String(contentsOfFile: Self.metricPayload, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"histogrammedResumeTime\"", with: "\"histogrammedApplicationResumeTime\"")
+        text = text.replacingOccurrences(of: "\"totalSignpostCount\"", with: "\"totalCount\"")
+        let file = directory + "/day.json"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let payload = try Self.payload(file)
+        #expect(payload.fieldCount == (try Self.leaves(file)))
+        #expect(payload.notes.sorted() == [
+            "\(file): $.applicationLaunchMetrics.histogrammedApplicationResumeTime: a histogram Apple does not document; kept as it is",
+            "\(file): $.signpostMetrics[0].totalCount: a field Apple does not document; kept as it is",
+        ])
+        #expect(payload.histograms.filter { $0.metric == "resume" }.isEmpty)
+        #expect(payload.histograms.map(\.metric).contains("launch"))
+    }
+
     @Test func aPayloadIsToldByItsContentNotItsName() throws {
         let directory = try ScratchDirectory.make("metrickit-content")
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -59,7 +59,7 @@ public struct BuildIdentity: Sendable {
         fields.os = fields.os ?? payloadField { $0.os ?? $0.diagnostics.first?.os }
         fields.commit = fields.commit ?? metadata("commit")
         fields.branch = fields.branch ?? metadata("branch")
-        let date = fields.date ?? ISO8601DateFormatter().string(from: now)
+        let date = fields.date ?? now.formatted(.iso8601)
         let id = fields.buildID ?? fields.commit.map { String($0.prefix(12)) } ?? date
         return BuildRecord(
             buildID: id, commit: fields.commit, branch: fields.branch, appVersion: fields.appVersion,

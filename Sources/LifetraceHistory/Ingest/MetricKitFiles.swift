@@ -51,8 +51,9 @@ public enum MetricKitFiles {
         var looked = 0
         while let relative = walk.nextObject() as? String, looked < directoryFileLimit {
             looked += 1
-            guard (walk.fileAttributes?[.type] as? FileAttributeType) == .typeRegular,
-                !TraceInputs.extensions.contains(where: relative.hasSuffix)
+            // The name first: a trace is never looked into here, nor its attributes read.
+            guard !TraceInputs.extensions.contains(where: relative.hasSuffix),
+                (walk.fileAttributes?[.type] as? FileAttributeType) == .typeRegular
             else { continue }
             files.append((directory as NSString).appendingPathComponent(relative))
         }

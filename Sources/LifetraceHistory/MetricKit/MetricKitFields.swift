@@ -2,14 +2,15 @@
 /// lists each with its page): what the history draws series from, and which fields a payload
 /// may have. A field not listed here is kept all the same, and named in a note.
 enum MetricKitFields {
-    /// The histograms series are drawn from, by their path in the payload: the name the history
-    /// gives them. The JSON names two differently from the properties (`...Key`, and
-    /// `histogrammedResumeTime` for `histogrammedApplicationResumeTime`); both spellings are read.
+    /// The histograms series are drawn from, by their path in the payload as MetricKit writes it
+    /// (`MXAppLaunchMetric` and `MXAppResponsivenessMetric` write their histograms under names
+    /// other than the properties': `histogrammedTimeToFirstDrawKey`, `histogrammedResumeTime`,
+    /// `histogrammedAppHangTime`; Samples/metrickit/README.md names where each is attested): the
+    /// name the history gives them.
     static let histogramMetrics: [String: String] = [
-        "applicationLaunchMetrics.histogrammedTimeToFirstDraw": "launch",
-        "applicationLaunchMetrics.histogrammedOptimizedTimeToFirstDraw": "launchOptimized",
+        "applicationLaunchMetrics.histogrammedTimeToFirstDrawKey": "launch",
+        "applicationLaunchMetrics.histogrammedOptimizedTimeToFirstDrawKey": "launchOptimized",
         "applicationLaunchMetrics.histogrammedResumeTime": "resume",
-        "applicationLaunchMetrics.histogrammedApplicationResumeTime": "resume",
         "applicationLaunchMetrics.histogrammedExtendedLaunch": "extendedLaunch",
         "applicationResponsivenessMetrics.histogrammedAppHangTime": "hang",
     ]
@@ -21,9 +22,7 @@ enum MetricKitFields {
     ]
 
     /// The history's name of the histogram at `path`, nil when no series is drawn from it.
-    static func histogramMetric(_ path: String) -> String? {
-        histogramMetrics[path.hasSuffix("Key") ? String(path.dropLast(3)) : path]
-    }
+    static func histogramMetric(_ path: String) -> String? { histogramMetrics[path] }
 
     /// The documented arrays of an `MXDiagnosticPayload`.
     static let diagnosticArrays: Set<String> = [
@@ -81,11 +80,11 @@ enum MetricKitFields {
         "displayMetrics.averagePixelLuminance.averageValue", "displayMetrics.averagePixelLuminance.standardDeviation",
         "displayMetrics.averagePixelLuminance.sampleCount",
         "animationMetrics.scrollHitchTimeRatio",
-        "signpostMetrics[].signpostName", "signpostMetrics[].signpostCategory", "signpostMetrics[].totalCount",
+        "signpostMetrics[].signpostName", "signpostMetrics[].signpostCategory", "signpostMetrics[].totalSignpostCount",
         "signpostMetrics[].signpostIntervalData.signpostCumulativeCPUTime", "signpostMetrics[].signpostIntervalData.signpostAverageMemory",
         "signpostMetrics[].signpostIntervalData.signpostCumulativeLogicalWrites",
         "signpostMetrics[].signpostIntervalData.signpostCumulativeHitchTimeRatio",
-        "metaData.bundleIdentifier", "metaData.pid", "metaData.isTestFlightApp", "metaData.lowPowerModeEnabled",
+        "multipleAppVersions", "metaData.bundleIdentifier", "metaData.pid", "metaData.isTestFlightApp", "metaData.lowPowerModeEnabled",
     ]
 
     /// The other documented fields of a diagnostic (`MXDiagnosticMetaData` and its subclasses'

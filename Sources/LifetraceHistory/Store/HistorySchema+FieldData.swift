@@ -8,7 +8,7 @@ extension HistorySchema {
         migrator.registerMigration("v2-metrickit-field-data") { db in
             try db.create(table: "fieldPayload") { table in
                 table.autoIncrementedPrimaryKey("id")
-                table.belongsTo("build", onDelete: .cascade).notNull()
+                table.parent("build").notNull()
                 table.column("path", .text).notNull()
                 table.column("kind", .text).notNull()
                 for name in ["begin", "end", "appVersion", "buildNumber", "device", "os", "architecture", "region"] {
@@ -47,7 +47,7 @@ extension HistorySchema {
             }
             try db.create(table: "fieldValue") { table in
                 table.owned(by: "fieldPayload")
-                table.belongsTo("fieldDiagnostic", onDelete: .cascade)
+                table.parent("fieldDiagnostic")
                 table.column("field", .text).notNull()
                 // The value as given: text, an integer or a real (a boolean as 0 or 1), or null.
                 table.column("value")

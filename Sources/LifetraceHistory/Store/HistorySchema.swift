@@ -22,7 +22,7 @@ enum HistorySchema {
             }
             try db.create(table: "run") { table in
                 table.autoIncrementedPrimaryKey("id")
-                table.belongsTo("build", onDelete: .cascade).notNull()
+                table.parent("build").notNull()
                 table.column("path", .text).notNull()
                 table.column("source", .text).notNull()
                 table.column("events", .integer).notNull()
@@ -67,7 +67,16 @@ extension TableDefinition {
     /// a build is read, and deleted, at a time). Released steps make their tables with it: it
     /// never changes (`HistorySchemaTests` holds the first step's tables as released).
     func owned(by parent: String) {
-        belongsTo(parent, onDelete: .cascade).notNull()
+        self.parent(parent).notNull()
         column("buildId", .integer).notNull().indexed()
+    }
+
+    /// The column `<table>Id` of a row that belongs to a `table` row, deleted with it, and
+    /// indexed: the column and index GRDB's `belongsTo` makes (`HistorySchemaTests` holds them),
+    /// named here rather than inflected from the table's name, which compiles the inflections'
+    /// regular expressions each time a store is created.
+    @discardableResult
+    func parent(_ table: String) -> ColumnDefinition {
+        column("\(table)Id", .integer).indexed().references(table, onDelete: .cascade)
     }
 }
