@@ -42,10 +42,17 @@ import Glibc
         #expect(stall != nil, "\(analysis.violations.map(\.message))")
         let message = stall?.message ?? ""
         #expect(message.contains("stack samples in SearchIndex.init(notes:minimumDuration:held:) (SearchIndex.swift:"), "\(message)")
-        #expect(message.contains(", most in "), "\(message)")
         let profile = analysis.stallProfiles.first
         #expect(profile?.blame?.frame.function.contains("SearchIndex.init") == true)
-        #expect(profile?.blameLeaf.map { !$0.frame.isApp } == true, "\(String(describing: profile?.blameLeaf))")
+        // The leaf most of the blamed function's samples were in is named when it is another
+        // function: the library code the index was running (which one depends on where the
+        // sampler found the thread, so a run may find SearchIndex.init itself most often).
+        if let leaf = profile?.blameLeaf {
+            #expect(!leaf.frame.isApp, "\(leaf)")
+            #expect(message.contains(", most in \(leaf.frame.function)"), "\(message)")
+        } else {
+            #expect(!message.contains(", most in "), "\(message)")
+        }
         // The stall was held until the sampler had taken its samples, and most are in it.
         #expect((profile?.sampleCount ?? 0) >= heldSamples, "\(String(describing: profile))")
         #expect((profile?.blame?.samples ?? 0) * 2 > (profile?.sampleCount ?? 0))
