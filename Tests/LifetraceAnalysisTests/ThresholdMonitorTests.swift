@@ -31,7 +31,7 @@ import Testing
         #expect(LifecycleAnalyzer(options: AnalysisOptions(rules: ordering)).thresholdEdges.isEmpty)
         #expect(LifecycleAnalyzer(options: AnalysisOptions(rules: RuleSet(Rule(.hang)))).thresholdEdges == .lifetimeStalls)
         let launch = RuleSet([Rule(.launchWatchdog), Rule(.unexpectedExit)])
-        #expect(LifecycleAnalyzer(options: AnalysisOptions(rules: launch)).thresholdEdges == [.launchWindowEnded, .exit])
+        #expect(LifecycleAnalyzer(options: AnalysisOptions(rules: launch)).thresholdEdges == [.launchWindowEnded, .exit, .relaunched])
     }
 
     @Test func anEdgeGoesToTheMonitorsOfTheRulesThatAreOnInTheTablesOrder() {
