@@ -120,7 +120,7 @@ public struct LifecycleAnalyzer {
         background = BackgroundExecutionSequence(allowances: allowances, platform: platform)
         recording = RecordingStart(platform.recordingStart, allowances: allowances)
         found = ViolationList(limit: options.violationLimit)
-        thresholdMonitors = ThresholdMonitorTable(rules: options.rules)
+        thresholdMonitors = ThresholdMonitorTable(options: options)
         current = Lifetime(index: 0, start: 0, allowances: allowances)
         monitor = options.userRules?.makeMonitor()
         monitorLooksAtFrames = monitor?.looksAtFrames ?? false

@@ -73,10 +73,17 @@ enum ThresholdEdge {
 struct ThresholdMonitorTable {
     /// What the monitors look at together: an edge of another kind is never built.
     let kinds: ThresholdEdge.Kinds
+    /// The options the monitors judge with, held once for the analysis.
+    let shared: SharedAnalysisOptions
     private let byKind: [[any ThresholdMonitor.Type]]
 
-    /// The table of the monitors of `rules`.
-    init(rules: RuleSet) {
+    /// The table of the monitors of `rules`, with default limits.
+    init(rules: RuleSet) { self.init(options: AnalysisOptions(rules: rules)) }
+
+    /// The table of the monitors of the rules `options` turns on, judging with `options`.
+    init(options: AnalysisOptions) {
+        let rules = options.rules
+        shared = SharedAnalysisOptions(options)
         kinds = ThresholdEdge.Kinds(lookedAtBy: rules)
         var byKind = [[any ThresholdMonitor.Type]](repeating: [], count: ThresholdEdge.Kinds.count)
         for monitor in BuiltInRule.thresholdMonitors where rules.contains(Rule(monitor.rule)) {

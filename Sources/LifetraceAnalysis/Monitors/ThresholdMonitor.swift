@@ -27,11 +27,20 @@ protocol ThresholdMonitor: Sendable {
     static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings)
 }
 
+/// The options of one analysis, held once and shared by every ``MonitorContext``: a context is made
+/// for each edge (every callback that ends), and a copy of the options in each would retain and
+/// release every reference they hold, each time.
+final class SharedAnalysisOptions {
+    let options: AnalysisOptions
+
+    init(_ options: AnalysisOptions) { self.options = options }
+}
+
 /// What a threshold monitor reads besides the edges it judges: the limits in force, and the
 /// lifetime's clock and the trace's symbols for its messages.
 struct MonitorContext {
-    /// The limits and rules in force.
-    let options: AnalysisOptions
+    /// The limits and rules in force, held once per analysis (``ThresholdMonitorTable/shared``).
+    let shared: SharedAnalysisOptions
     /// The current lifetime's launch; nil without one.
     let launch: Int64?
     /// The trace's first event, from which messages count their moments (``TraceClock``).
@@ -40,6 +49,9 @@ struct MonitorContext {
     let symbols: SymbolTable
     /// The model's background execution sequence, which says what excuses a long stretch in Background.
     let background: BackgroundExecutionSequence
+
+    /// The limits and rules in force.
+    var options: AnalysisOptions { shared.options }
 
     /// The moment `timestamp`, `+1.234 s` since the trace's first event, as every message writes it.
     func when(_ timestamp: Int64) -> String { LifecycleAnalyzer.when(timestamp, origin: origin) }
@@ -68,7 +80,7 @@ extension LifecycleAnalyzer {
     /// The context the threshold monitors judge in, now.
     func monitorContext(symbols: SymbolTable) -> MonitorContext {
         MonitorContext(
-            options: options, launch: inLifetime ? current.windowStart : nil, origin: traceOrigin, symbols: symbols,
+            shared: thresholdMonitors.shared, launch: inLifetime ? current.windowStart : nil, origin: traceOrigin, symbols: symbols,
             background: background)
     }
 
