@@ -42,7 +42,7 @@ enum ThresholdEdge {
     /// A set of edge kinds as a bit mask: what a monitor looks at, and what the monitors of the
     /// rules that are on look at together (asked at every point that could build an edge).
     struct Kinds: OptionSet {
-        var rawValue: UInt8
+        var rawValue: UInt32
 
         static let callbackEnded = Kinds(rawValue: 1 << 0)
         static let busyAfterLeavingForeground = Kinds(rawValue: 1 << 1)
@@ -52,7 +52,7 @@ enum ThresholdEdge {
         static let backgroundStretchEnded = Kinds(rawValue: 1 << 5)
         static let expiredTaskNotEnded = Kinds(rawValue: 1 << 6)
         static let relaunched = Kinds(rawValue: 1 << 7)
-        /// How many kinds there are (as many as the raw value has bits).
+        /// How many kinds there are (at most the raw value's 32 bits: a shift past them gives 0).
         static let count = 8
 
         /// What the monitors of the rules in `rules` look at.
@@ -63,7 +63,7 @@ enum ThresholdEdge {
             }
         }
 
-        init(rawValue: UInt8) { self.rawValue = rawValue }
+        init(rawValue: UInt32) { self.rawValue = rawValue }
     }
 }
 
