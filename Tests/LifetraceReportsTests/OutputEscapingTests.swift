@@ -1,7 +1,7 @@
 import Foundation
-import LifetraceOutput
 import Testing
 
+@testable import LifetraceOutput
 @testable import LifetraceFormat
 @testable import LifetraceReports
 
@@ -61,6 +61,30 @@ import Testing
         let terminal = #"a\tb\nc\rd\u{7}e\u{1B}f\u{7F}g\u{85}h\u{2028}i\u{2029}j"# + "\u{FFFE}k<&>\"'"
         #expect(TerminalText.escaped(Self.hostile) == terminal)
         #expect(MarkdownText.prose(Self.hostile) == terminal.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "<", with: "\\<"))
+    }
+
+    @Test func theTerminalsByteTestIsTheScalarRule() {
+        // The escaper reads bytes first and decodes scalars only when the bytes hold one it
+        // escapes: both tests must agree on every scalar, alone and between plain characters.
+        var escaped = 0
+        var disagreeing: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let rule = TerminalText.needsEscape(scalar)
+            if rule { escaped += 1 }
+            let alone = String(scalar)
+            // Between other characters too, where a neighbour's bytes could be misread (every
+            // escaped scalar is below U+3000).
+            let embedded = value < 0x3000 ? TerminalText.holdsEscape("a" + alone + "é") : rule
+            if TerminalText.holdsEscape(alone) != rule || embedded != rule {
+                disagreeing.append(value)
+            }
+        }
+        #expect(disagreeing == [])
+        // C0 (32), DEL and C1 (33), the two separators and the twelve bidirectional controls.
+        #expect(escaped == 32 + 33 + 2 + 12)
+        #expect(TerminalText.escaped("plain ASCII, µs, → and 😀") == "plain ASCII, µs, → and 😀")
+        #expect(TerminalText.escaped("a\u{202E}b") == #"a\u{202E}b"#)
     }
 
     @Test func fixedPointNumbers() {

@@ -86,7 +86,9 @@ struct ThreadIntervals {
 /// cost a comparison. A thread's slot is given back once nothing is open on it, so the number of
 /// slots is bounded by the threads that have something open, not by the threads ever seen, and
 /// at most ``CappedCounts/threadLimit``: a begin on a further thread goes to slot 1, which keeps
-/// nothing, and is counted.
+/// nothing, and is counted. The cached thread's slot is the one exception: it is given back when
+/// the cache moves to another thread, so that a worker thread that begins and ends one interval
+/// after another keeps its slot rather than giving it back and taking it again each time.
 struct ThreadStacks {
     /// How deep a stack may grow; deeper begins are counted, not kept, so memory stays bounded
     /// even for a trace that never ends what it begins.
@@ -121,6 +123,7 @@ struct ThreadStacks {
     }
 
     private mutating func lookUp(_ thread: ThreadID) -> Int {
+        giveBackIdleCachedSlot()
         let slot: Int
         if thread.isMain {
             slot = 0
@@ -143,16 +146,25 @@ struct ThreadStacks {
         return slot
     }
 
-    /// Gives a non-main thread's slot back when nothing is open on it any more.
+    /// Gives a non-main thread's slot back when nothing is open on it any more; the cached
+    /// thread's slot stays its thread's until the cache moves (``giveBackIdleCachedSlot()``).
     @inline(__always)
     mutating func release(_ slot: Int) {
-        guard slot >= Self.firstThreadSlot, slots[slot].callbacks.isEmpty, slots[slot].signposts.isEmpty else { return }
+        guard slot >= Self.firstThreadSlot, slot != cachedSlot, slots[slot].callbacks.isEmpty, slots[slot].signposts.isEmpty
+        else { return }
         index[slots[slot].thread.rawValue] = nil
         free.append(slot)
-        if cachedSlot == slot {
-            cachedThread = 0
-            cachedSlot = 0
-        }
+    }
+
+    /// Gives the cached slot back if it is another thread's than the main one and nothing is
+    /// open on it, before the cache moves to another thread.
+    private mutating func giveBackIdleCachedSlot() {
+        let slot = cachedSlot
+        guard slot >= Self.firstThreadSlot, slots[slot].callbacks.isEmpty, slots[slot].signposts.isEmpty else { return }
+        cachedThread = 0
+        cachedSlot = 0
+        index[slots[slot].thread.rawValue] = nil
+        free.append(slot)
     }
 
     /// Pushes a callback; false when the stack is full.
