@@ -188,11 +188,12 @@ struct RealIOSAdoptionTests {
         #expect(Self.producible.count >= 55)
     }
 
-    /// The callbacks UIKit lets the adapter see only by their notification, and those it neither
-    /// wraps nor announces, which the app reports itself (``CallbackDelivery``).
+    /// The callbacks the UIKit adapter sees by their notification only: it does not wrap their
+    /// delegate methods (``CallbackDelivery``).
     static let announcedOnly: Set<CallbackName> = [
         .didReceiveMemoryWarning, .significantTimeChange, .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable,
     ]
+    /// The callbacks UIKit neither lets the adapter wrap nor announces: the app reports them.
     static let reportedByApp: Set<CallbackName> = [.openURL, .continueUserActivity, .didReceiveRemoteNotification, .performFetch]
 
     @Test("one occurrence of a callback, delivered as UIKit delivers it, is one begin and one end", arguments: CallbackName.allCases)
