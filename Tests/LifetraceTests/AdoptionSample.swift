@@ -10,12 +10,14 @@ import LifetraceZstd
 /// from its events, or the reason an app recording itself cannot produce it.
 ///
 /// The derivation models a UIKit app whose delegates are instrumented (they implement every timed
-/// method; each delegate callback's begin and end are inputs) and which UIKit also announces: after each
-/// callback that has a notification, the notification follows at the callback's end, and the
-/// adapter must not record it again. After each frame the display link keeps ticking at every
-/// wake of the main run loop until the next activation, and the adapter must record none of those
-/// ticks. Everything else (the run loop, signposts, marks, background tasks, callbacks the app
-/// reports) is one input per event, at the event's time and thread.
+/// method) and which UIKit also announces: each callback reaches the adapter as the UIKit adapter
+/// would see one occurrence of it (``CallbackDelivery``): a wrapped method's begin and end, then
+/// its notification, which the adapter must not record again; a method it does not wrap (a memory
+/// warning, protected data) by its notification alone; a callback UIKit does not announce as the
+/// app reports it. After each frame the display link keeps ticking at every wake of the main run
+/// loop until the next activation, and the adapter must record none of those ticks. Everything
+/// else (the run loop, signposts, marks, background tasks) is one input per event, at the event's
+/// time and thread.
 struct AdoptionSample {
     static let directory = SampleTraces.directory.deletingLastPathComponent().appendingPathComponent("real")
 
@@ -76,30 +78,20 @@ struct AdoptionSample {
 
     /// The inputs an instrumented UIKit app's adapter observes in this sample.
     var inputs: [ObservedInput] {
-        let selectorOf = Dictionary(LifecycleAdapter.delegateSelectors.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let notificationOf = Dictionary(
-            LifecycleAdapter.uiKitNotifications.map { ($0.callback, $0.name) }, uniquingKeysWith: { a, _ in a })
         var inputs: [ObservedInput] = []
         var displayLinkTicking = false
-        for event in events.dropFirst() {
+        for event in events {
             let at = event.timestamp, thread = event.thread
             func scene(_ symbol: Symbol) -> String? { symbol.isNone ? nil : symbols[symbol] }
             switch event.payload {
             case .callbackBegin(let name, let sceneSymbol):
-                if let callback = CallbackName(rawValue: symbols[name]), let selector = selectorOf[callback] {
-                    inputs.append(ObservedInput(.delegateCallbackBegan(selector: selector, scene: scene(sceneSymbol)), at: at, thread: thread))
-                } else {
-                    inputs.append(ObservedInput(.appCallbackBegan(name: symbols[name]), at: at, thread: thread))
-                }
+                let name = symbols[name]
+                inputs += CallbackDelivery(name).began(name, scene: scene(sceneSymbol), at: at, thread: thread)
             case .callbackEnd(let name, let sceneSymbol):
-                if let callback = CallbackName(rawValue: symbols[name]), let selector = selectorOf[callback] {
-                    inputs.append(ObservedInput(.delegateCallbackEnded(selector: selector, scene: scene(sceneSymbol)), at: at, thread: thread))
-                    if let notification = notificationOf[callback] {
-                        inputs.append(ObservedInput(.notification(name: notification, scene: scene(sceneSymbol)), at: at, thread: thread))
-                    }
-                    if callback == .didBecomeActive || callback == .sceneDidBecomeActive { displayLinkTicking = false }
-                } else {
-                    inputs.append(ObservedInput(.appCallbackEnded(name: symbols[name]), at: at, thread: thread))
+                let name = symbols[name]
+                inputs += CallbackDelivery(name).ended(name, scene: scene(sceneSymbol), at: at, thread: thread)
+                if name == CallbackName.didBecomeActive.rawValue || name == CallbackName.sceneDidBecomeActive.rawValue {
+                    displayLinkTicking = false
                 }
             case .runloopWake:
                 inputs.append(ObservedInput(.mainRunLoopAfterWaiting, at: at, thread: thread))
@@ -128,8 +120,7 @@ struct AdoptionSample {
         let start = events.first?.timestamp ?? 0
         // The app's delegates implement every timed method (as Xcode's templates do), so every
         // callback of theirs is instrumented, whether or not the sample shows it.
-        let selectors = LifecycleAdapter.timedDelegateMethods.keys.sorted()
-        return [ObservedInput(.delegateInstrumented(selectors: selectors), at: start)] + inputs
+        return [ObservedInput(.delegateInstrumented(selectors: CallbackDelivery.instrumentedSelectors), at: start)] + inputs
     }
 
     /// How far the launch had come at the recording's start, as the UIKit adapter reads it then:

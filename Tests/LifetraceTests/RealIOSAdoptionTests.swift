@@ -188,6 +188,65 @@ struct RealIOSAdoptionTests {
         #expect(Self.producible.count >= 55)
     }
 
+    /// The callbacks the UIKit adapter sees by their notification only: it does not wrap their
+    /// delegate methods (``CallbackDelivery``).
+    static let announcedOnly: Set<CallbackName> = [
+        .didReceiveMemoryWarning, .significantTimeChange, .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable,
+    ]
+    /// The callbacks UIKit neither lets the adapter wrap nor announces: the app reports them.
+    static let reportedByApp: Set<CallbackName> = [.openURL, .continueUserActivity, .didReceiveRemoteNotification, .performFetch]
+
+    @Test("one occurrence of a callback, delivered as UIKit delivers it, is one begin and one end", arguments: CallbackName.allCases)
+    func oneOccurrenceIsOneRecord(callback: CallbackName) {
+        let name = callback.rawValue, scene = callback.isSceneCallback ? "S-1" : nil
+        let delivery = CallbackDelivery(name)
+        switch delivery {
+        case .timed: #expect(!Self.announcedOnly.contains(callback) && !Self.reportedByApp.contains(callback))
+        case .notification: #expect(Self.announcedOnly.contains(callback))
+        case .reportedByApp: #expect(Self.reportedByApp.contains(callback))
+        }
+        let inputs = delivery.began(name, scene: scene, at: 10, thread: .main) + delivery.ended(name, scene: scene, at: 20, thread: .main)
+        // The UIKit adapter sees a delegate call only of a method it wraps.
+        for input in inputs {
+            if case .delegateCallbackBegan(let selector, _) = input.observation { #expect(LifecycleAdapter.timedDelegateMethods[selector] != nil) }
+            if case .delegateCallbackEnded(let selector, _) = input.observation { #expect(LifecycleAdapter.timedDelegateMethods[selector] != nil) }
+        }
+        let collected = CollectedEvents()
+        let adapter = LifecycleAdapter(destination: collected)
+        adapter.handle(ObservedInput(.delegateInstrumented(selectors: CallbackDelivery.instrumentedSelectors), at: 0))
+        for input in inputs { adapter.handle(input) }
+        // Known from its notification only, it is recorded zero-length at the notification.
+        let begin: Int64 = Self.announcedOnly.contains(callback) ? 20 : 10
+        #expect(
+            collected.events == [
+                AdaptedEvent(.callbackBegin(name: name, scene: scene), at: begin), AdaptedEvent(.callbackEnd(name: name, scene: scene), at: 20),
+            ])
+    }
+
+    @Test("every callback of every sample is recorded once from what its occurrence delivers", arguments: AdoptionSample.files)
+    func everySampleCallbackIsRecordedOnce(name: String) throws {
+        let sample = try AdoptionSample(name)
+        let collected = CollectedEvents()
+        let adapter = LifecycleAdapter(destination: collected)
+        for input in sample.inputs { adapter.handle(input) }
+        let recorded: [String] = collected.events.compactMap { event in
+            switch event.kind {
+            case .callbackBegin(let callback, let scene): "begin \(callback) \(scene ?? "-")"
+            case .callbackEnd(let callback, let scene): "end \(callback) \(scene ?? "-")"
+            default: nil
+            }
+        }
+        let occurred: [String] = sample.events.compactMap { event in
+            func scene(_ symbol: Symbol) -> String { symbol.isNone ? "-" : sample.symbols[symbol] }
+            switch event.payload {
+            case .callbackBegin(let callback, let symbol): return "begin \(sample.symbols[callback]) \(scene(symbol))"
+            case .callbackEnd(let callback, let symbol): return "end \(sample.symbols[callback]) \(scene(symbol))"
+            default: return nil
+            }
+        }
+        #expect(recorded == occurred)
+    }
+
     @Test("the derived inputs hold notifications and display ticks the adapter must not record")
     func derivedInputsExerciseTheDecisions() throws {
         let sample = try AdoptionSample("home-and-back-scene-resume-hang-in-app.jsonl")
