@@ -4,6 +4,7 @@ import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceHistory
 import LifetraceReports
+import LifetraceRules
 import LifetraceRunner
 
 /// `lifetrace check`: the CI gate.

@@ -92,7 +92,7 @@ struct CommandLineConsistencyTests {
         let path = try ScratchDirectory.make("synth") + "/out.ltrace"
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let binary = try ChildProcess.run(
-            LifetraceCommand.path, ["synth", "--events", "100"], output: try #require(FileHandle(forWritingAtPath: path)))
+            LifetraceCommand.path, ["synth", "--events", "100"], output: try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
         #expect(binary.status == 0)
         #expect(BinaryTraceFormat.isBinaryTrace(prefix: try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(try Self.run(["info", path]).output.contains("events:     100"))

@@ -1,3 +1,4 @@
+import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
 import LifetraceOutput
