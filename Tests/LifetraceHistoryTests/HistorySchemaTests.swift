@@ -58,6 +58,37 @@ import Testing
         #expect(try Self.definitions(upTo: Self.firstStep) == Self.firstStepAsReleased)
     }
 
+    /// The field step's tables and indexes as released (the columns that reference a table name
+    /// its key since, which GRDB otherwise reads from the schema: the SQL is the same).
+    static let fieldStepAsReleased = [
+        #"CREATE TABLE "fieldDiagnostic" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "kind" TEXT NOT NULL, "position" INTEGER NOT NULL, "version" TEXT, "duration" INTEGER, "appVersion" TEXT, "buildNumber" TEXT, "device" TEXT, "os" TEXT, "callStackPerThread" BOOLEAN, "blame" TEXT NOT NULL)"#,
+        #"CREATE INDEX "fieldDiagnostic_on_buildId" ON "fieldDiagnostic"("buildId")"#,
+        #"CREATE INDEX "fieldDiagnostic_on_fieldPayloadId" ON "fieldDiagnostic"("fieldPayloadId")"#,
+        #"CREATE TABLE "fieldExit" ("fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "context" TEXT NOT NULL, "reason" TEXT NOT NULL, "count" INTEGER NOT NULL)"#,
+        #"CREATE INDEX "fieldExit_on_buildId" ON "fieldExit"("buildId")"#,
+        #"CREATE INDEX "fieldExit_on_fieldPayloadId" ON "fieldExit"("fieldPayloadId")"#,
+        #"CREATE TABLE "fieldFrame" ("fieldDiagnosticId" INTEGER NOT NULL REFERENCES "fieldDiagnostic"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "stack" INTEGER NOT NULL, "parent" INTEGER NOT NULL, "depth" INTEGER NOT NULL, "binaryUUID" TEXT, "binaryName" TEXT, "offset" INTEGER, "address" INTEGER, "sampleCount" INTEGER, "function" TEXT, "file" TEXT, "line" INTEGER)"#,
+        #"CREATE INDEX "fieldFrame_on_buildId" ON "fieldFrame"("buildId")"#,
+        #"CREATE INDEX "fieldFrame_on_fieldDiagnosticId" ON "fieldFrame"("fieldDiagnosticId")"#,
+        #"CREATE TABLE "fieldHistogram" ("fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "field" TEXT NOT NULL, "metric" TEXT, "unit" TEXT NOT NULL, "position" INTEGER NOT NULL, "bucketStart" DOUBLE NOT NULL, "bucketEnd" DOUBLE NOT NULL, "count" INTEGER NOT NULL)"#,
+        #"CREATE INDEX "fieldHistogram_on_buildId" ON "fieldHistogram"("buildId")"#,
+        #"CREATE INDEX "fieldHistogram_on_fieldPayloadId" ON "fieldHistogram"("fieldPayloadId")"#,
+        #"CREATE TABLE "fieldPayload" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "buildId" INTEGER NOT NULL REFERENCES "build"("id") ON DELETE CASCADE, "path" TEXT NOT NULL, "kind" TEXT NOT NULL, "begin" TEXT, "end" TEXT, "appVersion" TEXT, "buildNumber" TEXT, "device" TEXT, "os" TEXT, "architecture" TEXT, "region" TEXT, "fields" INTEGER NOT NULL, "notes" INTEGER NOT NULL, UNIQUE ("buildId", "path"))"#,
+        #"CREATE INDEX "fieldPayload_on_buildId" ON "fieldPayload"("buildId")"#,
+        #"CREATE TABLE "fieldStack" ("fieldDiagnosticId" INTEGER NOT NULL REFERENCES "fieldDiagnostic"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "threadAttributed" BOOLEAN)"#,
+        #"CREATE INDEX "fieldStack_on_buildId" ON "fieldStack"("buildId")"#,
+        #"CREATE INDEX "fieldStack_on_fieldDiagnosticId" ON "fieldStack"("fieldDiagnosticId")"#,
+        #"CREATE TABLE "fieldValue" ("fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "fieldDiagnosticId" INTEGER REFERENCES "fieldDiagnostic"("id") ON DELETE CASCADE, "field" TEXT NOT NULL, "value", "amount" DOUBLE, "unit" TEXT, "documented" BOOLEAN NOT NULL)"#,
+        #"CREATE INDEX "fieldValue_on_buildId" ON "fieldValue"("buildId")"#,
+        #"CREATE INDEX "fieldValue_on_fieldDiagnosticId" ON "fieldValue"("fieldDiagnosticId")"#,
+        #"CREATE INDEX "fieldValue_on_fieldPayloadId" ON "fieldValue"("fieldPayloadId")"#,
+    ]
+
+    @Test func theFieldStepsTablesAreAsReleased() throws {
+        let first = Set(try Self.definitions(upTo: Self.firstStep))
+        #expect(try Self.definitions(upTo: "v2-metrickit-field-data").filter { !first.contains($0) } == Self.fieldStepAsReleased)
+    }
+
     @Test func theFieldStepAddsTablesAndChangesNoneOfTheFirst() throws {
         let first = try Self.definitions(upTo: Self.firstStep)
         let all = try Self.definitions(upTo: "v2-metrickit-field-data")

@@ -3,6 +3,7 @@ import GRDB
 import LifecycleModel
 import LifetraceAnalysis
 import LifetraceFormat
+import LifetraceReports
 import LifetraceTestSupport
 import Synchronization
 import Testing
@@ -39,6 +40,20 @@ import Testing
         let builds = try store.builds()
         #expect(builds.map(\.record) == [Self.build("1")])
         #expect(try store.runs(ofBuild: builds[0].row) == runs)
+    }
+
+    /// A lifetime's state times are stored as the JSON the reports write for the same array
+    /// (written straight, without its tree), and read back in their order.
+    @Test func stateTimesAreStoredAsTheReportsWriteThemAndReadBack() throws {
+        let times: [(state: String, duration: Int64)] = [
+            ("active", 4_000_000_000), ("back\\ground \"quoted\"", -7), ("line\u{2028}sep\u{01}", Int64.max), ("", 0),
+        ]
+        let text = StateTimesText.encode(times)
+        #expect(text == JSONValue.array(times.map { .array([.string($0.state), .int($0.duration)]) }).rendered())
+        #expect(StateTimesText.encode([]) == "[]")
+        let read = try #require(StateTimesText.decode(text))
+        #expect(read.map(\.state) == times.map(\.state))
+        #expect(read.map(\.duration) == times.map(\.duration))
     }
 
     @Test func aSecondAddOfTheSameBuildAddsItsRuns() throws {

@@ -171,4 +171,19 @@ import Testing
         #expect(payloads.map(\.kind.rawValue).sorted() == ["diagnostic", "metric"])
         #expect(traces.isEmpty)
     }
+
+    /// A payload named through a link is read as a payload (the link followed, as any file's),
+    /// and a directory of traces is left for the traces.
+    @Test func aPayloadThroughALinkIsReadAndTracesAreLeft() throws {
+        let directory = try ScratchDirectory.make("metrickit-link")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = directory + "/today.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Self.metricPayload)
+        let traces = directory + "/traces"
+        try FileManager.default.createDirectory(atPath: traces, withIntermediateDirectories: false)
+        try Data().write(to: URL(fileURLWithPath: traces + "/run.ltrace"))
+        let sorted = try MetricKitFiles.sort([link, traces])
+        #expect(sorted.payloads.map(\.path) == [link])
+        #expect(sorted.traces == [traces])
+    }
 }

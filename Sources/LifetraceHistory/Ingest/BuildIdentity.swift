@@ -16,11 +16,12 @@ public struct BuildIdentity: Sendable {
         self.environment = environment
     }
 
-    /// The CI variables read for each field, in order (GitHub Actions, GitLab CI, Jenkins).
-    static var variables: [WritableKeyPath<BuildRecord.Fields, String?>: [String]] { [
-        \.buildID: ["GITHUB_RUN_NUMBER", "CI_PIPELINE_IID", "BUILD_NUMBER"],
-        \.commit: ["GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT"],
-        \.branch: ["GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME", "BRANCH_NAME", "GIT_BRANCH"],
+    /// The CI variables read for each field, in order (GitHub Actions, GitLab CI, Jenkins): a
+    /// list, not a dictionary, as it is only walked (a key path's hash is dear to compute).
+    static var variables: [(field: WritableKeyPath<BuildRecord.Fields, String?>, names: [String])] { [
+        (\.buildID, ["GITHUB_RUN_NUMBER", "CI_PIPELINE_IID", "BUILD_NUMBER"]),
+        (\.commit, ["GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT"]),
+        (\.branch, ["GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME", "BRANCH_NAME", "GIT_BRANCH"]),
     ] }
 
     /// The build's record: each field from the options, else the environment, else the runs'

@@ -60,8 +60,10 @@ public enum MetricKitFiles {
         return files.sorted()
     }
 
+    /// Whether `path`, its links followed, is a regular file: one `stat`, where the file's
+    /// attributes would look up its owner's and group's names (the password and group files).
     private static func isRegular(_ path: String) -> Bool {
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        return (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType == .typeRegular
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 }

@@ -5,7 +5,7 @@ extension HistorySchema {
     /// was added with, its histograms, exit counts, diagnostics with their call-stack trees, and
     /// every other field as it was given.
     static func registerFieldData(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v2-metrickit-field-data") { db in
+        migrator.registerMigration("v2-metrickit-field-data", foreignKeyChecks: .immediate) { db in
             try db.create(table: "fieldPayload") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.parent("build").notNull()

@@ -9,10 +9,14 @@ enum HistorySchema {
     static let applicationID: Int32 = 0x4C54_4853
 
     /// The migrations, oldest first. Never change what a released step makes (`HistorySchemaTests`
-    /// holds the first step's tables as released): add a step.
+    /// holds the first step's tables as released): add a step. A step that only creates tables
+    /// cannot break a foreign key, so it runs with the keys checked as it goes (`.immediate`)
+    /// rather than GRDB's default, which turns them off and checks every row of every table
+    /// afterwards (`PRAGMA foreign_key_check`): the whole store, when an older one is brought up
+    /// to date. A step that rebuilds a table must take the default.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-builds-runs-lifetimes") { db in
+        migrator.registerMigration("v1-builds-runs-lifetimes", foreignKeyChecks: .immediate) { db in
             try db.execute(sql: "PRAGMA application_id = \(applicationID)")
             try db.create(table: "build") { table in
                 table.autoIncrementedPrimaryKey("id")
@@ -74,9 +78,11 @@ extension TableDefinition {
     /// The column `<table>Id` of a row that belongs to a `table` row, deleted with it, and
     /// indexed: the column and index GRDB's `belongsTo` makes (`HistorySchemaTests` holds them),
     /// named here rather than inflected from the table's name, which compiles the inflections'
-    /// regular expressions each time a store is created.
+    /// regular expressions each time a store is created. The referenced column is named too
+    /// (every table's key is `id`): left implicit, GRDB reads the parent's primary key from the
+    /// schema, which it reloads after each statement of a migration.
     @discardableResult
     func parent(_ table: String) -> ColumnDefinition {
-        column("\(table)Id", .integer).indexed().references(table, onDelete: .cascade)
+        column("\(table)Id", .integer).indexed().references(table, column: "id", onDelete: .cascade)
     }
 }

@@ -1,13 +1,28 @@
 import Foundation
-import LifetraceReports
+import LifetraceOutput
 
 /// A lifetime's time in each state as the store keeps it: a JSON array of `[state, ns]` pairs,
 /// in the order the analysis lists the states (the rows' `timeInStates`), so that the order
 /// survives the store.
 enum StateTimesText {
-    /// The array's text.
+    /// The array's text, written straight as JSON (the text `JSONValue.rendered()` gives the same
+    /// array, without building its tree: a build adds one per lifetime).
     static func encode(_ times: [(state: String, duration: Int64)]) -> String {
-        JSONValue.array(times.map { .array([.string($0.state), .int($0.duration)]) }).rendered()
+        var bytes: [UInt8] = []
+        JSONOutput.write(to: &bytes) { json in
+            json.array { json in
+                for time in times {
+                    json.separate()
+                    json.array { pair in
+                        pair.separate()
+                        pair.value(time.state)
+                        pair.separate()
+                        pair.value(time.duration)
+                    }
+                }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The times of `text`, in its order; nil when it is not such an array.
