@@ -49,8 +49,8 @@ import Testing
             #expect(text.contains((file as NSString).lastPathComponent), "the recipe names \(file)")
         }
         #expect(text.contains("BackgroundCallbackMonitor"))
-        #expect(text.contains("thresholdMonitors"))
-        #expect(text.contains("ThresholdEdge"))
+        #expect(text.contains("BuiltInRule.monitors"))
+        #expect(text.contains("RuleEdge"))
     }
 
     @Test func theExampleRulesSamplesPassAndFail() throws {

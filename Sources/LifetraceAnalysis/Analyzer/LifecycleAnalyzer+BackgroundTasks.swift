@@ -70,7 +70,7 @@ extension LifecycleAnalyzer {
     private mutating func judgeExpiredTask(
         _ task: BackgroundTimeMonitor.ExpiredTask, _ outcome: BackgroundTimeMonitor.ExpiryOutcome, symbols: SymbolTable
     ) {
-        guard thresholdEdges.contains(.expiredTaskNotEnded) else { return }
+        guard monitoredEdges.contains(.expiredTaskNotEnded) else { return }
         judge(.expiredTaskNotEnded(task, outcome), symbols: symbols)
     }
 
@@ -89,7 +89,7 @@ extension LifecycleAnalyzer {
 
     @inline(never)
     private mutating func judgeEndedStretches(_ ended: BackgroundTimeMonitor.Ended, symbols: SymbolTable) {
-        guard thresholdEdges.contains(.backgroundStretchEnded) else { return }
+        guard monitoredEdges.contains(.backgroundStretchEnded) else { return }
         judgeEndedStretch(ended.system, in: \.systemBackgroundFound, symbols: symbols)
         judgeEndedStretch(ended.app, in: \.appBackgroundFound, symbols: symbols)
     }

@@ -3,8 +3,9 @@ import LifetraceFormat
 import LifetraceOutput
 
 extension LifecycleAnalyzer {
-    /// A `callback.begin`: nesting bookkeeping, the main-thread rule, then the exclusive ordering
-    /// rules in table order, then the model takes the state the callback implies.
+    /// A `callback.begin`: nesting bookkeeping, the thread it ran on, then the machines' verdicts in
+    /// their order of precedence (each not legal one handed on as a verdict edge), then the model
+    /// takes the state the callback implies.
     mutating func callbackBegan(_ event: TraceEvent, name: Symbol, scene: Symbol, symbols: SymbolTable) {
         let slot = stacks.slot(for: event.thread)
         if stacks.pushCallback(OpenInterval(begin: event, name: name, key: Int64(scene.rawValue)), slot: slot), emitsEdges,
@@ -17,30 +18,26 @@ extension LifecycleAnalyzer {
             openBusy(event)
         }
         let callback = symbols.callback(name)
-        if let callback, callback.isLifecycleCallback, !event.thread.isMain {
-            report(
-                .mainThreadCallbacks, at: event.timestamp,
-                "\(callbackText(name, scene: scene, symbols: symbols)) ran on thread \(event.thread) at "
-                    + "\(when(event.timestamp)); expected lifecycle callbacks on the main thread.",
-                witnesses: [event], symbols: symbols)
+        if let callback, callback.isLifecycleCallback, !event.thread.isMain, monitoredEdges.contains(.callbackOffMain) {
+            judge(.callbackOffMain(CallbackOffMain(event: event, name: name, scene: scene)), symbols: symbols)
         }
         guard event.stream == .app || callback != nil else { return }
-        // Rules 1 to 3: suspension and termination silence every app-side event.
+        // Suspension and termination silence every app-side event. The verdicts are exclusive: the
+        // first machine to find fault with the event decides it, whether or not its rule is on.
         var decided = false
         switch current.termination.callbackBegan(willTerminate: callback == .willTerminate) {
         case .legal:
             break
         case .terminateWhileSuspended:
             decided = true
-            report(
-                .noTerminateWhileSuspended, at: event.timestamp,
-                "willTerminate began at \(when(event.timestamp)) while the app was Suspended (since "
-                    + "\(when(current.systemChange?.timestamp ?? event.timestamp))); expected a suspended "
-                    + "app to be killed without notice.",
-                witnesses: [current.systemChange, event], symbols: symbols)
+            if monitoredEdges.contains(.terminateWhileSuspended) {
+                judge(
+                    .terminateWhileSuspended(TerminateWhileSuspended(event: event, suspension: current.systemChange, returned: false)),
+                    symbols: symbols)
+            }
         case .silenceBroken:
             decided = true
-            reportSilence(event, symbols: symbols)
+            silenceBroken(event, symbols: symbols)
         }
         guard let callback else { return }
         current.lastCallback = event
@@ -64,19 +61,16 @@ extension LifecycleAnalyzer {
         }
     }
 
-    /// An app-delegate lifecycle callback: the launch sequence's verdict (`launch-sequence`), then
-    /// the app delegate's (the transition rules).
+    /// An app-delegate lifecycle callback: the launch sequence's verdict, then the app delegate's.
     private mutating func appCallback(_ callback: CallbackName, event: TraceEvent, decided: Bool, symbols: SymbolTable) {
         var decided = decided
         let firstOfAppDelegate = !current.launchSequence.started && !current.appDelegateMoved
         if let problem = launchSequenceProblem(callback, event: event) {
-            if !decided {
-                report(
-                    .launchSequence, at: event.timestamp,
-                    "\(callback.rawValue) began at \(when(event.timestamp)): \(problem); expected "
-                        + "willFinishLaunching then didFinishLaunching, once each, before any other "
-                        + "app-delegate lifecycle callback.",
-                    witnesses: [current.launchWitness ?? current.launchWitnessEvent, event], symbols: symbols)
+            if !decided && monitoredEdges.contains(.launchOutOfSequence) {
+                let witness = current.launchWitness ?? current.launchWitnessEvent
+                judge(
+                    .launchOutOfSequence(LaunchOutOfSequence(event: event, callback: callback, problem: problem, witness: witness)),
+                    symbols: symbols)
             }
             decided = true
         }
@@ -96,20 +90,20 @@ extension LifecycleAnalyzer {
         current.appDelegate = machine
         if let allowance = verdict.allowance { current.allowancesApplied.insert(allowance) }
         if !decided && verdict.isViolation, let judged = verdict.judgedIn {
-            let row = AppDelegateTransitions.row(for: callback)!
-            reportTransition(
-                verdict.transition, subject: "the app", callback: callback.rawValue, state: judged.name,
-                expected: row.from.name, at: event, witness: current.appChange, symbols: symbols)
+            judgeTransition(
+                TransitionJudged(
+                    verdict: verdict.transition, event: event, witness: current.appChange, scene: nil,
+                    move: .appDelegate(callback, in: judged)),
+                symbols: symbols)
         }
         appChanged(from: before, event: event, symbols: symbols)
     }
 
-    /// A scene-delegate callback: the scene's verdict (`scene-connection`, then the transition rules).
+    /// A scene-delegate callback: the scene's verdict (not connected, then the transition's).
     private mutating func sceneCallback(
         _ callback: CallbackName, scene: Symbol, event: TraceEvent, decided: Bool, symbols: SymbolTable
     ) {
         guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
-        let text = callbackText(event.callbackName, scene: scene, symbols: symbols)
         var machine = current.scenes[index].machine
         let firstOfScene = current.scenes[index].appChange == nil
         let verdict = machine.step(callback) {
@@ -122,62 +116,34 @@ extension LifecycleAnalyzer {
         var decided = decided
         if !decided && verdict.notConnected {
             decided = true
-            let disconnect = current.scenes[index].appChange
-            report(
-                .sceneConnection, at: event.timestamp,
-                "\(text) began at \(when(event.timestamp)) for a scene that is not connected ("
-                    + (disconnect.map { "it disconnected at \(when($0.timestamp))" } ?? "no sceneWillConnect before")
-                    + "); expected sceneWillConnect first, and nothing after sceneDidDisconnect.",
-                witnesses: [disconnect, event], symbols: symbols)
+            if monitoredEdges.contains(.sceneNotConnected) {
+                let disconnect = current.scenes[index].appChange
+                judge(.sceneNotConnected(SceneNotConnected(event: event, scene: scene, disconnect: disconnect)), symbols: symbols)
+            }
         }
         // An allowance is used where it decided something: a state learnt, or a verdict not already decided.
         if let allowance = verdict.allowance, verdict.judgedIn == nil || !decided {
             current.allowancesApplied.insert(allowance)
         }
         if !decided && verdict.isViolation, let judged = verdict.judgedIn {
-            let row = SceneDelegateTransitions.row(for: callback)!
-            reportTransition(
-                verdict.transition, subject: "the scene \"\(symbols.shown(scene) ?? "")\"", callback: text,
-                state: judged.name, expected: row.from.name, at: event, witness: current.scenes[index].appChange,
+            judgeTransition(
+                TransitionJudged(
+                    verdict: verdict.transition, event: event, witness: current.scenes[index].appChange, scene: scene,
+                    move: .sceneDelegate(callback, in: judged)),
                 symbols: symbols)
         }
         current.scenes[index].appChange = event
         updateEffective(event, symbols: symbols)
     }
 
-    /// Reports a transition verdict under its rule.
-    private mutating func reportTransition(
-        _ verdict: TransitionVerdict, subject: String, callback: String, state: String, expected: String,
-        at event: TraceEvent, witness: TraceEvent?, symbols: SymbolTable
-    ) {
-        let rule: Rule
-        let expectation: String
-        switch verdict {
-        case .legal:
-            return
-        case .backgroundWithoutResigning:
-            rule = .resignBeforeBackground
-            expectation = "a resign-active callback first, so that the move passes through Inactive"
-        case .activeWithoutForeground:
-            rule = .foregroundBeforeActive
-            expectation = "an enter-foreground callback first, so that the move passes through Inactive"
-        case .unbalancedActivation:
-            rule = .balancedActivation
-            expectation = "become-active and resign-active to alternate, from \(expected)"
-        case .noSuchTransition:
-            rule = .legalTransition
-            expectation = "it only from \(expected)"
-        }
-        report(
-            rule, at: event.timestamp,
-            "\(callback) began at \(when(event.timestamp)) while \(subject) was \(state)"
-                + (witness.map { " (since \(describe($0, symbols: symbols)) at \(when($0.timestamp)))" } ?? "")
-                + "; expected \(expectation).",
-            witnesses: [witness, event], symbols: symbols)
+    /// Hands a view's verdict on an illegal move to the monitors that look at its kind.
+    mutating func judgeTransition(_ judged: TransitionJudged, symbols: SymbolTable) {
+        guard !monitoredEdges.intersection(RuleEdge.Kinds(judged.verdict)).isEmpty else { return }
+        judge(.transition(judged), symbols: symbols)
     }
 
-    /// Steps the launch sequence with `callback`; returns what is wrong, in words, or nil.
-    private mutating func launchSequenceProblem(_ callback: CallbackName, event: TraceEvent) -> String? {
+    /// Steps the launch sequence with `callback`; returns what is wrong, or nil.
+    private mutating func launchSequenceProblem(_ callback: CallbackName, event: TraceEvent) -> LaunchSequence.Problem? {
         if current.launchEvent == nil && !current.launchInferred {
             guard current.launchSequence.beginsInferredLaunch(
                 callback, appDelegateKnown: current.app != nil || current.appDelegateMoved)
@@ -194,13 +160,7 @@ extension LifecycleAnalyzer {
         }
         current.launchSequence = sequence
         if let allowance = verdict.allowance { current.allowancesApplied.insert(allowance) }
-        switch verdict.problem {
-        case nil: return nil
-        case .willFinishLaunchingAgain: return "it already came, or the launch had moved past it"
-        case .willFinishLaunchingMissing: return "willFinishLaunching did not come before it"
-        case .didFinishLaunchingAgain: return "it already came, or another lifecycle callback came before it"
-        case .didFinishLaunchingNotYet: return "didFinishLaunching had not come yet"
-        }
+        return verdict.problem
     }
 
     /// A `callback.end`: nesting, blame, milestones, and the end of willTerminate.
@@ -222,14 +182,10 @@ extension LifecycleAnalyzer {
             let index = ThreadIntervals.innermost(stacks.slots[slot].callbacks, name: name, key: key)
         {
             let stack = stacks.slots[slot].callbacks
-            let inner = stack[stack.count - 1]
-            report(
-                .callbackNesting, at: event.timestamp,
-                "\(callbackText(name, scene: scene, symbols: symbols)) returned at \(when(event.timestamp)) "
-                    + "while \(describe(inner.begin, symbols: symbols)), which began inside it at "
-                    + "\(when(inner.begin.timestamp)), had not returned on thread \(event.thread); expected "
-                    + "callbacks to return innermost first.",
-                witnesses: [inner.begin, event], symbols: symbols)
+            if monitoredEdges.contains(.nestingBroken) {
+                let inner = stack[stack.count - 1].begin
+                judge(.nestingBroken(.returnedAroundInner(end: event, name: name, scene: scene, inner: inner)), symbols: symbols)
+            }
             let interval = stack[index]
             stacks.slots[slot].callbacks.removeSubrange(index...)
             if emitsEdges {
@@ -247,12 +203,9 @@ extension LifecycleAnalyzer {
                 stacks.release(slot)
             }
         } else {
-            report(
-                .callbackNesting, at: event.timestamp,
-                "\(callbackText(name, scene: scene, symbols: symbols)) returned at \(when(event.timestamp)) "
-                    + "on thread \(event.thread) but never began there; expected a callback.begin with the "
-                    + "same name and scene before it.",
-                witnesses: [event], symbols: symbols)
+            if monitoredEdges.contains(.nestingBroken) {
+                judge(.nestingBroken(.callbackNeverBegan(end: event, name: name, scene: scene)), symbols: symbols)
+            }
             if emitsEdges, namedEdges(.callback, name, symbols: symbols) { emitPoint(.unmatchedEnd, event, name: name) }
             return
         }
@@ -269,13 +222,12 @@ extension LifecycleAnalyzer {
                 current.firstActiveEndEvent = event
             }
         case .willTerminate:
-            if current.termination.willTerminateReturned() == .terminateWhileSuspended {
-                report(
-                    .noTerminateWhileSuspended, at: event.timestamp,
-                    "willTerminate was still running at \(when(event.timestamp)) although the system "
-                        + "suspended the app at \(when(current.systemChange?.timestamp ?? event.timestamp)); "
-                        + "expected willTerminate only while running in Background.",
-                    witnesses: [current.systemChange, event], symbols: symbols)
+            if current.termination.willTerminateReturned() == .terminateWhileSuspended,
+                monitoredEdges.contains(.terminateWhileSuspended)
+            {
+                judge(
+                    .terminateWhileSuspended(TerminateWhileSuspended(event: event, suspension: current.systemChange, returned: true)),
+                    symbols: symbols)
             }
             if current.terminateEnd == nil { current.terminateEnd = event }
         default:
@@ -289,7 +241,7 @@ extension LifecycleAnalyzer {
     mutating func callbackIntervalEnded(
         _ interval: OpenInterval, endedAt end: TraceEvent?, at time: Int64? = nil, symbols: SymbolTable
     ) {
-        guard thresholdEdges.contains(.callbackEnded) else { return }
+        guard monitoredEdges.contains(.callbackEnded) else { return }
         let ended = CallbackEnded(
             interval: interval.edge(.callback), time: end?.timestamp ?? time ?? interval.begin.timestamp,
             begin: interval.begin, end: end)
@@ -305,7 +257,7 @@ extension LifecycleAnalyzer {
     /// foreground at `moved`: the monitors that judge the move to the background take it.
     @inline(never)
     mutating func judgeMoveToBackground(from moved: Int64, until end: Int64, unfinished: Bool, symbols: SymbolTable) {
-        guard thresholdEdges.contains(.busyAfterLeavingForeground), let start = busy.start, let opening = busy.startEvent
+        guard monitoredEdges.contains(.busyAfterLeavingForeground), let start = busy.start, let opening = busy.startEvent
         else { return }
         let stillBusy = BusyAfterLeavingForeground(
             busySince: start, opening: opening, movedAt: moved, time: end, unfinished: unfinished,
@@ -354,12 +306,9 @@ extension LifecycleAnalyzer {
                 return
             }
         }
-        report(
-            .callbackNesting, at: event.timestamp,
-            "signpost \"\(symbols.shown(name) ?? "")\"\(key == .min ? "" : " (id \(key))") ended at "
-                + "\(when(event.timestamp)) on thread \(event.thread) but never began there; expected a "
-                + "signpost.begin with the same name and id before it.",
-            witnesses: [event], symbols: symbols)
+        if monitoredEdges.contains(.nestingBroken) {
+            judge(.nestingBroken(.signpostNeverBegan(end: event, name: name, key: key)), symbols: symbols)
+        }
         if emitsEdges, signpostEdges(name, symbols: symbols) { emitPoint(.unmatchedEnd, event, name: name) }
     }
 

@@ -85,7 +85,7 @@ extension LifecycleAnalyzer {
             start: launch, end: launchEnd, description: windowDescription, launchEvent: launchEvent, unknown: windowUnknown,
             closed: windowTime != nil, windowEvent: windowEvent, abandoned: current.abandonedAt != nil,
             resumed: current.resumeTime != nil, inferred: current.launchInferred, kind: current.kind)
-        if thresholdEdges.contains(.launchWindowEnded) {
+        if monitoredEdges.contains(.launchWindowEnded) {
             judge(.launchWindowEnded(LaunchWindowEnded(window: window, exit: exit)), symbols: symbols)
         }
         judgeStalls(window: window, symbols: symbols)
@@ -101,7 +101,7 @@ extension LifecycleAnalyzer {
     /// Hands the lifetime's stalls, and its launch window (nil without a launch), to the monitors
     /// that judge them (`launch-stall`, `hang`).
     private mutating func judgeStalls(window: JudgedLaunchWindow?, symbols: SymbolTable) {
-        guard thresholdEdges.contains(.lifetimeStalls) else { return }
+        guard monitoredEdges.contains(.lifetimeStalls) else { return }
         // Before the resume of a prewarmed launch the main thread did the prewarm's work, off screen;
         // in a prewarmed process never opened, all of it.
         let prewarmEnd = current.launchKind.neverOpened ? .max : current.resumeTime ?? .min

@@ -13,7 +13,7 @@ extension LifecycleAnalyzer {
         settleLaunchKind(end: end)
         if !killed { reportOpenIntervals(at: event, symbols: symbols) }
         let state = endState
-        if thresholdEdges.contains(.exit) { judgeExit(event, state: state, signal: signal, symbols: symbols) }
+        if monitoredEdges.contains(.exit) { judgeExit(event, state: state, signal: signal, symbols: symbols) }
         let kind: LifetimeEnd.Kind
         if current.willTerminateBegin != nil {
             kind = .terminated
@@ -49,7 +49,7 @@ extension LifecycleAnalyzer {
     /// facts. A new launch proves the process ended, though: the lifetime is handed to the monitors
     /// that judge ends as an inferred exit at its last event (``RelaunchedEnding``).
     mutating func endLifetimeWithoutExit(_ kind: LifetimeEnd.Kind, nextLaunch: TraceEvent? = nil, symbols: SymbolTable) {
-        if let nextLaunch, thresholdEdges.contains(.relaunched) {
+        if let nextLaunch, monitoredEdges.contains(.relaunched) {
             settleLaunchKind(end: current.lastTimestamp)
             let relaunched = RelaunchedEnding(
                 end: current.lastTimestamp, nextLaunch: nextLaunch, ending: judgedEnding(state: endState, crash: nil))
@@ -67,19 +67,15 @@ extension LifecycleAnalyzer {
         return state
     }
 
-    /// `callback-nesting` for every begin still open at a normal end. Once willTerminate has
+    /// The thread stacks' verdict on every begin still open at a normal end. Once willTerminate has
     /// returned, UIKit ends the process itself (``TerminationSequence``): what is still open on
     /// another thread is cut by the exit, not left open by the app; on the main thread, a begin
     /// still open is a callback or signpost that never returned.
     private mutating func reportOpenIntervals(at exit: TraceEvent, symbols: SymbolTable) {
+        guard monitoredEdges.contains(.nestingBroken) else { return }
         let cutsOtherThreads = current.termination.cutsOtherThreadsAtExit
         for interval in stacks.allOpen where !(cutsOtherThreads && !interval.begin.thread.isMain) {
-            report(
-                .callbackNesting, at: exit.timestamp,
-                "\(describe(interval.begin, symbols: symbols)) began at \(when(interval.begin.timestamp)) on "
-                    + "thread \(interval.begin.thread) and had not ended when the process exited at "
-                    + "\(when(exit.timestamp)); expected every begin to end before a normal exit.",
-                witnesses: [interval.begin, exit], symbols: symbols)
+            judge(.nestingBroken(.openAtExit(begin: interval.begin, exit: exit)), symbols: symbols)
         }
     }
 

@@ -3,19 +3,6 @@ import LifetraceFormat
 import LifetraceOutput
 
 extension LifecycleAnalyzer {
-    /// Records a violation of `rule` if the rule is on. `message` says what happened and what was
-    /// expected; the seed fact is appended. `witnesses` are the state-changing event before (if
-    /// any) and the offending event. Only called on the rare path, so strings are fine here.
-    mutating func report(
-        _ rule: Rule, at timestamp: Int64, _ message: String,
-        witnesses: [TraceEvent?], symbols: SymbolTable
-    ) {
-        guard options.rules.contains(rule) else { return }
-        // Past the limit only the count is kept, and the message is never built.
-        if found.isFull { return found.count(rule) }
-        found.append(makeViolation(rule, at: timestamp, message, witnesses: witnesses, symbols: symbols))
-    }
-
     /// Builds a violation without recording it (for findings kept aside until a lifetime ends).
     func makeViolation(
         _ rule: Rule, at timestamp: Int64, _ message: String, witnesses: [TraceEvent?], symbols: SymbolTable,
@@ -41,11 +28,6 @@ extension LifecycleAnalyzer {
     static func when(_ timestamp: Int64, origin: Int64?) -> String { TraceClock.moment(timestamp, origin: origin) }
 
     /// A callback's name with its scene, for messages: `sceneDidBecomeActive (scene "main")`.
-    func callbackText(_ name: Symbol, scene: Symbol, symbols: SymbolTable) -> String {
-        Self.callbackText(name, scene: scene, symbols: symbols)
-    }
-
-    /// A callback's name with its scene, for messages: `sceneDidBecomeActive (scene "main")`.
     static func callbackText(_ name: Symbol, scene: Symbol, symbols: SymbolTable) -> String {
         let text = symbols.shown(name) ?? "(unnamed)"
         guard let scene = symbols.shown(scene) else { return text }
@@ -68,33 +50,21 @@ extension LifecycleAnalyzer {
         }
     }
 
+    @inline(never)
     private mutating func reportTimeOrder(_ event: TraceEvent, previous: TraceEvent, symbols: SymbolTable) {
-        report(
-            .timeOrder, at: event.timestamp,
-            "\(event.type.name) on the \(event.stream.name) stream has timestamp \(event.timestamp) ns, "
-                + "\(DurationFormat.fixed.string(previous.timestamp - event.timestamp)) before the event before it "
-                + "on the same stream (\(previous.type.name) at \(previous.timestamp) ns); expected "
-                + "timestamps that never go backwards within a stream (the recorder's clock or "
-                + "buffering is at fault).",
-            witnesses: [previous, event], symbols: symbols)
+        guard monitoredEdges.contains(.timeBackwards) else { return }
+        judge(.timeBackwards(TimeBackwards(event: event, previous: previous)), symbols: symbols)
     }
 
     /// An app-side event while the app must be silent: Suspended, or past willTerminate.
-    mutating func reportSilence(_ event: TraceEvent, symbols: SymbolTable) {
-        let what = describe(event, symbols: symbols)
+    @inline(never)
+    mutating func silenceBroken(_ event: TraceEvent, symbols: SymbolTable) {
         if current.system == .suspended {
-            report(
-                .silentWhileSuspended, at: event.timestamp,
-                "\(what) happened at \(when(event.timestamp)) while the system view says the app is "
-                    + "Suspended (since \(when(current.systemChange?.timestamp ?? event.timestamp))); "
-                    + "expected no app activity until the system moves the app back to Background.",
-                witnesses: [current.systemChange, event], symbols: symbols)
+            guard monitoredEdges.contains(.activeWhileSuspended) else { return }
+            judge(.activeWhileSuspended(SilenceBroken(event: event, silencedBy: current.systemChange)), symbols: symbols)
         } else if let end = current.terminateEnd {
-            report(
-                .nothingAfterTerminate, at: event.timestamp,
-                "\(what) happened at \(when(event.timestamp)), after willTerminate returned at "
-                    + "\(when(end.timestamp)); expected nothing more from the app in this lifetime.",
-                witnesses: [end, event], symbols: symbols)
+            guard monitoredEdges.contains(.activeAfterTerminate) else { return }
+            judge(.activeAfterTerminate(SilenceBroken(event: event, silencedBy: end)), symbols: symbols)
         }
     }
 

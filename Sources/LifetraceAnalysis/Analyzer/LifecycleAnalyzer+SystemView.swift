@@ -70,16 +70,16 @@ extension LifecycleAnalyzer {
         busy.reset()
     }
 
-    /// A `state` event for the app: `resign-before-background` and `foreground-before-active`
-    /// for moves that skip Inactive; time in states; background time.
+    /// A `state` event for the app: the system view's verdict on the move (one that skips Inactive
+    /// is handed on as a transition edge); time in states; background time.
     mutating func moveSystem(to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
         current.hasStateEvents = true
         let since = current.systemSince
         let verdict = current.systemView.step(state)
         let previous = verdict.from
         if let previous {
-            reportSystemMove(verdict.move, from: previous, to: state, subject: "the app", witness: current.systemChange,
-                             event: event, symbols: symbols)
+            judgeSystemMove(verdict.move, from: previous, to: state, scene: nil, witness: current.systemChange, event: event,
+                            symbols: symbols)
             TraceTime.accumulate(&current.systemTimes[Int(previous.rawValue)], event.timestamp - current.systemSince)
         }
         current.systemSince = event.timestamp
@@ -101,38 +101,26 @@ extension LifecycleAnalyzer {
             current.backgroundTime.stateChanged(change, event: event, appActivity: current.lastAppActivity), symbols: symbols)
     }
 
-    /// A `state` event for a scene: the same two rules, for that scene's system view.
+    /// A `state` event for a scene: the same verdict, of that scene's system view.
     mutating func moveSceneSystem(_ scene: Symbol, to state: LifecycleState, event: TraceEvent, symbols: SymbolTable) {
         guard let index = current.sceneIndex(scene) else { return capped.sceneEvents &+= 1 }
         let verdict = current.scenes[index].systemView.step(state)
         if let previous = verdict.from {
-            reportSystemMove(verdict.move, from: previous, to: state, subject: "the scene \"\(symbols.shown(scene) ?? "")\"",
-                             witness: current.scenes[index].systemChange, event: event, symbols: symbols)
+            judgeSystemMove(verdict.move, from: previous, to: state, scene: scene, witness: current.scenes[index].systemChange,
+                            event: event, symbols: symbols)
         }
         current.scenes[index].systemChange = event
     }
 
-    /// Reports the system view's verdict on a move under its rule.
-    private mutating func reportSystemMove(
-        _ move: SystemMove, from previous: LifecycleState, to state: LifecycleState, subject: String,
+    /// Hands the system view's verdict on a move (of the app, or of `scene`) on as a transition edge.
+    private mutating func judgeSystemMove(
+        _ move: SystemMove, from previous: LifecycleState, to state: LifecycleState, scene: Symbol?,
         witness: TraceEvent?, event: TraceEvent, symbols: SymbolTable
     ) {
-        switch move {
-        case .backgroundWithoutResigning:
-            report(
-                .resignBeforeBackground, at: event.timestamp,
-                "The system moved \(subject) from active to \(state.name) at \(when(event.timestamp)); "
-                    + "expected a move to inactive first.",
-                witnesses: [witness, event], symbols: symbols)
-        case .activeWithoutForeground:
-            report(
-                .foregroundBeforeActive, at: event.timestamp,
-                "The system moved \(subject) from \(previous.name) to active at \(when(event.timestamp)); "
-                    + "expected a move to inactive first.",
-                witnesses: [witness, event], symbols: symbols)
-        case .legal, .unusual:
-            break
-        }
+        guard let verdict = TransitionJudged.verdict(of: move) else { return }
+        judgeTransition(
+            TransitionJudged(verdict: verdict, event: event, witness: witness, scene: scene, move: .system(from: previous, to: state)),
+            symbols: symbols)
     }
 
     /// Recomputes the effective app view after a callback changed the app's or a scene's view.

@@ -68,10 +68,10 @@ public struct LifecycleAnalyzer {
     public var lifetimeEnded: LifetimeSink?
     var violationsHandedOver = 0
     var omittedHandedOver: [Rule: Int] = [:]
-    /// The monitors of the built-in threshold rules that are on, by the edge kind they look at.
-    let thresholdMonitors: ThresholdMonitorTable
+    /// The monitors of the built-in rules that are on, by the edge kind they look at.
+    let builtInMonitors: BuiltInMonitorTable
     /// What those monitors look at: an edge of another kind is never built (``judge(_:symbols:)``).
-    var thresholdEdges: ThresholdEdge.Kinds { thresholdMonitors.kinds }
+    var monitoredEdges: RuleEdge.Kinds { builtInMonitors.kinds }
     /// The checker of the rule files' rules (``AnalysisOptions/userRules``), or nil. It takes
     /// the edges of each event as soon as the event is replayed.
     var monitor: (any RuleMonitor)?
@@ -120,7 +120,7 @@ public struct LifecycleAnalyzer {
         background = BackgroundExecutionSequence(allowances: allowances, platform: platform)
         recording = RecordingStart(platform.recordingStart, allowances: allowances)
         found = ViolationList(limit: options.violationLimit)
-        thresholdMonitors = ThresholdMonitorTable(options: options)
+        builtInMonitors = BuiltInMonitorTable(options: options)
         current = Lifetime(index: 0, start: 0, allowances: allowances)
         monitor = options.userRules?.makeMonitor()
         monitorLooksAtFrames = monitor?.looksAtFrames ?? false
@@ -184,19 +184,19 @@ public struct LifecycleAnalyzer {
         case .callbackEnd(let name, let scene):
             callbackEnded(event, name: name, scene: scene, symbols: symbols)
         case .runloopWake:
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             if event.thread.isMain {
                 if !current.runLoopSeen { switchToRunLoop(at: event.timestamp) }
                 openBusy(event)
             }
         case .runloopSleep:
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             if event.thread.isMain {
                 if !current.runLoopSeen { switchToRunLoop(at: event.timestamp) }
                 closeBusy(at: event.timestamp, unfinished: false, symbols: symbols)
             }
         case .signpostBegin(let name, let id):
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             let slot = stacks.slot(for: event.thread)
             if stacks.pushSignpost(OpenInterval(begin: event, name: name, key: id ?? .min), slot: slot), emitsEdges,
                 signpostEdges(name, symbols: symbols)
@@ -204,13 +204,13 @@ public struct LifecycleAnalyzer {
                 emit(.intervalBegan(stacks.slots[slot].signposts[stacks.slots[slot].signposts.count - 1].edge(.signpost)))
             }
         case .signpostEnd(let name, let id):
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             signpostEnded(event, name: name, key: id ?? .min, symbols: symbols)
         case .mark(let name):
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             if emitsEdges, namedEdges(.mark, name, symbols: symbols) { emitPoint(.mark, event, name: name) }
         case .frame:
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             if current.firstFrame == nil {
                 current.firstFrame = event.timestamp
                 current.firstFrameEvent = event
@@ -219,13 +219,13 @@ public struct LifecycleAnalyzer {
                 emitPoint(.frame, event)
             }
         case .bgtaskBegin(let id, _):
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             taskBegan(id, event: event, symbols: symbols)
         case .bgtaskEnd(let id, _):
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             taskEnded(id, event: event, symbols: symbols)
         case .bgtaskExpire(let id, let name):
-            if appSide && current.silent { reportSilence(event, symbols: symbols) }
+            if appSide && current.silent { silenceBroken(event, symbols: symbols) }
             if emitsEdges, namedEdges(.backgroundTask, name, symbols: symbols) { emitPoint(.backgroundTaskExpired, event, name: name) }
             taskExpired(id, name: name, event: event, symbols: symbols)
         case .exit(let code, let signal):

@@ -230,7 +230,7 @@ public enum IntervalEnding: UInt8, Hashable, Sendable {
     case ended
     /// The system expired the background task (`bgtask.expire`).
     case expired
-    /// An enclosing callback returned first (a `callback-nesting` violation): it ends with it.
+    /// An enclosing callback returned first (the nesting broken): it ends with it.
     case enclosingEnded
     /// Its lifetime ended with it still open (exit, relaunch or end of the trace).
     case lifetimeEnded

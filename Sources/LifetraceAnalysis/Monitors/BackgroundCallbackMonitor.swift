@@ -6,11 +6,11 @@ import LifetraceFormat
 /// returns, or when its lifetime ends while it still runs; and the main thread kept busy past
 /// the same limit once the app left the foreground, inside those callbacks or not (observers of
 /// `didEnterBackgroundNotification` run outside them).
-struct BackgroundCallbackMonitor: ThresholdMonitor {
+struct BackgroundCallbackMonitor: BuiltInMonitor {
     static let rule = BuiltInRule.backgroundCallback
-    static let edges: ThresholdEdge.Kinds = [.callbackEnded, .busyAfterLeavingForeground]
+    static let edges: RuleEdge.Kinds = [.callbackEnded, .busyAfterLeavingForeground]
 
-    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+    static func judge(_ edge: RuleEdge, context: MonitorContext, findings: inout RuleFindings) {
         switch edge {
         case .callbackEnded(let ended): callbackEnded(ended, context: context, findings: &findings)
         case .busyAfterLeavingForeground(let busy): mainThreadBlocked(busy, context: context, findings: &findings)

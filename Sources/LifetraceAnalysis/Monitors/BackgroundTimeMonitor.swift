@@ -13,11 +13,11 @@ import LifetraceOutput
 /// silences, the task expiries and the lifetime's end. What each view finds is kept until the
 /// lifetime ends, where only the view the lifetime trusts reports (the system view when it has
 /// `state` events).
-struct BackgroundTimeMonitor: ThresholdMonitor {
+struct BackgroundTimeMonitor: BuiltInMonitor {
     static let rule = BuiltInRule.backgroundTime
-    static let edges: ThresholdEdge.Kinds = [.backgroundStretchEnded, .expiredTaskNotEnded]
+    static let edges: RuleEdge.Kinds = [.backgroundStretchEnded, .expiredTaskNotEnded]
 
-    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+    static func judge(_ edge: RuleEdge, context: MonitorContext, findings: inout RuleFindings) {
         switch edge {
         case .backgroundStretchEnded(let stretch): judge(stretch, context: context, findings: &findings)
         case .expiredTaskNotEnded(let task, let outcome): expiredTaskNotEnded(task, outcome, context: context, findings: &findings)

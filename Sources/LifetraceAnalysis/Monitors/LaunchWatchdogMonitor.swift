@@ -4,11 +4,11 @@ import LifetraceFormat
 /// `launch-watchdog`: the launch window is longer than `--launch-watchdog`, or the process was
 /// killed without notice near the limit while still launching (the watchdog's signature), judged
 /// on the lifetime's launch window when the lifetime ends.
-struct LaunchWatchdogMonitor: ThresholdMonitor {
+struct LaunchWatchdogMonitor: BuiltInMonitor {
     static let rule = BuiltInRule.launchWatchdog
-    static let edges: ThresholdEdge.Kinds = .launchWindowEnded
+    static let edges: RuleEdge.Kinds = .launchWindowEnded
 
-    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+    static func judge(_ edge: RuleEdge, context: MonitorContext, findings: inout RuleFindings) {
         guard case .launchWindowEnded(let ended) = edge, !ended.window.unknown else { return }
         let (window, exit) = (ended.window, ended.exit)
         let limit = context.options.launchWatchdog

@@ -31,11 +31,11 @@ struct JudgedLaunchWindow {
 
 /// `launch-stall`: a main-thread stall of at least the launch stall threshold that starts inside
 /// the launch window, judged on the lifetime's stalls when it ends.
-struct LaunchStallMonitor: ThresholdMonitor {
+struct LaunchStallMonitor: BuiltInMonitor {
     static let rule = BuiltInRule.launchStall
-    static let edges: ThresholdEdge.Kinds = .lifetimeStalls
+    static let edges: RuleEdge.Kinds = .lifetimeStalls
 
-    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+    static func judge(_ edge: RuleEdge, context: MonitorContext, findings: inout RuleFindings) {
         guard case .lifetimeStalls(let lifetime) = edge, let window = lifetime.window, !window.unknown else { return }
         let threshold = context.options.launchStallThreshold
         for recorded in lifetime.stalls
@@ -55,13 +55,13 @@ struct LaunchStallMonitor: ThresholdMonitor {
 /// `hang`: a main-thread stall of at least the hang threshold that starts outside the launch
 /// window while the app is in the foreground (or as it returns there), judged on the lifetime's
 /// stalls when it ends.
-struct HangMonitor: ThresholdMonitor {
+struct HangMonitor: BuiltInMonitor {
     static let rule = BuiltInRule.hang
-    static let edges: ThresholdEdge.Kinds = .lifetimeStalls
+    static let edges: RuleEdge.Kinds = .lifetimeStalls
 
     /// Stalls inside the launch window are `launch-stall`'s; before the resume of a prewarmed
     /// launch the main thread did the prewarm's work, off screen.
-    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+    static func judge(_ edge: RuleEdge, context: MonitorContext, findings: inout RuleFindings) {
         guard case .lifetimeStalls(let lifetime) = edge else { return }
         // A window end before the launch (timestamps that go backwards) is an empty window.
         let window = lifetime.window.map { $0.start...max($0.start, $0.end) }

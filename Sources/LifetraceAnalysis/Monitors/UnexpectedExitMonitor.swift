@@ -24,9 +24,9 @@ struct JudgedEnding {
 /// (Inactive or Active, by the state the lifetime trusts) and willTerminate was never delivered,
 /// or it died of a crash signal in any state (``TerminationSequence/isCrash(signal:platform:)``),
 /// judged on the exit.
-struct UnexpectedExitMonitor: ThresholdMonitor {
+struct UnexpectedExitMonitor: BuiltInMonitor {
     static let rule = BuiltInRule.unexpectedExit
-    static let edges: ThresholdEdge.Kinds = [.exit, .relaunched]
+    static let edges: RuleEdge.Kinds = [.exit, .relaunched]
 
     /// Whether an ending in `state` (the trusted view's), with or without willTerminate
     /// (`terminating`), can be a finding: a crash in any state, or a foreground app's end without
@@ -43,7 +43,7 @@ struct UnexpectedExitMonitor: ThresholdMonitor {
 
     /// Judges the lifetime's `exit` (an ``EdgePoint`` of kind ``EdgePoint/Kind/exit``), or its end
     /// by a new launch with no exit recorded.
-    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings) {
+    static func judge(_ edge: RuleEdge, context: MonitorContext, findings: inout RuleFindings) {
         if case .relaunched(let relaunched) = edge {
             judge(relaunched, context: context, findings: &findings)
             return

@@ -176,11 +176,24 @@ public enum BuiltInRule: String, Sendable, CaseIterable, Hashable, Comparable {
 }
 
 extension BuiltInRule {
-    /// The monitors of the built-in threshold rules, one per rule, in the table's order (the
-    /// order the analyzer hands each edge to them, and so the order of their findings on it).
-    /// The one list of the engine: a threshold rule's monitor is entered here, beside its case
-    /// and spec, and the analyzer hands it the edges it declares (``ThresholdMonitor/edges``).
-    static let thresholdMonitors: [any ThresholdMonitor.Type] = [
+    /// The monitors of the built-in rules, one per rule, in the table's order (the order the
+    /// analyzer hands each edge to them, and so the order of their findings on it). The one list
+    /// of the engine: a rule's monitor is entered here, beside its case and spec, and the analyzer
+    /// hands it the edges it declares (``BuiltInMonitor/edges``): the ordering rules' monitors
+    /// look at the model's verdicts, the threshold rules' at what the analyzer derived.
+    static let monitors: [any BuiltInMonitor.Type] = [
+        NoTerminateWhileSuspendedMonitor.self,
+        SilentWhileSuspendedMonitor.self,
+        NothingAfterTerminateMonitor.self,
+        SceneConnectionMonitor.self,
+        LaunchSequenceMonitor.self,
+        ResignBeforeBackgroundMonitor.self,
+        ForegroundBeforeActiveMonitor.self,
+        BalancedActivationMonitor.self,
+        LegalTransitionMonitor.self,
+        MainThreadCallbacksMonitor.self,
+        CallbackNestingMonitor.self,
+        TimeOrderMonitor.self,
         LaunchWatchdogMonitor.self,
         LaunchStallMonitor.self,
         BackgroundTimeMonitor.self,

@@ -2,29 +2,30 @@ import LifecycleModel
 import LifetraceFormat
 import LifetraceOutput
 
-/// The engine of the built-in threshold rules (`launch-stall`, `hang`, `background-callback`,
-/// ...): each rule is a monitor of its own file that declares the kinds of ``ThresholdEdge`` it
-/// looks at (what the analyzer derived: an interval that ended, the lifetime's stalls and launch
-/// window, its exit) and reports what it finds through ``RuleFindings``, exactly as a rule file's
-/// rules do; the analyzer records both kinds of finding the same way
-/// (``LifecycleAnalyzer/record(_:symbols:)``). The ordering rules, which need the model's verdict
-/// on each event, stay with the model.
+/// The engine of the built-in rules: each rule is a monitor that declares the kinds of
+/// ``RuleEdge`` it looks at and reports what it finds through ``RuleFindings``, exactly as a rule
+/// file's rules do; the analyzer records both kinds of finding the same way
+/// (``LifecycleAnalyzer/record(_:symbols:)``). A threshold rule (`launch-stall`, `hang`,
+/// `background-callback`, ...) looks at what the analyzer derived (an interval that ended, the
+/// lifetime's stalls and launch window, its exit); an ordering rule (`legal-transition`,
+/// `callback-nesting`, ...) looks at the verdicts the model's machines give against an event,
+/// which the analyzer hands on as verdict edges, and turns them into the violation and its message.
 ///
-/// The monitors are listed once, in ``BuiltInRule/thresholdMonitors``. The analyzer asks which
+/// The monitors are listed once, in ``BuiltInRule/monitors``. The analyzer asks which
 /// edge kinds the monitors of the rules that are on look at, once per trace, and builds an edge
 /// only then: a rule switched off costs nothing. Adding a threshold rule is a case, a spec and its
 /// monitor's entry in `BuiltInRule.swift`, and a monitor here (CONTRIBUTING.md, "Add a built-in
 /// threshold rule").
-protocol ThresholdMonitor: Sendable {
+protocol BuiltInMonitor: Sendable {
     /// The rule the monitor judges.
     static var rule: BuiltInRule { get }
 
     /// The kinds of edge the monitor looks at; it is handed no other.
-    static var edges: ThresholdEdge.Kinds { get }
+    static var edges: RuleEdge.Kinds { get }
 
     /// Judges `edge` (one of the kinds of ``edges``) and adds what breaks the rule to `findings`,
     /// with a message closure that is only run when the violation is kept.
-    static func judge(_ edge: ThresholdEdge, context: MonitorContext, findings: inout RuleFindings)
+    static func judge(_ edge: RuleEdge, context: MonitorContext, findings: inout RuleFindings)
 }
 
 /// The options of one analysis, held once and shared by every ``MonitorContext``: a context is made
@@ -36,10 +37,10 @@ final class SharedAnalysisOptions {
     init(_ options: AnalysisOptions) { self.options = options }
 }
 
-/// What a threshold monitor reads besides the edges it judges: the limits in force, and the
+/// What a built-in rule's monitor reads besides the edges it judges: the limits in force, and the
 /// lifetime's clock and the trace's symbols for its messages.
 struct MonitorContext {
-    /// The limits and rules in force, held once per analysis (``ThresholdMonitorTable/shared``).
+    /// The limits and rules in force, held once per analysis (``BuiltInMonitorTable/shared``).
     let shared: SharedAnalysisOptions
     /// The current lifetime's launch; nil without one.
     let launch: Int64?
@@ -77,17 +78,17 @@ struct MonitorContext {
 }
 
 extension LifecycleAnalyzer {
-    /// The context the threshold monitors judge in, now.
+    /// The context the built-in rules' monitors judge in, now.
     func monitorContext(symbols: SymbolTable) -> MonitorContext {
         MonitorContext(
-            shared: thresholdMonitors.shared, launch: inLifetime ? current.windowStart : nil, origin: traceOrigin, symbols: symbols,
+            shared: builtInMonitors.shared, launch: inLifetime ? current.windowStart : nil, origin: traceOrigin, symbols: symbols,
             background: background)
     }
 
     /// Hands `edge` to the monitors of the rules that are on that look at its kind, and records
-    /// what they found. Call it only when ``thresholdEdges`` holds the edge's kind, so that an
+    /// what they found. Call it only when ``monitoredEdges`` holds the edge's kind, so that an
     /// edge no monitor looks at is never built.
-    mutating func judge(_ edge: ThresholdEdge, symbols: SymbolTable) {
+    mutating func judge(_ edge: RuleEdge, symbols: SymbolTable) {
         var findings = RuleFindings(onlyCounted: found.isFull)
         judge(edge, into: &findings, symbols: symbols)
         record(findings, symbols: symbols)
@@ -96,15 +97,15 @@ extension LifecycleAnalyzer {
     /// Hands `edge` to the monitors of the rules that are on that look at its kind, in the rules'
     /// table order, adding what they find to `findings`; the allowances that excused what they
     /// would have found are applied to the lifetime.
-    mutating func judge(_ edge: ThresholdEdge, into findings: inout RuleFindings, symbols: SymbolTable) {
+    mutating func judge(_ edge: RuleEdge, into findings: inout RuleFindings, symbols: SymbolTable) {
         let context = monitorContext(symbols: symbols)
-        for monitor in thresholdMonitors.monitors(lookingAt: edge.kind) {
+        for monitor in builtInMonitors.monitors(lookingAt: edge.kind) {
             monitor.judge(edge, context: context, findings: &findings)
         }
         current.allowancesApplied.formUnion(findings.allowances)
     }
 
-    /// Records what a monitor found, a built-in threshold rule's or a rule file's, as violations
+    /// Records what a monitor found, a built-in rule's or a rule file's, as violations
     /// like the model's own: with the lifetime, its moment, the witnesses, and the
     /// violation limit (past it a finding is only counted). A built-in rule switched off is not
     /// recorded.
