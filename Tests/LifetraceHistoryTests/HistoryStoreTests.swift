@@ -42,6 +42,29 @@ import Testing
         #expect(try store.runs(ofBuild: builds[0].row) == runs)
     }
 
+    /// Rows are written several to a statement: a build of more lifetimes and stalls than one
+    /// statement takes, added after another build, reads back with each stall under its own
+    /// lifetime (each lifetime's stalls differ in number and blame).
+    @Test func rowsBeyondOneStatementReadBackUnderTheirOwnLifetimes() throws {
+        let path = try ScratchDirectory.make("history-batches") + "/history.sqlite"
+        let store = try HistoryStore(path: path, access: .write)
+        try store.add(Self.build("1"), runs: [Self.run("a.ltrace", lifetimes: 3)])
+        let runs = [Self.run("a.ltrace", lifetimes: 70), Self.run("b.ltrace", lifetimes: 131)].map { run in
+            var run = run
+            run.lifetimes = run.lifetimes.map { lifetime in
+                var lifetime = lifetime
+                lifetime.stalls = (0..<(lifetime.position % 4)).map { (Int64(lifetime.position * 10 + $0), "\(run.path) \(lifetime.position)") }
+                return lifetime
+            }
+            return run
+        }
+        try store.add(Self.build("2"), runs: runs)
+        let builds = try store.builds()
+        #expect(builds.map(\.record.buildID) == ["1", "2"])
+        #expect(try store.runs(ofBuild: builds[1].row) == runs)
+        #expect(try store.runs(ofBuild: builds[0].row) == [Self.run("a.ltrace", lifetimes: 3)])
+    }
+
     /// A lifetime's state times are stored as the JSON the reports write for the same array
     /// (written straight, without its tree), and read back in their order.
     @Test func stateTimesAreStoredAsTheReportsWriteThemAndReadBack() throws {

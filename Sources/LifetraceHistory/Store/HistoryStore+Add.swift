@@ -18,12 +18,39 @@ extension HistoryStore {
                 if exists == true { throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: payload.path)) }
                 try Self.insert(payload, build: buildRow, in: db)
             }
+            var lifetimes = BatchedInsert(into: "lifetime", columns: Self.lifetimeColumns)
+            var violations = BatchedInsert(into: "violation", columns: ["runId", "buildId", "rule", "severity", "count"])
+            let firstLifetimeRow = try Self.nextRowID(of: "lifetime", adding: runs.reduce(0) { $0 + $1.lifetimes.count }, in: db)
+            var lifetimeRow = firstLifetimeRow
             for run in runs {
                 let exists = try Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM run WHERE buildId = ? AND path = ?)", arguments: [buildRow, run.path])
                 if exists == true { throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: run.path)) }
-                try Self.insert(run, build: buildRow, in: db)
+                let runRow = try Self.insert(run, build: buildRow, in: db)
+                for lifetime in run.lifetimes {
+                    try lifetimes.append(Self.row(lifetime, id: lifetimeRow, run: runRow, build: buildRow), in: db)
+                    lifetimeRow += 1
+                }
+                for entry in run.violations {
+                    try violations.append([runRow, buildRow, entry.rule, entry.severity, entry.count], in: db)
+                }
             }
+            try lifetimes.flush(in: db)
+            try violations.flush(in: db)
+            // The stalls once every lifetime is written: each names its lifetime's row, and the
+            // foreign key is checked as the stall is written. The rows are walked in the order
+            // their ids were given above.
+            var stalls = BatchedInsert(into: "stall", columns: ["lifetimeId", "buildId", "position", "duration", "blame"])
+            lifetimeRow = firstLifetimeRow
+            for run in runs {
+                for lifetime in run.lifetimes {
+                    for (position, stall) in lifetime.stalls.enumerated() {
+                        try stalls.append([lifetimeRow, buildRow, position, stall.duration, stall.blame], in: db)
+                    }
+                    lifetimeRow += 1
+                }
+            }
+            try stalls.flush(in: db)
         }
     }
 
@@ -45,51 +72,55 @@ extension HistoryStore {
         return try Int64.fetchOne(db, sql: "SELECT id FROM build WHERE buildID = ?", arguments: [build.buildID])!
     }
 
-    private static func insert(_ run: HistoryRun, build: Int64, in db: Database) throws {
-        try execute(
-            db.cachedStatement(
-                sql: "INSERT INTO run (buildId, path, source, events, lifetimes, appVersion, os, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-            [
-                build, run.path, run.source, run.events, run.lifetimeCount, run.metadata["appVersion"], run.metadata["os"],
-                run.metadata["device"],
-            ])
-        let runRow = db.lastInsertedRowID
-        let lifetimeInsert = try db.cachedStatement(
-            sql: """
-                INSERT INTO lifetime (runId, buildId, position, launchKind, launchDuration, busyInWindow, willFinishLaunching,
-                    didFinishLaunchingEnd, firstActive, firstFrame, stallCount, omittedStalls, onScreen, background, timeInStates,
-                    endKind, endCode, endSignal)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        let stallInsert = try db.cachedStatement(
-            sql: "INSERT INTO stall (lifetimeId, buildId, position, duration, blame) VALUES (?, ?, ?, ?, ?)")
-        for lifetime in run.lifetimes {
-            let milestones = lifetime.milestones
-            try execute(lifetimeInsert, [
-                runRow, build, lifetime.position, lifetime.launchKind.rawValue, lifetime.launchDuration, lifetime.busyInWindow,
-                milestones.willFinishLaunching, milestones.didFinishLaunchingEnd, milestones.firstActive, milestones.firstFrame,
-                lifetime.stalls.count + lifetime.omittedStalls, lifetime.omittedStalls, lifetime.onScreen, lifetime.background,
-                StateTimesText.encode(lifetime.timeInStates), lifetime.end.rawValue, lifetime.endCode, lifetime.endSignal,
-            ])
-            let lifetimeRow = db.lastInsertedRowID
-            for (position, stall) in lifetime.stalls.enumerated() {
-                try execute(stallInsert, [lifetimeRow, build, position, stall.duration, stall.blame])
-            }
-        }
-        let violationInsert = try db.cachedStatement(
-            sql: "INSERT INTO violation (runId, buildId, rule, severity, count) VALUES (?, ?, ?, ?, ?)")
-        for entry in run.violations {
-            try execute(violationInsert, [runRow, build, entry.rule, entry.severity, entry.count])
-        }
+    /// The run's row, inserted; its id.
+    private static func insert(_ run: HistoryRun, build: Int64, in db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO run (buildId, path, source, events, lifetimes, appVersion, os, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        // Unchecked: the values are written beside their columns (and the tests read every
+        // column back); GRDB's check, and the bindings `execute(arguments:)` makes, cost more
+        // than the row's insert.
+        statement.setUncheckedArguments([
+            build, run.path, run.source, run.events, run.lifetimeCount, run.metadata["appVersion"], run.metadata["os"],
+            run.metadata["device"],
+        ])
+        try statement.execute()
+        return db.lastInsertedRowID
     }
 
-    /// Runs the insert `statement` with `arguments`, one for each of its placeholders, bound
-    /// without GRDB's check of their count: the statements are written here, beside their
-    /// arguments (and the tests read every column back). The check, and the temporary bindings
-    /// `execute(arguments:)` makes, cost more than the row's insert (a build adds a row per
-    /// lifetime and per stall).
-    private static func execute(_ statement: Statement, _ arguments: StatementArguments) throws {
-        statement.setUncheckedArguments(arguments)
-        try statement.execute()
+    private static let lifetimeColumns = [
+            "id", "runId", "buildId", "position", "launchKind", "launchDuration", "busyInWindow", "willFinishLaunching",
+            "didFinishLaunchingEnd", "firstActive", "firstFrame", "stallCount", "omittedStalls", "onScreen", "background",
+            "timeInStates", "endKind", "endCode", "endSignal",
+        ]
+
+    /// The values of `lifetime`'s row, in the order of ``lifetimeColumns``.
+    private static func row(_ lifetime: HistoryRun.Lifetime, id: Int64, run: Int64, build: Int64) -> StatementArguments {
+        let milestones = lifetime.milestones
+        return [
+            id, run, build, lifetime.position, lifetime.launchKind.rawValue, lifetime.launchDuration, lifetime.busyInWindow,
+            milestones.willFinishLaunching, milestones.didFinishLaunchingEnd, milestones.firstActive, milestones.firstFrame,
+            lifetime.stalls.count + lifetime.omittedStalls, lifetime.omittedStalls, lifetime.onScreen, lifetime.background,
+            StateTimesText.encode(lifetime.timeInStates), lifetime.end.rawValue, lifetime.endCode, lifetime.endSignal,
+        ]
+    }
+
+    /// The first of `count` consecutive ids for new rows of `table` (whose key is `id`, declared
+    /// `AUTOINCREMENT`): one past the largest id the table ever held, which SQLite keeps in
+    /// `sqlite_sequence` (sqlite.org/autoinc.html), or holds now. The ids are given by the add
+    /// itself so that its stalls can name their lifetimes' rows without a statement per
+    /// lifetime; that is sound because the add runs in an immediate write transaction, the
+    /// store's only writer until it ends (another writer waits, or is refused as busy). Ids past
+    /// the largest integer SQLite holds are refused as SQLite refuses them, as a full store.
+    private static func nextRowID(of table: String, adding count: Int, in db: Database) throws -> Int64 {
+        let largest = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(id) FROM \(table)), 0))
+                """,
+            arguments: [table]) ?? 0
+        guard largest < Int64.max - Int64(count) else {
+            throw DatabaseError(resultCode: .SQLITE_FULL, message: "no row ids left in \(table)")
+        }
+        return largest + 1
     }
 }
