@@ -100,6 +100,8 @@ let package = Package(
             dependencies: [
                 "LifetraceOutput", "LifetraceFormat", "LifetraceZstd", "LifecycleModel", "LifetraceAnalysis", "LifetraceRunner",
                 "LifetraceReports", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, to bind a build's rows in place (`BatchedInsert`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(

@@ -54,6 +54,16 @@ import Testing
             run.lifetimes = run.lifetimes.map { lifetime in
                 var lifetime = lifetime
                 lifetime.stalls = (0..<(lifetime.position % 4)).map { (Int64(lifetime.position * 10 + $0), "\(run.path) \(lifetime.position)") }
+                // Values bound as they are: empty and non-ASCII text, absent numbers, extremes.
+                if lifetime.position % 5 == 1 {
+                    lifetime.stalls.append((Int64.max, ""))
+                    lifetime.stalls.append((-1, "écran › 表示 \u{2028} \"q\""))
+                    lifetime.launchDuration = nil
+                    lifetime.milestones = LaunchMilestones()
+                    lifetime.endCode = Int64.min
+                    lifetime.endSignal = nil
+                    lifetime.timeInStates = []
+                }
                 return lifetime
             }
             return run
@@ -199,6 +209,25 @@ import Testing
         #expect(builds.map(\.record.buildID) == ["1"])
         #expect(try store.runs(ofBuild: builds[0].row) == [Self.run("a.ltrace")])
         #expect(try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
+    /// Two jobs that find no store both make it: one makes it, the other waits for it and adds.
+    @Test func twoWritersMakingANewStoreAtOnceLoseNothing() throws {
+        for attempt in 0..<4 {
+            let path = try ScratchDirectory.make("history-new-writers-\(attempt)") + "/history.sqlite"
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { writer in
+                do {
+                    let store = try HistoryStore(path: path, access: .write)
+                    try store.add(Self.build("w\(writer)"), runs: [Self.run("r.ltrace")])
+                } catch {
+                    failures.withLock { $0.append(String(describing: error)) }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            let store = try HistoryStore(path: path, access: .read)
+            #expect(Set(try store.builds().map(\.record.buildID)) == ["w0", "w1"])
+        }
     }
 
     @Test func twoWritersAtOnceLoseNothing() throws {

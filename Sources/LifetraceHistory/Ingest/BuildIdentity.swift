@@ -1,5 +1,6 @@
 import Foundation
 import LifetraceFormat
+import LifetraceOutput
 
 /// Where a build's record comes from, first found first: the command's options, the CI's
 /// environment variables (GitHub Actions, GitLab CI, Jenkins), then the traces' metadata
@@ -16,22 +17,25 @@ public struct BuildIdentity: Sendable {
         self.environment = environment
     }
 
-    /// The CI variables read for each field, in order (GitHub Actions, GitLab CI, Jenkins): a
-    /// list, not a dictionary, as it is only walked (a key path's hash is dear to compute).
-    static var variables: [(field: WritableKeyPath<BuildRecord.Fields, String?>, names: [String])] { [
-        (\.buildID, ["GITHUB_RUN_NUMBER", "CI_PIPELINE_IID", "BUILD_NUMBER"]),
-        (\.commit, ["GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT"]),
-        (\.branch, ["GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME", "BRANCH_NAME", "GIT_BRANCH"]),
-    ] }
+    /// The CI variables read for the id, the commit and the branch, in order (GitHub Actions,
+    /// GitLab CI, Jenkins).
+    static let buildIDVariables = ["GITHUB_RUN_NUMBER", "CI_PIPELINE_IID", "BUILD_NUMBER"]
+    static let commitVariables = ["GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT"]
+    static let branchVariables = ["GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_BRANCH", "CI_COMMIT_REF_NAME", "BRANCH_NAME", "GIT_BRANCH"]
+
+    /// The first of the variables `names` that is set and not blank.
+    private func variable(_ names: [String]) -> String? {
+        names.lazy.compactMap { environment[$0].flatMap(Self.nonEmpty) }.first
+    }
 
     /// The build's record: each field from the options, else the environment, else the runs'
     /// metadata (where every run agrees), else the MetricKit payloads' (where every payload
     /// agrees); the id falls back to the commit, then to the date.
     public func record(runs: [HistoryRun], payloads: [MetricKitPayload] = [], now: Date = Date()) -> BuildRecord {
         var fields = options
-        for (field, names) in Self.variables where fields[keyPath: field] == nil {
-            fields[keyPath: field] = names.lazy.compactMap { environment[$0].flatMap(Self.nonEmpty) }.first
-        }
+        fields.buildID = fields.buildID ?? variable(Self.buildIDVariables)
+        fields.commit = fields.commit ?? variable(Self.commitVariables)
+        fields.branch = fields.branch ?? variable(Self.branchVariables)
         // Jenkins names the branch with its remote (`origin/main`).
         if options.branch == nil, environment["GIT_BRANCH"] == fields.branch, let branch = fields.branch,
             branch.hasPrefix("origin/")
@@ -60,7 +64,7 @@ public struct BuildIdentity: Sendable {
         fields.os = fields.os ?? payloadField { $0.os ?? $0.diagnostics.first?.os }
         fields.commit = fields.commit ?? metadata("commit")
         fields.branch = fields.branch ?? metadata("branch")
-        let date = fields.date ?? now.formatted(.iso8601)
+        let date = fields.date ?? UTCTimestamp.text(now)
         let id = fields.buildID ?? fields.commit.map { String($0.prefix(12)) } ?? date
         return BuildRecord(
             buildID: id, commit: fields.commit, branch: fields.branch, appVersion: fields.appVersion,

@@ -6,72 +6,31 @@ extension HistorySchema {
     /// every other field as it was given.
     static func registerFieldData(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v2-metrickit-field-data", foreignKeyChecks: .immediate) { db in
-            try db.create(table: "fieldPayload") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.parent("build").notNull()
-                table.column("path", .text).notNull()
-                table.column("kind", .text).notNull()
-                for name in ["begin", "end", "appVersion", "buildNumber", "device", "os", "architecture", "region"] {
-                    table.column(name, .text)
-                }
-                table.column("fields", .integer).notNull()
-                table.column("notes", .integer).notNull()
-                table.uniqueKey(["buildId", "path"])
-            }
-            try db.create(table: "fieldHistogram") { table in
-                table.owned(by: "fieldPayload")
-                table.column("field", .text).notNull()
-                table.column("metric", .text)
-                table.column("unit", .text).notNull()
-                table.column("position", .integer).notNull()
-                table.column("bucketStart", .double).notNull()
-                table.column("bucketEnd", .double).notNull()
-                table.column("count", .integer).notNull()
-            }
-            try db.create(table: "fieldExit") { table in
-                table.owned(by: "fieldPayload")
-                table.column("context", .text).notNull()
-                table.column("reason", .text).notNull()
-                table.column("count", .integer).notNull()
-            }
-            try db.create(table: "fieldDiagnostic") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.owned(by: "fieldPayload")
-                table.column("kind", .text).notNull()
-                table.column("position", .integer).notNull()
-                table.column("version", .text)
-                table.column("duration", .integer)
-                for name in ["appVersion", "buildNumber", "device", "os"] { table.column(name, .text) }
-                table.column("callStackPerThread", .boolean)
-                table.column("blame", .text).notNull()
-            }
-            try db.create(table: "fieldValue") { table in
-                table.owned(by: "fieldPayload")
-                table.parent("fieldDiagnostic")
-                table.column("field", .text).notNull()
-                // The value as given: text, an integer or a real (a boolean as 0 or 1), or null.
-                table.column("value")
-                table.column("amount", .double)
-                table.column("unit", .text)
-                table.column("documented", .boolean).notNull()
-            }
-            try db.create(table: "fieldStack") { table in
-                table.owned(by: "fieldDiagnostic")
-                table.column("position", .integer).notNull()
-                table.column("threadAttributed", .boolean)
-            }
-            try db.create(table: "fieldFrame") { table in
-                table.owned(by: "fieldDiagnostic")
-                for name in ["position", "stack", "parent", "depth"] { table.column(name, .integer).notNull() }
-                table.column("binaryUUID", .text)
-                table.column("binaryName", .text)
-                table.column("offset", .integer)
-                table.column("address", .integer)
-                table.column("sampleCount", .integer)
-                table.column("function", .text)
-                table.column("file", .text)
-                table.column("line", .integer)
-            }
+            // `fieldValue.value` is the value as given: text, an integer or a real (a boolean as
+            // 0 or 1), or null.
+            try db.execute(sql: """
+                CREATE TABLE "fieldPayload" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "buildId" INTEGER NOT NULL REFERENCES "build"("id") ON DELETE CASCADE, "path" TEXT NOT NULL, "kind" TEXT NOT NULL, "begin" TEXT, "end" TEXT, "appVersion" TEXT, "buildNumber" TEXT, "device" TEXT, "os" TEXT, "architecture" TEXT, "region" TEXT, "fields" INTEGER NOT NULL, "notes" INTEGER NOT NULL, UNIQUE ("buildId", "path"));
+                CREATE INDEX "fieldPayload_on_buildId" ON "fieldPayload"("buildId");
+                CREATE TABLE "fieldHistogram" ("fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "field" TEXT NOT NULL, "metric" TEXT, "unit" TEXT NOT NULL, "position" INTEGER NOT NULL, "bucketStart" DOUBLE NOT NULL, "bucketEnd" DOUBLE NOT NULL, "count" INTEGER NOT NULL);
+                CREATE INDEX "fieldHistogram_on_fieldPayloadId" ON "fieldHistogram"("fieldPayloadId");
+                CREATE INDEX "fieldHistogram_on_buildId" ON "fieldHistogram"("buildId");
+                CREATE TABLE "fieldExit" ("fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "context" TEXT NOT NULL, "reason" TEXT NOT NULL, "count" INTEGER NOT NULL);
+                CREATE INDEX "fieldExit_on_fieldPayloadId" ON "fieldExit"("fieldPayloadId");
+                CREATE INDEX "fieldExit_on_buildId" ON "fieldExit"("buildId");
+                CREATE TABLE "fieldDiagnostic" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "kind" TEXT NOT NULL, "position" INTEGER NOT NULL, "version" TEXT, "duration" INTEGER, "appVersion" TEXT, "buildNumber" TEXT, "device" TEXT, "os" TEXT, "callStackPerThread" BOOLEAN, "blame" TEXT NOT NULL);
+                CREATE INDEX "fieldDiagnostic_on_fieldPayloadId" ON "fieldDiagnostic"("fieldPayloadId");
+                CREATE INDEX "fieldDiagnostic_on_buildId" ON "fieldDiagnostic"("buildId");
+                CREATE TABLE "fieldValue" ("fieldPayloadId" INTEGER NOT NULL REFERENCES "fieldPayload"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "fieldDiagnosticId" INTEGER REFERENCES "fieldDiagnostic"("id") ON DELETE CASCADE, "field" TEXT NOT NULL, "value", "amount" DOUBLE, "unit" TEXT, "documented" BOOLEAN NOT NULL);
+                CREATE INDEX "fieldValue_on_fieldPayloadId" ON "fieldValue"("fieldPayloadId");
+                CREATE INDEX "fieldValue_on_buildId" ON "fieldValue"("buildId");
+                CREATE INDEX "fieldValue_on_fieldDiagnosticId" ON "fieldValue"("fieldDiagnosticId");
+                CREATE TABLE "fieldStack" ("fieldDiagnosticId" INTEGER NOT NULL REFERENCES "fieldDiagnostic"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "threadAttributed" BOOLEAN);
+                CREATE INDEX "fieldStack_on_fieldDiagnosticId" ON "fieldStack"("fieldDiagnosticId");
+                CREATE INDEX "fieldStack_on_buildId" ON "fieldStack"("buildId");
+                CREATE TABLE "fieldFrame" ("fieldDiagnosticId" INTEGER NOT NULL REFERENCES "fieldDiagnostic"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "stack" INTEGER NOT NULL, "parent" INTEGER NOT NULL, "depth" INTEGER NOT NULL, "binaryUUID" TEXT, "binaryName" TEXT, "offset" INTEGER, "address" INTEGER, "sampleCount" INTEGER, "function" TEXT, "file" TEXT, "line" INTEGER);
+                CREATE INDEX "fieldFrame_on_fieldDiagnosticId" ON "fieldFrame"("fieldDiagnosticId");
+                CREATE INDEX "fieldFrame_on_buildId" ON "fieldFrame"("buildId");
+                """)
         }
     }
 }

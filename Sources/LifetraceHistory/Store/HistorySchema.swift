@@ -9,7 +9,10 @@ enum HistorySchema {
     static let applicationID: Int32 = 0x4C54_4853
 
     /// The migrations, oldest first. Never change what a released step makes (`HistorySchemaTests`
-    /// holds the first step's tables as released): add a step. A step that only creates tables
+    /// holds each step's tables as released): add a step. Each step is written as the SQL SQLite
+    /// keeps for it, so that what a step makes cannot change with the library (GRDB's table
+    /// builder, which wrote these statements once, may write them otherwise in a later
+    /// version), and a new store is made without building it again. A step that only creates tables
     /// cannot break a foreign key, so it runs with the keys checked as it goes (`.immediate`)
     /// rather than GRDB's default, which turns them off and checks every row of every table
     /// afterwards (`PRAGMA foreign_key_check`): the whole store, when an older one is brought up
@@ -18,71 +21,25 @@ enum HistorySchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-builds-runs-lifetimes", foreignKeyChecks: .immediate) { db in
             try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-            try db.create(table: "build") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.column("buildID", .text).notNull().unique()
-                for name in ["commitID", "branch", "appVersion", "buildNumber", "device", "os"] { table.column(name, .text) }
-                table.column("date", .text).notNull()
-            }
-            try db.create(table: "run") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.parent("build").notNull()
-                table.column("path", .text).notNull()
-                table.column("source", .text).notNull()
-                table.column("events", .integer).notNull()
-                table.column("lifetimes", .integer).notNull()
-                for name in ["appVersion", "os", "device"] { table.column(name, .text) }
-                table.uniqueKey(["buildId", "path"])
-            }
-            try db.create(table: "lifetime") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.owned(by: "run")
-                table.column("position", .integer).notNull()
-                table.column("launchKind", .text).notNull()
-                table.column("launchDuration", .integer)
-                table.column("busyInWindow", .integer).notNull()
-                for name in ["willFinishLaunching", "didFinishLaunchingEnd", "firstActive", "firstFrame"] { table.column(name, .integer) }
-                for name in ["stallCount", "omittedStalls", "onScreen", "background"] { table.column(name, .integer).notNull() }
-                table.column("timeInStates", .text).notNull()
-                table.column("endKind", .text).notNull()
-                table.column("endCode", .integer)
-                table.column("endSignal", .integer)
-            }
-            try db.create(table: "stall") { table in
-                table.owned(by: "lifetime")
-                table.column("position", .integer).notNull()
-                table.column("duration", .integer).notNull()
-                table.column("blame", .text).notNull()
-            }
-            try db.create(table: "violation") { table in
-                table.owned(by: "run")
-                table.column("rule", .text).notNull()
-                table.column("severity", .text).notNull()
-                table.column("count", .integer).notNull()
-            }
+            // Each build's runs; each run's lifetimes, their stalls, and its violations per rule.
+            // A row names its parent (deleted with it) and its build (read, and deleted, a build
+            // at a time), both indexed.
+            try db.execute(sql: """
+                CREATE TABLE "build" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "buildID" TEXT NOT NULL UNIQUE, "commitID" TEXT, "branch" TEXT, "appVersion" TEXT, "buildNumber" TEXT, "device" TEXT, "os" TEXT, "date" TEXT NOT NULL);
+                CREATE TABLE "run" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "buildId" INTEGER NOT NULL REFERENCES "build"("id") ON DELETE CASCADE, "path" TEXT NOT NULL, "source" TEXT NOT NULL, "events" INTEGER NOT NULL, "lifetimes" INTEGER NOT NULL, "appVersion" TEXT, "os" TEXT, "device" TEXT, UNIQUE ("buildId", "path"));
+                CREATE INDEX "run_on_buildId" ON "run"("buildId");
+                CREATE TABLE "lifetime" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "runId" INTEGER NOT NULL REFERENCES "run"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "launchKind" TEXT NOT NULL, "launchDuration" INTEGER, "busyInWindow" INTEGER NOT NULL, "willFinishLaunching" INTEGER, "didFinishLaunchingEnd" INTEGER, "firstActive" INTEGER, "firstFrame" INTEGER, "stallCount" INTEGER NOT NULL, "omittedStalls" INTEGER NOT NULL, "onScreen" INTEGER NOT NULL, "background" INTEGER NOT NULL, "timeInStates" TEXT NOT NULL, "endKind" TEXT NOT NULL, "endCode" INTEGER, "endSignal" INTEGER);
+                CREATE INDEX "lifetime_on_runId" ON "lifetime"("runId");
+                CREATE INDEX "lifetime_on_buildId" ON "lifetime"("buildId");
+                CREATE TABLE "stall" ("lifetimeId" INTEGER NOT NULL REFERENCES "lifetime"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "position" INTEGER NOT NULL, "duration" INTEGER NOT NULL, "blame" TEXT NOT NULL);
+                CREATE INDEX "stall_on_lifetimeId" ON "stall"("lifetimeId");
+                CREATE INDEX "stall_on_buildId" ON "stall"("buildId");
+                CREATE TABLE "violation" ("runId" INTEGER NOT NULL REFERENCES "run"("id") ON DELETE CASCADE, "buildId" INTEGER NOT NULL, "rule" TEXT NOT NULL, "severity" TEXT NOT NULL, "count" INTEGER NOT NULL);
+                CREATE INDEX "violation_on_runId" ON "violation"("runId");
+                CREATE INDEX "violation_on_buildId" ON "violation"("buildId");
+                """)
         }
         registerFieldData(in: &migrator)
         return migrator
-    }
-}
-
-extension TableDefinition {
-    /// The columns of a row that belongs to a `parent` row: the parent, and the build (so that
-    /// a build is read, and deleted, at a time). Released steps make their tables with it: it
-    /// never changes (`HistorySchemaTests` holds the first step's tables as released).
-    func owned(by parent: String) {
-        self.parent(parent).notNull()
-        column("buildId", .integer).notNull().indexed()
-    }
-
-    /// The column `<table>Id` of a row that belongs to a `table` row, deleted with it, and
-    /// indexed: the column and index GRDB's `belongsTo` makes (`HistorySchemaTests` holds them),
-    /// named here rather than inflected from the table's name, which compiles the inflections'
-    /// regular expressions each time a store is created. The referenced column is named too
-    /// (every table's key is `id`): left implicit, GRDB reads the parent's primary key from the
-    /// schema, which it reloads after each statement of a migration.
-    @discardableResult
-    func parent(_ table: String) -> ColumnDefinition {
-        column("\(table)Id", .integer).indexed().references(table, column: "id", onDelete: .cascade)
     }
 }

@@ -18,21 +18,31 @@ extension HistoryStore {
                 if exists == true { throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: payload.path)) }
                 try Self.insert(payload, build: buildRow, in: db)
             }
-            var lifetimes = BatchedInsert(into: "lifetime", columns: Self.lifetimeColumns)
-            var violations = BatchedInsert(into: "violation", columns: ["runId", "buildId", "rule", "severity", "count"])
+            var lifetimes = BatchedInsert(into: "lifetime", columns: Self.lifetimeColumns, bind: Self.bindLifetime)
+            var violations = BatchedInsert(into: "violation", columns: ["runId", "buildId", "rule", "severity", "count"]) {
+                (row: (run: Int64, build: Int64, entry: HistoryRun.RuleCount), values: inout RowBinder) in
+                values.bind(row.run)
+                values.bind(row.build)
+                values.bind(row.entry.rule)
+                values.bind(row.entry.severity)
+                values.bind(row.entry.count)
+            }
             let firstLifetimeRow = try Self.nextRowID(of: "lifetime", adding: runs.reduce(0) { $0 + $1.lifetimes.count }, in: db)
             var lifetimeRow = firstLifetimeRow
             for run in runs {
-                let exists = try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM run WHERE buildId = ? AND path = ?)", arguments: [buildRow, run.path])
-                if exists == true { throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: run.path)) }
-                let runRow = try Self.insert(run, build: buildRow, in: db)
+                let runRow: Int64
+                do {
+                    runRow = try Self.insert(run, build: buildRow, in: db)
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                    // The run's only unique key is its build and path.
+                    throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: run.path))
+                }
                 for lifetime in run.lifetimes {
-                    try lifetimes.append(Self.row(lifetime, id: lifetimeRow, run: runRow, build: buildRow), in: db)
+                    try lifetimes.append(LifetimeRow(id: lifetimeRow, run: runRow, build: buildRow, lifetime: lifetime), in: db)
                     lifetimeRow += 1
                 }
                 for entry in run.violations {
-                    try violations.append([runRow, buildRow, entry.rule, entry.severity, entry.count], in: db)
+                    try violations.append((runRow, buildRow, entry), in: db)
                 }
             }
             try lifetimes.flush(in: db)
@@ -40,12 +50,19 @@ extension HistoryStore {
             // The stalls once every lifetime is written: each names its lifetime's row, and the
             // foreign key is checked as the stall is written. The rows are walked in the order
             // their ids were given above.
-            var stalls = BatchedInsert(into: "stall", columns: ["lifetimeId", "buildId", "position", "duration", "blame"])
+            var stalls = BatchedInsert(into: "stall", columns: ["lifetimeId", "buildId", "position", "duration", "blame"]) {
+                (row: (lifetime: Int64, build: Int64, position: Int, stall: (duration: Int64, blame: String)), values: inout RowBinder) in
+                values.bind(row.lifetime)
+                values.bind(row.build)
+                values.bind(row.position)
+                values.bind(row.stall.duration)
+                values.bind(row.stall.blame)
+            }
             lifetimeRow = firstLifetimeRow
             for run in runs {
                 for lifetime in run.lifetimes {
                     for (position, stall) in lifetime.stalls.enumerated() {
-                        try stalls.append([lifetimeRow, buildRow, position, stall.duration, stall.blame], in: db)
+                        try stalls.append((lifetimeRow, buildRow, position, stall), in: db)
                     }
                     lifetimeRow += 1
                 }
@@ -72,18 +89,21 @@ extension HistoryStore {
         return try Int64.fetchOne(db, sql: "SELECT id FROM build WHERE buildID = ?", arguments: [build.buildID])!
     }
 
-    /// The run's row, inserted; its id.
+    /// The run's row, inserted; its id. A run whose path the build already has breaks the
+    /// table's unique key (`SQLITE_CONSTRAINT_UNIQUE`).
     private static func insert(_ run: HistoryRun, build: Int64, in db: Database) throws -> Int64 {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO run (buildId, path, source, events, lifetimes, appVersion, os, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        // Unchecked: the values are written beside their columns (and the tests read every
-        // column back); GRDB's check, and the bindings `execute(arguments:)` makes, cost more
-        // than the row's insert.
-        statement.setUncheckedArguments([
-            build, run.path, run.source, run.events, run.lifetimeCount, run.metadata["appVersion"], run.metadata["os"],
-            run.metadata["device"],
-        ])
-        try statement.execute()
+        try RowBinder.execute(statement, values: 8, in: db) { values in
+            values.bind(build)
+            values.bind(run.path)
+            values.bind(run.source)
+            values.bind(run.events)
+            values.bind(run.lifetimeCount)
+            values.bind(run.metadata["appVersion"])
+            values.bind(run.metadata["os"])
+            values.bind(run.metadata["device"])
+        }
         return db.lastInsertedRowID
     }
 
@@ -93,15 +113,37 @@ extension HistoryStore {
             "timeInStates", "endKind", "endCode", "endSignal",
         ]
 
-    /// The values of `lifetime`'s row, in the order of ``lifetimeColumns``.
-    private static func row(_ lifetime: HistoryRun.Lifetime, id: Int64, run: Int64, build: Int64) -> StatementArguments {
+    /// A lifetime's row: the lifetime, its id and its run's and build's.
+    private struct LifetimeRow {
+        var id: Int64
+        var run: Int64
+        var build: Int64
+        var lifetime: HistoryRun.Lifetime
+    }
+
+    /// Binds the values of `row`, in the order of ``lifetimeColumns``.
+    private static func bindLifetime(_ row: LifetimeRow, to values: inout RowBinder) {
+        let lifetime = row.lifetime
         let milestones = lifetime.milestones
-        return [
-            id, run, build, lifetime.position, lifetime.launchKind.rawValue, lifetime.launchDuration, lifetime.busyInWindow,
-            milestones.willFinishLaunching, milestones.didFinishLaunchingEnd, milestones.firstActive, milestones.firstFrame,
-            lifetime.stalls.count + lifetime.omittedStalls, lifetime.omittedStalls, lifetime.onScreen, lifetime.background,
-            StateTimesText.encode(lifetime.timeInStates), lifetime.end.rawValue, lifetime.endCode, lifetime.endSignal,
-        ]
+        values.bind(row.id)
+        values.bind(row.run)
+        values.bind(row.build)
+        values.bind(lifetime.position)
+        values.bind(lifetime.launchKind.rawValue)
+        values.bind(lifetime.launchDuration)
+        values.bind(lifetime.busyInWindow)
+        values.bind(milestones.willFinishLaunching)
+        values.bind(milestones.didFinishLaunchingEnd)
+        values.bind(milestones.firstActive)
+        values.bind(milestones.firstFrame)
+        values.bind(lifetime.stalls.count + lifetime.omittedStalls)
+        values.bind(lifetime.omittedStalls)
+        values.bind(lifetime.onScreen)
+        values.bind(lifetime.background)
+        values.bind(StateTimesText.encode(lifetime.timeInStates))
+        values.bind(lifetime.end.rawValue)
+        values.bind(lifetime.endCode)
+        values.bind(lifetime.endSignal)
     }
 
     /// The first of `count` consecutive ids for new rows of `table` (whose key is `id`, declared

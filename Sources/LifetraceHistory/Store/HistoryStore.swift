@@ -42,22 +42,33 @@ public final class HistoryStore: Sendable {
             if let pageLimit { try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
         }
         database = try Self.oneLine(path: path, busyTimeout: busyTimeout) {
-            if exists { try Self.recognise(path: path, configuration: configuration) }
-            if access == .write {
-                // WAL lets a reader go on while a writer adds, and two writers queue on the lock.
-                configuration.journalMode = .wal
-            }
+            // One connection: an existing file is recognised through it before anything is
+            // written to it (opening writes nothing), and only then put in WAL mode.
             let database = try DatabaseQueue(path: path, configuration: configuration)
-            let migrator = HistorySchema.migrator
+            let current = exists ? try Self.recognise(database, path: path) : false
             if access == .write {
-                try Self.migrate(database, with: migrator, until: Date().addingTimeInterval(busyTimeout))
-            } else {
-                let applied = try database.read { try migrator.appliedIdentifiers($0) }
-                if applied.count < migrator.migrations.count {
-                    throw HistoryStoreError(path: path, .sqlite("written by an older lifetrace; `lifetrace history add` brings it up to date"))
-                }
+                try Self.useWriteAheadLog(database)
+                // A store that has every step is not handed to the migrator, which would read
+                // it again to find none to apply (a step, once applied, stays).
+                if !current { try Self.migrate(database, with: HistorySchema.migrator, until: Date().addingTimeInterval(busyTimeout)) }
+            } else if !current {
+                throw HistoryStoreError(path: path, .sqlite("written by an older lifetrace; `lifetrace history add` brings it up to date"))
             }
             return database
+        }
+    }
+
+    /// Puts the store in WAL mode (sqlite.org/wal.html), which it keeps: a reader goes on while a
+    /// writer adds, and two writers queue on the lock. Commits are not synced, checkpoints are
+    /// (`synchronous = NORMAL`, "many applications choose NORMAL when in WAL mode",
+    /// sqlite.org/pragma.html#pragma_synchronous): a crash loses no committed build, a power
+    /// loss at most the last. This is GRDB's WAL set-up without its empty table made and dropped
+    /// on each open, which only its database pools need.
+    private static func useWriteAheadLog(_ database: DatabaseQueue) throws {
+        try database.writeWithoutTransaction { db in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode == "wal" else { throw DatabaseError(message: "could not use a write-ahead log (journal mode \(mode ?? "unknown"))") }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
     }
 
@@ -77,25 +88,24 @@ public final class HistoryStore: Sendable {
         }
     }
 
-    /// Reads an existing file, read-only, before anything may write to it: an SQLite file of
-    /// another program, or a store with schema steps this version does not know, is refused.
-    private static func recognise(path: String, configuration: Configuration) throws {
-        var reading = configuration
-        reading.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: reading)
-        defer { try? queue.close() }
-        try queue.read { db in
+    /// Reads an existing file before anything may write to it: an SQLite file of another
+    /// program, or a store with schema steps this version does not know, is refused. Whether
+    /// the store has every step this version knows.
+    private static func recognise(_ database: DatabaseQueue, path: String) throws -> Bool {
+        try database.read { db in
             // A store another process is making has the migrations' table before its own tables
             // and its application id, which come in one transaction.
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            guard tables.contains(where: { $0 != "grdb_migrations" }) else { return }
+            guard tables.contains(where: { $0 != "grdb_migrations" }) else { return false }
             let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             guard application == HistorySchema.applicationID else { throw HistoryStoreError(path: path, .foreign) }
             let migrator = HistorySchema.migrator
-            if try migrator.hasBeenSuperseded(db) {
-                let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
-                throw HistoryStoreError(path: path, .newerSchema(unknown: unknown))
+            let applied = try migrator.appliedIdentifiers(db)
+            let known = Set(migrator.migrations)
+            guard applied.isSubset(of: known) else {
+                throw HistoryStoreError(path: path, .newerSchema(unknown: applied.subtracting(known).sorted()))
             }
+            return applied == known
         }
     }
 

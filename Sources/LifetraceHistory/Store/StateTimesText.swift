@@ -9,6 +9,8 @@ enum StateTimesText {
     /// array, without building its tree: a build adds one per lifetime).
     static func encode(_ times: [(state: String, duration: Int64)]) -> String {
         var bytes: [UInt8] = []
+        // A pair is about 25 bytes (`["background",12345678900]`): written without regrowing.
+        bytes.reserveCapacity(2 + 32 * times.count)
         JSONOutput.write(to: &bytes) { json in
             json.array { json in
                 for time in times {

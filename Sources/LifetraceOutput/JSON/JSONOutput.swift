@@ -279,15 +279,22 @@ package struct JSONOutput {
     /// text back byte for byte (docs/JSONL.md).
     package static func appendString(_ string: String, lineSeparators: Bool, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        // 0xC2 and 0xE2 lead the UTF-8 of U+0085 and of U+2028/U+2029.
-        if !utf8.contains(where: {
-            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (lineSeparators && ($0 == 0xC2 || $0 == 0xE2))
-        }) {
+        // A string with nothing to escape, the usual case, is copied from its UTF-8 storage as
+        // it is (`withUTF8` copies only a string that is not stored as UTF-8).
+        var text = string
+        let copied = text.withUTF8 { utf8 in
+            // 0xC2 and 0xE2 lead the UTF-8 of U+0085 and of U+2028/U+2029.
+            guard !utf8.contains(where: {
+                $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (lineSeparators && ($0 == 0xC2 || $0 == 0xE2))
+            }) else { return false }
             bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
             bytes.append(UInt8(ascii: "\""))
             return
         }
+        let utf8 = string.utf8
         let hex = Array("0123456789abcdef".utf8)
         var index = utf8.startIndex
         while index != utf8.endIndex {

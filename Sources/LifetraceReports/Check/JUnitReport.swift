@@ -159,9 +159,7 @@ public struct JUnitReport: CheckRenderer {
 
     /// `date` as the strict schema's timestamp: ISO 8601, UTC, to the second, without a zone.
     static func timestamp(_ date: Date) -> String {
-        var formatter = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
-        formatter = formatter.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon)
-        return date.formatted(formatter)
+        UTCTimestamp.text(date, zone: "")
     }
 
     /// This machine's name (`gethostname`), without asking a name service; `localhost` when it
