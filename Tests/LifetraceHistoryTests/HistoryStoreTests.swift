@@ -152,6 +152,37 @@ import Testing
         #expect(Self.bytes(path) == before)
     }
 
+    /// Another program's WAL database with writes still in its log (that program stopped before
+    /// folding them in): refused, and neither the file nor its log is touched, as a connection
+    /// that may write would fold the log into the file when it closes.
+    @Test func aStoreOfAnotherProgramWithAWriteAheadLogIsLeftAsItIs() throws {
+        let directory = try ScratchDirectory.make("history-foreign-wal")
+        let live = directory + "/live.sqlite", path = directory + "/other.sqlite"
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        let other = try DatabaseQueue(path: live, configuration: configuration)
+        try other.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep')") }
+        // The files as that program left them, its connection still open.
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: live + suffix, toPath: path + suffix) }
+        try other.close()
+        let before = [Self.bytes(path), Self.bytes(path + "-wal")]
+        #expect(before[1]?.isEmpty == false)
+        let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(path: path, access: .write) }
+        #expect(error?.kind == .foreign)
+        #expect([Self.bytes(path), Self.bytes(path + "-wal")] == before)
+    }
+
+    /// Text is stored as GRDB binds it, up to a NUL, so that what is stored is what is read.
+    @Test func textIsStoredUpToANul() throws {
+        let path = try ScratchDirectory.make("history-nul") + "/history.sqlite"
+        let store = try HistoryStore(path: path, access: .write)
+        var run = Self.run("a.ltrace", lifetimes: 1)
+        run.lifetimes[0].stalls = [(300_000_000, "before\u{0}after")]
+        try store.add(Self.build("1"), runs: [run])
+        let stored = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT blame FROM stall") }
+        #expect(stored == ["before"])
+    }
+
     @Test func aStoreFromANewerVersionIsRefusedAndKept() throws {
         let path = try ScratchDirectory.make("history-newer") + "/history.sqlite"
         do {
@@ -213,7 +244,7 @@ import Testing
 
     /// Two jobs that find no store both make it: one makes it, the other waits for it and adds.
     @Test func twoWritersMakingANewStoreAtOnceLoseNothing() throws {
-        for attempt in 0..<4 {
+        for attempt in 0..<10 {
             let path = try ScratchDirectory.make("history-new-writers-\(attempt)") + "/history.sqlite"
             let failures = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { writer in

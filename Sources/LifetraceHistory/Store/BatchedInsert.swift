@@ -15,7 +15,6 @@ struct BatchedInsert<Row> {
     /// values, the most SQLite allows in one statement before 3.32.0 ("Maximum Number Of Host
     /// Parameters In A Single SQL Statement", sqlite.org/limits.html).
     let rowsPerStatement: Int
-    private let columnCount: Int
     private let head: String
     private let rowPlaceholders: String
     private let fullStatementSQL: String
@@ -29,7 +28,6 @@ struct BatchedInsert<Row> {
     init(into table: String, columns: [String], bind: @escaping (Row, inout RowBinder) -> Void) {
         head = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
         rowPlaceholders = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        columnCount = columns.count
         rowsPerStatement = max(1, min(64, 999 / columns.count))
         fullStatementSQL = Self.sql(head, rowPlaceholders, rows: rowsPerStatement)
         self.bind = bind
@@ -57,7 +55,7 @@ struct BatchedInsert<Row> {
         } else {
             statement = try db.makeStatement(sql: Self.sql(head, rowPlaceholders, rows: pending.count))
         }
-        try RowBinder.execute(statement, fresh: fresh, values: pending.count * columnCount, in: db) { values in
+        try RowBinder.execute(statement, fresh: fresh, in: db) { values in
             for row in pending {
                 bind(row, &values)
             }
@@ -82,10 +80,10 @@ struct RowBinder {
         self.statement = statement
     }
 
-    /// Runs `statement` with the `values` values `bind` binds to its parameters, in order.
-    /// `fresh`: the statement was not run by this function before, or may have been run by
+    /// Runs `statement` with the values `bind` binds to its parameters, in order: as many as it
+    /// has. `fresh`: the statement was not run by this function before, or may have been run by
     /// others since (a cached statement).
-    static func execute(_ statement: Statement, fresh: Bool = true, values: Int, in db: Database, _ bind: (inout RowBinder) -> Void) throws {
+    static func execute(_ statement: Statement, fresh: Bool = true, in db: Database, _ bind: (inout RowBinder) -> Void) throws {
         if fresh {
             // GRDB's arguments set to none, unchecked: this resets the statement and clears its
             // bindings, and from then on `execute()` runs it with the bindings it holds.
@@ -98,7 +96,7 @@ struct RowBinder {
         }
         var binder = RowBinder(statement.sqliteStatement)
         bind(&binder)
-        try binder.finish(binding: values, of: statement, in: db)
+        try binder.finish(of: statement, in: db)
         try statement.execute()
     }
 
@@ -118,14 +116,15 @@ struct RowBinder {
         if let value { bind(Int64(value)) } else { bindNull() }
     }
 
+    /// Text as GRDB binds it, up to its first NUL (a C string): the store holds what GRDB reads.
     mutating func bind(_ value: String) {
         var text = value
         let code = text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
+                let length = chars.firstIndex(of: 0) ?? chars.count
                 // An empty buffer may have no address, which SQLite would read as NULL.
-                sqlite3_bind_text64(
-                    statement, index, chars.baseAddress ?? Self.emptyText, sqlite3_uint64(chars.count), Self.transient,
-                    UInt8(SQLITE_UTF8))
+                return sqlite3_bind_text64(
+                    statement, index, chars.baseAddress ?? Self.emptyText, sqlite3_uint64(length), Self.transient, UInt8(SQLITE_UTF8))
             }
         }
         record(code)
@@ -144,17 +143,17 @@ struct RowBinder {
         index += 1
     }
 
-    /// Throws the first failure to bind, or a count of values other than `count` (a row that
-    /// bound more or fewer values than its columns).
-    private func finish(binding count: Int, of statement: Statement, in db: Database) throws {
+    /// Throws the first failure to bind, or a count of values other than the statement's
+    /// parameters (a row that bound more or fewer values than its columns).
+    private func finish(of statement: Statement, in db: Database) throws {
         if failure != SQLITE_OK {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: failure), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                 sql: statement.sql)
         }
-        guard Int(index) - 1 == count else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE, message: "\(Int(index) - 1) values bound to \(count) parameters", sql: statement.sql)
+        let parameters = sqlite3_bind_parameter_count(statement.sqliteStatement)
+        guard index - 1 == parameters else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(index - 1) values bound to \(parameters) parameters", sql: statement.sql)
         }
     }
 

@@ -94,7 +94,7 @@ extension HistoryStore {
     private static func insert(_ run: HistoryRun, build: Int64, in db: Database) throws -> Int64 {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO run (buildId, path, source, events, lifetimes, appVersion, os, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        try RowBinder.execute(statement, values: 8, in: db) { values in
+        try RowBinder.execute(statement, in: db) { values in
             values.bind(build)
             values.bind(run.path)
             values.bind(run.source)

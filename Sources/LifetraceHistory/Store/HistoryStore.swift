@@ -42,49 +42,68 @@ public final class HistoryStore: Sendable {
             if let pageLimit { try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
         }
         database = try Self.oneLine(path: path, busyTimeout: busyTimeout) {
-            // One connection: an existing file is recognised through it before anything is
-            // written to it (opening writes nothing), and only then put in WAL mode.
+            // An existing file is recognised before anything is written to it: through the
+            // connection that then writes (opening writes nothing), or, when a write-ahead log or
+            // a rollback journal lies beside it, through a read-only connection first, as one
+            // that may write would fold the log into the file or roll the journal back, even in
+            // a file that is not a store.
+            var current: Bool?
+            if exists && access == .write && Self.hasJournal(path) {
+                var reading = configuration
+                reading.readonly = true
+                let probe = try DatabaseQueue(path: path, configuration: reading)
+                defer { try? probe.close() }
+                current = try Self.recognise(probe, path: path)
+            }
             let database = try DatabaseQueue(path: path, configuration: configuration)
-            let current = exists ? try Self.recognise(database, path: path) : false
+            if exists && current == nil { current = try Self.recognise(database, path: path) }
             if access == .write {
-                try Self.useWriteAheadLog(database)
-                // A store that has every step is not handed to the migrator, which would read
-                // it again to find none to apply (a step, once applied, stays).
-                if !current { try Self.migrate(database, with: HistorySchema.migrator, until: Date().addingTimeInterval(busyTimeout)) }
-            } else if !current {
+                try Self.prepareToWrite(
+                    database, path: path, current: current ?? false, until: Date().addingTimeInterval(busyTimeout))
+            } else if current != true {
                 throw HistoryStoreError(path: path, .sqlite("written by an older lifetrace; `lifetrace history add` brings it up to date"))
             }
             return database
         }
     }
 
-    /// Puts the store in WAL mode (sqlite.org/wal.html), which it keeps: a reader goes on while a
-    /// writer adds, and two writers queue on the lock. Commits are not synced, checkpoints are
-    /// (`synchronous = NORMAL`, "many applications choose NORMAL when in WAL mode",
-    /// sqlite.org/pragma.html#pragma_synchronous): a crash loses no committed build, a power
-    /// loss at most the last. This is GRDB's WAL set-up without its empty table made and dropped
-    /// on each open, which only its database pools need.
-    private static func useWriteAheadLog(_ database: DatabaseQueue) throws {
-        try database.writeWithoutTransaction { db in
-            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            guard mode == "wal" else { throw DatabaseError(message: "could not use a write-ahead log (journal mode \(mode ?? "unknown"))") }
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
+    /// Whether SQLite's write-ahead log or rollback journal of `path` exists.
+    private static func hasJournal(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-journal")
     }
 
-    /// Applies the migrations the store lacks. Two processes making a new store at once both
-    /// find it without tables and race to create them: the one that loses sees an error (a
-    /// table that exists, a busy lock), and tries again until the other's steps are committed
-    /// and it has none left to apply, or the busy timeout has passed.
-    private static func migrate(_ database: DatabaseQueue, with migrator: DatabaseMigrator, until deadline: Date) throws {
+    /// Puts the store in WAL mode and applies the schema steps it lacks (none when `current`: a
+    /// step, once applied, stays). Two processes making a new store at once race: the one that
+    /// loses sees an error (SQLite refuses at once, without waiting, the write lock the switch to
+    /// WAL needs over the other's read lock; a table the other made), and tries again until the
+    /// other is done, or the busy timeout has passed. Other errors end the add at once.
+    private static func prepareToWrite(_ database: DatabaseQueue, path: String, current: Bool, until deadline: Date) throws {
+        let racing: [ResultCode] = [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_ERROR, .SQLITE_CONSTRAINT, .SQLITE_SCHEMA]
         while true {
             do {
-                try migrator.migrate(database)
+                try useWriteAheadLog(database, path: path)
+                if !current { try HistorySchema.migrator.migrate(database) }
                 return
-            } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FULL].contains(error.resultCode) {
+            } catch let error as DatabaseError where racing.contains(error.resultCode) {
                 guard Date() < deadline else { throw error }
                 Thread.sleep(forTimeInterval: 0.02)
             }
+        }
+    }
+
+    /// Puts the store in WAL mode (sqlite.org/wal.html), which it keeps: a reader goes on while a
+    /// writer adds, and two writers queue on the lock. Commits are not synced, checkpoints are
+    /// (`synchronous = NORMAL`, "many applications choose NORMAL when in WAL mode",
+    /// sqlite.org/pragma.html#pragma_synchronous): a crash loses no committed build, a power loss
+    /// the builds committed since the last checkpoint. This is GRDB's WAL set-up without the
+    /// empty table it makes and drops on each open, which only its database pools need.
+    private static func useWriteAheadLog(_ database: DatabaseQueue, path: String) throws {
+        try database.writeWithoutTransaction { db in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode == "wal" else {
+                throw HistoryStoreError(path: path, .sqlite("cannot keep a write-ahead log here (journal mode \(mode ?? "unknown"))"))
+            }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
     }
 
