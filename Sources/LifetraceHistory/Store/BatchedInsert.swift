@@ -17,7 +17,6 @@ struct BatchedInsert<Row> {
     let rowsPerStatement: Int
     private let head: String
     private let rowPlaceholders: String
-    private let fullStatementSQL: String
     private let bind: (Row, inout RowBinder) -> Void
     private var pending: [Row] = []
     /// The statement of ``rowsPerStatement`` rows, once prepared: a batch lives in one
@@ -29,7 +28,6 @@ struct BatchedInsert<Row> {
         head = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
         rowPlaceholders = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         rowsPerStatement = max(1, min(64, 999 / columns.count))
-        fullStatementSQL = Self.sql(head, rowPlaceholders, rows: rowsPerStatement)
         self.bind = bind
         pending.reserveCapacity(rowsPerStatement)
     }
@@ -44,18 +42,11 @@ struct BatchedInsert<Row> {
     /// for the add; the shorter one, written once per add, is not.
     mutating func flush(in db: Database) throws {
         guard !pending.isEmpty else { return }
-        let statement: Statement
-        var fresh = true
-        if pending.count == rowsPerStatement, let fullStatement {
-            statement = fullStatement
-            fresh = false
-        } else if pending.count == rowsPerStatement {
-            statement = try db.makeStatement(sql: fullStatementSQL)
-            fullStatement = statement
-        } else {
-            statement = try db.makeStatement(sql: Self.sql(head, rowPlaceholders, rows: pending.count))
-        }
-        try RowBinder.execute(statement, fresh: fresh, in: db) { values in
+        let full = pending.count == rowsPerStatement
+        let kept = full ? fullStatement : nil
+        let statement = try kept ?? db.makeStatement(sql: Self.sql(head, rowPlaceholders, rows: pending.count))
+        if full { fullStatement = statement }
+        try RowBinder.execute(statement, fresh: kept == nil, in: db) { values in
             for row in pending {
                 bind(row, &values)
             }

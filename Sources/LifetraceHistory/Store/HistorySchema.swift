@@ -11,8 +11,8 @@ enum HistorySchema {
     /// The migrations, oldest first. Never change what a released step makes (`HistorySchemaTests`
     /// holds each step's tables as released): add a step. Each step is written as the SQL SQLite
     /// keeps for it, so that what a step makes cannot change with the library (GRDB's table
-    /// builder, which wrote these statements once, may write them otherwise in a later
-    /// version), and a new store is made without building it again. A step that only creates tables
+    /// builder, which wrote these statements once, may write them otherwise in a later version),
+    /// and a new store is made without building it again. A step that only creates tables
     /// cannot break a foreign key, so it runs with the keys checked as it goes (`.immediate`)
     /// rather than GRDB's default, which turns them off and checks every row of every table
     /// afterwards (`PRAGMA foreign_key_check`): the whole store, when an older one is brought up

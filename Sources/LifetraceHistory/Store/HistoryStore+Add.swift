@@ -13,10 +13,7 @@ extension HistoryStore {
         try write { db in
             let buildRow = try Self.buildRow(build, in: db)
             for payload in payloads {
-                let exists = try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM fieldPayload WHERE buildId = ? AND path = ?)", arguments: [buildRow, payload.path])
-                if exists == true { throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: payload.path)) }
-                try Self.insert(payload, build: buildRow, in: db)
+                try refusingDuplicate(payload.path, of: build) { try Self.insert(payload, build: buildRow, in: db) }
             }
             var lifetimes = BatchedInsert(into: "lifetime", columns: Self.lifetimeColumns, bind: Self.bindLifetime)
             var violations = BatchedInsert(into: "violation", columns: ["runId", "buildId", "rule", "severity", "count"]) {
@@ -30,13 +27,7 @@ extension HistoryStore {
             let firstLifetimeRow = try Self.nextRowID(of: "lifetime", adding: runs.reduce(0) { $0 + $1.lifetimes.count }, in: db)
             var lifetimeRow = firstLifetimeRow
             for run in runs {
-                let runRow: Int64
-                do {
-                    runRow = try Self.insert(run, build: buildRow, in: db)
-                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                    // The run's only unique key is its build and path.
-                    throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: run.path))
-                }
+                let runRow = try refusingDuplicate(run.path, of: build) { try Self.insert(run, build: buildRow, in: db) }
                 for lifetime in run.lifetimes {
                     try lifetimes.append(LifetimeRow(id: lifetimeRow, run: runRow, build: buildRow, lifetime: lifetime), in: db)
                     lifetimeRow += 1
@@ -71,6 +62,17 @@ extension HistoryStore {
         }
     }
 
+    /// `insert`'s result; a run or a payload file the build already has is refused: the only
+    /// unique key of the `run` and `fieldPayload` tables is a row's build and path, and the
+    /// other rows an insert writes have none.
+    private func refusingDuplicate<T>(_ file: String, of build: BuildRecord, _ insert: () throws -> T) throws -> T {
+        do {
+            return try insert()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw HistoryStoreError(path: path, .duplicateRun(build: build.buildID, path: file))
+        }
+    }
+
     /// The row id of `build`, inserted when new; fields the stored build lacks are filled in.
     private static func buildRow(_ build: BuildRecord, in db: Database) throws -> Int64 {
         try db.execute(
@@ -89,8 +91,7 @@ extension HistoryStore {
         return try Int64.fetchOne(db, sql: "SELECT id FROM build WHERE buildID = ?", arguments: [build.buildID])!
     }
 
-    /// The run's row, inserted; its id. A run whose path the build already has breaks the
-    /// table's unique key (`SQLITE_CONSTRAINT_UNIQUE`).
+    /// The run's row, inserted; its id.
     private static func insert(_ run: HistoryRun, build: Int64, in db: Database) throws -> Int64 {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO run (buildId, path, source, events, lifetimes, appVersion, os, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
